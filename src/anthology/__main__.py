@@ -1,0 +1,3 @@
+from anthology.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,70 @@
+"""The link graph as arrays, the shape the layout engine and the graph view consume.
+
+Built by :meth:`anthology.vault.index.VaultIndex.graph`; kept free of Qt and of SQLite so
+the layout, the view and the benchmarks can all make one from anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class GraphData:
+    """Nodes are entries (and, when asked for, ghost nodes for unresolved link targets).
+
+    ``edges`` is an ``(m, 2)`` int array of indices into ``ids`` (source, target);
+    ``relations[k]`` is the typed relation of edge ``k`` ("introduced by", …) or ``None``
+    for an untyped mention in the body. Duplicate edges and self-links are already dropped.
+    """
+
+    ids: list[str]
+    titles: list[str]
+    kinds: list[str]  # the entry's ``kind`` property ("literature", "practice", …) or ""
+    tags: list[list[str]]
+    edges: np.ndarray
+    relations: list[str | None]
+    ghost: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # unresolved
+
+    def __post_init__(self) -> None:
+        self.edges = np.asarray(self.edges, dtype=np.int64).reshape(-1, 2)
+        if len(self.ghost) != len(self.ids):
+            self.ghost = np.zeros(len(self.ids), dtype=bool)
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+    def index_of(self) -> dict[str, int]:
+        return {node_id: i for i, node_id in enumerate(self.ids)}
+
+    def degrees(self) -> np.ndarray:
+        deg = np.zeros(self.n, dtype=np.int64)
+        if len(self.edges):
+            np.add.at(deg, self.edges[:, 0], 1)
+            np.add.at(deg, self.edges[:, 1], 1)
+        return deg
+
+    def subgraph(self, keep: list[int] | np.ndarray) -> GraphData:
+        """The graph induced by the node indices ``keep`` (in that order)."""
+        keep = np.asarray(keep, dtype=np.int64)
+        remap = np.full(self.n, -1, dtype=np.int64)
+        remap[keep] = np.arange(len(keep))
+        if len(self.edges):
+            mapped = remap[self.edges]
+            ok = (mapped >= 0).all(axis=1)
+            edges = mapped[ok]
+            relations = [r for r, k in zip(self.relations, ok, strict=True) if k]
+        else:
+            edges, relations = np.zeros((0, 2), dtype=np.int64), []
+        return GraphData(
+            ids=[self.ids[i] for i in keep],
+            titles=[self.titles[i] for i in keep],
+            kinds=[self.kinds[i] for i in keep],
+            tags=[self.tags[i] for i in keep],
+            edges=edges,
+            relations=relations,
+            ghost=self.ghost[keep],
+        )
