@@ -1,0 +1,116 @@
+"""What the query API answers with: plain dataclasses, no SQL and no Qt.
+
+The UI draws these; the CLI prints them (``dataclasses.asdict`` gives their JSON).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class EntryRef:
+    """Enough of an entry to show it as a link: ``ID — Title``."""
+
+    id: str
+    title: str
+    path: str  # vault-relative, with ".md"
+
+    @property
+    def label(self) -> str:
+        return self.id if self.title in ("", self.id) else f"{self.id} — {self.title}"
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A typed relation: a front-matter key whose value links entries.
+
+    Forward (on the citing entry): ``relation`` = "compared against", ``other`` = the target
+    (``None`` when the link does not resolve; ``text`` keeps what was written).
+    Reverse (on the cited entry): ``other`` = the citing entry, read as
+    "Cited as “{relation}” by {other.label}".
+    """
+
+    relation: str
+    other: EntryRef | None
+    text: str
+
+
+@dataclass(frozen=True)
+class LinkRow:
+    """One link occurrence, with where it stands and the line around it."""
+
+    source: EntryRef
+    target: EntryRef | None
+    text: str  # the target as written
+    relation: str | None  # None: an untyped mention in the body
+    embed: bool
+    line: int
+    context: str
+    alias: str | None = None
+    heading: str | None = None
+
+
+@dataclass
+class Entry:
+    """An entry as the entry pane shows it."""
+
+    id: str
+    path: str
+    title: str
+    kind: str
+    status: str
+    tags: list[str]
+    aliases: list[str]
+    properties: dict[str, Any]  # front matter as written, relation keys included
+    relations: list[Relation]  # forward typed relations, in front-matter order
+    cited_by: list[Relation]  # reverse typed relations, sorted by relation then source id
+    body: str  # Markdown after the front matter
+    body_line: int  # the file line on which ``body`` starts (1-based)
+    words: int
+    reading_minutes: int
+    headings: list[tuple[int, str]] = field(default_factory=list)  # (level, text)
+    mtime: float = 0.0
+
+
+# Search snippets mark matches with these control characters: the UI makes them bold,
+# the CLI brackets them. Neither can occur in an indexed text (they are stripped).
+MATCH_START = "\x02"
+MATCH_END = "\x03"
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    entry: EntryRef
+    kind: str
+    snippet: str  # plain text; each match wrapped in MATCH_START … MATCH_END
+    score: float
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A finding of ``anthology check``: a broken file, an unresolved link, …"""
+
+    path: str
+    line: int | None
+    kind: str  # "yaml", "encoding", "unresolved-link", "ambiguous-link", "duplicate-id", …
+    message: str
+    severity: str = "error"  # "error" or "warning"
+
+
+class LinkResolver(Protocol):
+    """What the renderer asks the index while turning an entry into HTML."""
+
+    def resolve(self, target: str, source_path: str) -> EntryRef | None:
+        """The entry a link target names, from the entry at ``source_path``; None if none."""
+        ...
+
+    def attachment(self, target: str, source_path: str) -> Path | None:
+        """Absolute path of a non-Markdown file inside the vault, or None (missing/outside)."""
+        ...
+
+    def embed_body(self, entry_id: str) -> str | None:
+        """The Markdown body (no front matter) of an entry, for ``![[transclusion]]``."""
+        ...
