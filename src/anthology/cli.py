@@ -1,0 +1,323 @@
+"""The ``anthology`` command: the GUI and every subcommand are thin shells over the core API.
+
+    anthology [VAULT]                      open the reading window (default: the bundled anthology)
+    anthology index [VAULT] [--db F]       build or refresh the index; print counts and time
+    anthology check [VAULT] [--json]       report broken links, duplicate ids, bad files, orphans
+    anthology export [VAULT] --format json|graphml [--out F]
+    anthology search QUERY [VAULT] [--json]
+    anthology show ID [VAULT] [--json]
+    anthology screenshot [VAULT] --entry ID --out FILE.png [--size WxH] [--theme light|dark]
+    anthology demo NAME [--sweep --json …]
+
+Every command documented here is documented in the README too (a test keeps them in step).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from anthology import __version__
+from anthology.paths import entries_dir
+
+COMMANDS = ("index", "check", "export", "search", "show", "screenshot", "demo")
+
+
+def _add_vault(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "vault", nargs="?", default=None, help="the vault folder (default: the bundled anthology)"
+    )
+    p.add_argument("--db", default=None, help="index file (default: in the user cache folder)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="anthology",
+        description="Read a linked knowledge base of Markdown entries, offline.",
+    )
+    parser.add_argument("--version", action="version", version=f"anthology {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("index", help="build or refresh the index of a vault")
+    _add_vault(p)
+    p.add_argument("--rebuild", action="store_true", help="delete the index and build it anew")
+
+    p = sub.add_parser("check", help="report broken links, duplicate ids, bad files, orphans")
+    _add_vault(p)
+    p.add_argument("--json", action="store_true", help="print the findings as JSON")
+
+    p = sub.add_parser("export", help="export the link graph as JSON or GraphML")
+    _add_vault(p)
+    p.add_argument("--format", choices=("json", "graphml"), default="json")
+    p.add_argument("--out", default=None, help="output file (default: standard output)")
+
+    p = sub.add_parser("search", help="full-text search with tag:, kind:, status: filters")
+    p.add_argument("query")
+    _add_vault(p)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--limit", type=int, default=20)
+
+    p = sub.add_parser("show", help="an entry's properties, relations, backlinks and links")
+    p.add_argument("id")
+    _add_vault(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("screenshot", help="render the main window offscreen to a PNG")
+    _add_vault(p)
+    p.add_argument("--entry", default=None, help="the entry to show (default: the home entry)")
+    p.add_argument("--out", required=True, help="the PNG file to write")
+    p.add_argument("--size", default="1400x900", help="window size, WxH")
+    p.add_argument("--theme", choices=("light", "dark"), default="light")
+    p.add_argument("--graph", choices=("local", "global"), default="local")
+
+    p = sub.add_parser("demo", help="open an embedded demo, or print its sweep")
+    try:
+        from anthology.demo import cli as demo_cli
+
+        demo_cli.add_arguments(p)
+    except ImportError:  # pragma: no cover - the demo package is part of the app
+        p.add_argument("name")
+    return parser
+
+
+def _gui_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="anthology",
+        description="Open the reading window. Subcommands: "
+        + ", ".join(COMMANDS)
+        + " (anthology COMMAND --help).",
+    )
+    parser.add_argument("--version", action="version", version=f"anthology {__version__}")
+    _add_vault(parser)
+    parser.add_argument("--entry", default=None, help="the entry to open first")
+    return parser
+
+
+class _ProgressBar:
+    """A one-line progress bar on a terminal; silent when stderr is not one."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int, stage: str) -> None:
+        if not self.enabled or total < 200:
+            return
+        now = time.monotonic()
+        if now - self.last < 0.1 and done < total:
+            return
+        self.last = now
+        width = 30
+        filled = int(width * done / max(total, 1))
+        sys.stderr.write(f"\r{stage:<16} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.last:
+            sys.stderr.write("\r" + " " * 72 + "\r")
+            sys.stderr.flush()
+
+
+def _open_index(args: argparse.Namespace, *, rebuild: bool = False):
+    from anthology.vault.index import VaultIndex, default_db_path
+    from anthology.vault.indexer import Task
+    from anthology.vault.scan import vault_root
+    from anthology.vault.schema import remove_index
+
+    vault = Path(args.vault) if args.vault else entries_dir()
+    if rebuild:
+        root = vault_root(vault)
+        remove_index(Path(args.db) if args.db else default_db_path(root))
+    bar = _ProgressBar()
+    try:
+        index = VaultIndex.open(vault, args.db, task=Task(report=bar))
+    finally:
+        bar.close()
+    return index
+
+
+def _print_json(value: Any) -> None:
+    json.dump(value, sys.stdout, ensure_ascii=False, indent=2, default=str)
+    sys.stdout.write("\n")
+
+
+def _plain_snippet(snippet: str) -> str:
+    from anthology.vault.model import MATCH_END, MATCH_START
+
+    return " ".join(snippet.replace(MATCH_START, "[").replace(MATCH_END, "]").split())
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    t0 = time.perf_counter()
+    with _open_index(args, rebuild=args.rebuild) as index:
+        report = index.last_report
+        stats = index.stats()
+    elapsed = time.perf_counter() - t0
+    if report is not None:
+        print(
+            f"Read {report.added + report.changed} files ({report.added} new, "
+            f"{report.changed} changed), {report.unchanged} unchanged, {report.removed} removed"
+        )
+    print(
+        f"Indexed {stats['entries']} entries, {stats['links']} links "
+        f"({stats['resolved_links']} resolved, {stats['unresolved_links']} unresolved, "
+        f"{stats['typed_relations']} typed relations), {stats['tags']} tags, "
+        f"{stats['errors']} errors, {stats['warnings']} warnings in {elapsed:.2f} s"
+    )
+    print(f"Index: {index.db_path}")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    with _open_index(args) as index:
+        problems = index.problems()
+    errors = [p for p in problems if p.severity == "error"]
+    if args.json:
+        _print_json([dataclasses.asdict(p) for p in problems])
+    else:
+        for p in problems:
+            where = f"{p.path}:{p.line}" if p.line else p.path
+            print(f"{where}: {p.severity}: {p.kind}: {p.message}")
+        print(f"{len(errors)} errors, {len(problems) - len(errors)} warnings")
+    return 1 if errors else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with _open_index(args) as index:
+        if args.format == "graphml":
+            if args.out:
+                index.export_graphml(Path(args.out))
+            else:
+                index.export_graphml(sys.stdout.buffer)
+        else:
+            data = index.export_json()
+            if args.out:
+                Path(args.out).write_text(
+                    json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8"
+                )
+            else:
+                _print_json(data)
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    with _open_index(args) as index:
+        hits = index.search(args.query, limit=args.limit)
+    if args.json:
+        _print_json(
+            [
+                {
+                    "id": h.entry.id,
+                    "title": h.entry.title,
+                    "path": h.entry.path,
+                    "kind": h.kind,
+                    "snippet": _plain_snippet(h.snippet),
+                    "score": h.score,
+                }
+                for h in hits
+            ]
+        )
+    else:
+        for h in hits:
+            print(f"{h.entry.label}\n    {_plain_snippet(h.snippet)}")
+        print(f"{len(hits)} results")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    with _open_index(args) as index:
+        entry = index.entry(args.id)
+        if entry is None:
+            print(f"anthology: no entry with id “{args.id}”", file=sys.stderr)
+            return 1
+        backlinks = index.backlinks(entry.id)
+        outgoing = index.outgoing(entry.id)
+    if args.json:
+        data = dataclasses.asdict(entry)
+        data.pop("body")
+        data["backlinks"] = [dataclasses.asdict(b) for b in backlinks]
+        data["outgoing"] = [dataclasses.asdict(o) for o in outgoing]
+        _print_json(data)
+        return 0
+    print(f"{entry.id} — {entry.title}\n{entry.path} · {entry.reading_minutes} min read")
+    hidden = {"id", "title"}
+    print("\nProperties")
+    for key, value in entry.properties.items():
+        if key not in hidden:
+            print(
+                f"  {key}: {value if not isinstance(value, list) else ', '.join(map(str, value))}"
+            )
+    for rel in entry.cited_by:
+        assert rel.other is not None
+        print(f"  Cited as “{rel.relation}” by {rel.other.label}")
+    print(f"\nBacklinks ({len(backlinks)})")
+    for b in backlinks:
+        print(f"  [{b.relation or 'mentions'}] {b.source.label}: {b.context}")
+    print(f"\nOutgoing links ({len(outgoing)})")
+    for o in outgoing:
+        target = o.target.label if o.target else f"{o.text} (unresolved)"
+        print(f"  [{o.relation or 'mentions'}] line {o.line}: {target}")
+    return 0
+
+
+def cmd_screenshot(args: argparse.Namespace) -> int:
+    from anthology.ui.app import screenshot
+
+    width, _, height = args.size.lower().partition("x")
+    vault = Path(args.vault) if args.vault else entries_dir()
+    return screenshot(
+        vault,
+        db=args.db,
+        entry=args.entry,
+        out=Path(args.out),
+        size=(int(width), int(height)),
+        theme=args.theme,
+        graph_mode=args.graph,
+    )
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from anthology.demo import cli as demo_cli
+
+    return demo_cli.run(args)
+
+
+def cmd_gui(argv: Sequence[str]) -> int:
+    args = _gui_parser().parse_args(argv)
+    from anthology.ui.app import run_gui
+
+    vault = Path(args.vault) if args.vault else None
+    return run_gui(vault, db=args.db, entry=args.entry)
+
+
+HANDLERS = {
+    "index": cmd_index,
+    "check": cmd_check,
+    "export": cmd_export,
+    "search": cmd_search,
+    "show": cmd_show,
+    "screenshot": cmd_screenshot,
+    "demo": cmd_demo,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from anthology.vault.scan import VaultError
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+            return cmd_gui(argv)
+        args = build_parser().parse_args(argv)
+        return HANDLERS[args.command](args)
+    except VaultError as exc:
+        print(f"anthology: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `anthology export | head`
+        return 0

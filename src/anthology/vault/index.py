@@ -1,0 +1,597 @@
+"""The vault index and its query API: the one door through which the UI and CLI see a vault.
+
+>>> with VaultIndex.open("entries") as index:          # doctest: +SKIP
+...     index.entry("LIT-008").cited_by
+...     index.backlinks("LIT-008"), index.search("tag:normalization rms")
+
+The UI never writes SQL: it asks these documented methods. The index is a cache in the
+user's cache folder (never inside the vault) and can be deleted at any time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import platformdirs
+
+from anthology.vault.frontmatter import split_front_matter
+from anthology.vault.graph_data import GraphData
+from anthology.vault.indexer import Indexer, RefreshReport, Task
+from anthology.vault.model import (
+    MATCH_END,
+    MATCH_START,
+    Entry,
+    EntryRef,
+    LinkRow,
+    Problem,
+    Relation,
+    SearchHit,
+)
+from anthology.vault.resolve import ATTACHMENT, RESOLVED, Resolver
+from anthology.vault.scan import vault_root
+from anthology.vault.schema import open_database, remove_index
+
+HOME_IDS = ("home", "index", "readme")
+_FILTER_RE = re.compile(r'(?:^|\s)(-?)(tag|kind|status):("[^"]*"|\S+)', re.I)
+_TERM_RE = re.compile(r'(-?)("[^"]*"|\S+)')
+_LINK_PROBLEM_KIND = {
+    "unresolved": ("unresolved-link", "error", "links to “{text}”, which is not an entry"),
+    "ambiguous": ("ambiguous-link", "warning", "“{text}” names several entries: {candidates}"),
+    "outside": ("outside-link", "error", "“{text}” points outside the vault; not followed"),
+    "missing-attachment": ("missing-attachment", "error", "attachment “{text}” not found"),
+}
+
+
+def default_db_path(root: Path) -> Path:
+    """The index of the vault at ``root``, in the user cache folder, keyed by its path."""
+    digest = hashlib.sha1(str(root).encode("utf-8")).hexdigest()[:12]
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", root.name)[:40] or "vault"
+    return Path(platformdirs.user_cache_dir("anthology")) / "indexes" / f"{slug}-{digest}.sqlite"
+
+
+def _ref(row: sqlite3.Row | tuple) -> EntryRef:
+    return EntryRef(row[0], row[1], row[2])
+
+
+def _is_corruption(exc: sqlite3.DatabaseError) -> bool:
+    text = str(exc).lower()
+    return any(w in text for w in ("malformed", "not a database", "corrupt", "no such table"))
+
+
+def _fts_phrase(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+class VaultIndex:
+    """A vault and its SQLite index. Open with :meth:`open`; use from one thread at a time.
+
+    Another connection (a background indexer) may refresh the same file meanwhile: WAL lets
+    readers go on, and in-memory caches are dropped when SQLite's ``data_version`` moves.
+    """
+
+    def __init__(self, root: Path, db_path: Path) -> None:
+        self.root = root
+        self.db_path = db_path
+        try:
+            self.db, self.created = open_database(db_path)
+        except sqlite3.DatabaseError:
+            remove_index(db_path)  # corrupt beyond what the header check sees
+            self.db, self.created = open_database(db_path)
+        self.conn = self.db.conn
+        self._lock = threading.RLock()
+        self._cache_version: int | None = None
+        self._resolver: Resolver | None = None
+        self._graph: nx.MultiDiGraph | None = None
+        self.last_report: RefreshReport | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        vault: str | Path,
+        db: str | Path | None = None,
+        *,
+        refresh: bool = True,
+        task: Task | None = None,
+    ) -> VaultIndex:
+        """Open (and by default refresh) the index of ``vault``; ``db`` overrides its place."""
+        root = vault_root(vault)
+        index = cls(root, Path(db).expanduser().resolve() if db else default_db_path(root))
+        if refresh:
+            index.refresh(task)
+        return index
+
+    def refresh(self, task: Task | None = None) -> RefreshReport:
+        """Bring the index up to date with the files; only what changed is read again."""
+        with self._lock:
+            try:
+                report = Indexer(self.db, self.root).refresh(task)
+            except sqlite3.DatabaseError as exc:
+                if not _is_corruption(exc):
+                    raise
+                # A file that passed the header check but is damaged inside: start over.
+                self.conn.close()
+                remove_index(self.db_path)
+                self.db, self.created = open_database(self.db_path)
+                self.conn = self.db.conn
+                report = Indexer(self.db, self.root).refresh(task)
+            self._cache_version = None
+            self.last_report = report
+            return report
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> VaultIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _fresh(self) -> None:
+        """Drop caches when any connection has written since they were built."""
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        count = self.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+        key = hash((version, count, id(self.conn)))
+        if key != self._cache_version:
+            self._cache_version = key
+            self._resolver = None
+            self._graph = None
+
+    def _q(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        with self._lock:
+            return self.conn.execute(sql, params).fetchall()
+
+    # -- entries ---------------------------------------------------------------------------
+    def entry_ref(self, entry_id: str) -> EntryRef | None:
+        """``id``, title and path of one entry (case-insensitive id), or None."""
+        rows = self._q(
+            "SELECT id, title, path FROM entries WHERE id = ? COLLATE NOCASE ORDER BY id = ? DESC",
+            (entry_id, entry_id),
+        )
+        return _ref(rows[0]) if rows else None
+
+    def entries(self) -> list[EntryRef]:
+        """Every entry, sorted by id: what the quick switcher lists."""
+        return [_ref(r) for r in self._q("SELECT id, title, path FROM entries ORDER BY id")]
+
+    def switcher_items(self) -> list[tuple[EntryRef, list[str]]]:
+        """Every entry with its aliases, for fuzzy matching over id, title and alias."""
+        return [
+            (EntryRef(i, t, p), json.loads(a or "[]"))
+            for i, t, p, a in self._q("SELECT id, title, path, aliases FROM entries ORDER BY id")
+        ]
+
+    def home_id(self) -> str | None:
+        """The entry to open first: kind ``home``, else an id/file named HOME, index or README."""
+        rows = self._q("SELECT id FROM entries WHERE lower(kind) = 'home' ORDER BY path LIMIT 1")
+        if rows:
+            return rows[0][0]
+        for name in HOME_IDS:
+            rows = self._q(
+                "SELECT id FROM entries WHERE lower(id) = ? OR lower(path) = ? ORDER BY path",
+                (name, f"{name}.md"),
+            )
+            if rows:
+                return rows[0][0]
+        rows = self._q("SELECT id FROM entries ORDER BY path LIMIT 1")
+        return rows[0][0] if rows else None
+
+    def entry(self, entry_id: str) -> Entry | None:
+        """The entry as the entry pane shows it: properties, both directions of typed
+        relations, and its current body read from disk (the file is the truth)."""
+        rows = self._q(
+            "SELECT eid, id, path, title, kind, status, tags, aliases, properties, body_line, "
+            "words, reading_minutes, headings, mtime_ns FROM entries "
+            "WHERE id = ? COLLATE NOCASE ORDER BY id = ? DESC",
+            (entry_id, entry_id),
+        )
+        if not rows:
+            return None
+        (eid, eid_s, path, title, kind, status, tags, aliases, props, body_line,
+         words, minutes, headings, mtime_ns) = rows[0]  # fmt: skip
+        body = self._read_body(path)
+        if body is None:
+            body, body_line = "", 1
+        else:
+            body, body_line = body
+        forward = [
+            Relation(rel, EntryRef(t_id, t_title, t_path) if t_id else None, text)
+            for rel, text, t_id, t_title, t_path in self._q(
+                "SELECT l.relation, l.text, t.id, t.title, t.path FROM links l "
+                "LEFT JOIN entries t ON t.eid = l.target "
+                "WHERE l.source = ? AND l.relation IS NOT NULL ORDER BY l.lid",
+                (eid,),
+            )
+        ]
+        reverse = [
+            Relation(rel, EntryRef(s_id, s_title, s_path), text)
+            for rel, text, s_id, s_title, s_path in self._q(
+                "SELECT DISTINCT l.relation, l.text, s.id, s.title, s.path FROM links l "
+                "JOIN entries s ON s.eid = l.source "
+                "WHERE l.target = ? AND l.relation IS NOT NULL AND l.source != l.target "
+                "GROUP BY l.relation, s.id ORDER BY l.relation, s.id",
+                (eid,),
+            )
+        ]
+        return Entry(
+            id=eid_s,
+            path=path,
+            title=title,
+            kind=kind or "",
+            status=status or "",
+            tags=json.loads(tags or "[]"),
+            aliases=json.loads(aliases or "[]"),
+            properties=json.loads(props or "{}"),
+            relations=forward,
+            cited_by=reverse,
+            body=body,
+            body_line=body_line,
+            words=words,
+            reading_minutes=minutes,
+            headings=[tuple(h) for h in json.loads(headings or "[]")],
+            mtime=mtime_ns / 1e9,
+        )
+
+    def _read_body(self, path: str) -> tuple[str, int] | None:
+        try:
+            text = (self.root / path).read_bytes().decode("utf-8", "replace")
+        except OSError:
+            return None
+        split = split_front_matter(text)
+        return split.body, split.body_line
+
+    # -- links -----------------------------------------------------------------------------
+    def _link_rows(self, where: str, params: tuple) -> list[LinkRow]:
+        return [
+            LinkRow(
+                source=EntryRef(s_id, s_title, s_path),
+                target=EntryRef(t_id, t_title, t_path) if t_id else None,
+                text=text,
+                relation=relation,
+                embed=bool(embed),
+                line=line,
+                context=context or "",
+                alias=alias,
+                heading=heading,
+            )
+            for (
+                s_id,
+                s_title,
+                s_path,
+                t_id,
+                t_title,
+                t_path,
+                text,
+                relation,
+                embed,
+                line,
+                context,
+                alias,
+                heading,
+            ) in self._q(
+                "SELECT s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
+                "l.embed, l.line, l.context, l.alias, l.heading FROM links l "
+                "JOIN entries s ON s.eid = l.source LEFT JOIN entries t ON t.eid = l.target "
+                f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line",
+                params,
+            )
+        ]
+
+    def backlinks(self, entry_id: str) -> list[LinkRow]:
+        """Every link to this entry from another, typed relations first, with its context."""
+        return self._link_rows(
+            "l.target = (SELECT eid FROM entries WHERE id = ? COLLATE NOCASE LIMIT 1) "
+            "AND l.source != l.target",
+            (entry_id,),
+        )
+
+    def outgoing(self, entry_id: str) -> list[LinkRow]:
+        """Every link written in this entry (resolved or not), in order of appearance."""
+        rows = self._link_rows(
+            "l.source = (SELECT eid FROM entries WHERE id = ? COLLATE NOCASE LIMIT 1)",
+            (entry_id,),
+        )
+        return sorted(rows, key=lambda r: (r.line, r.relation is None))
+
+    def unlinked_mentions(self, entry_id: str, limit: int = 50) -> list[SearchHit]:
+        """Entries whose text names this entry's title or an alias without linking to it."""
+        ref = self.entry_ref(entry_id)
+        if ref is None:
+            return []
+        rows = self._q("SELECT aliases FROM entries WHERE id = ?", (ref.id,))
+        names = [ref.title, *json.loads(rows[0][0] or "[]")]
+        if "/" not in ref.id and ref.id != ref.title:
+            names.append(ref.id)
+        names = [n for n in dict.fromkeys(n.strip() for n in names) if len(n) >= 3]
+        if not names:
+            return []
+        query = " OR ".join(f"body : {_fts_phrase(n)}" for n in names)
+        with self._lock:
+            try:
+                found = self.conn.execute(
+                    "SELECT e.id, e.title, e.path, e.kind, "
+                    f"snippet(entries_fts, 3, '{MATCH_START}', '{MATCH_END}', '…', 16), "
+                    "bm25(entries_fts) FROM entries_fts "
+                    "JOIN entries e ON e.eid = entries_fts.rowid "
+                    "WHERE entries_fts MATCH ? AND e.id != ? AND e.eid NOT IN "
+                    "(SELECT source FROM links "
+                    " WHERE target = (SELECT eid FROM entries WHERE id = ?)) "
+                    "ORDER BY bm25(entries_fts) LIMIT ?",
+                    (query, ref.id, ref.id, limit),
+                ).fetchall()
+            except sqlite3.OperationalError:
+                return []
+        return [SearchHit(EntryRef(i, t, p), k or "", s, -b) for i, t, p, k, s, b in found]
+
+    # -- graph -----------------------------------------------------------------------------
+    def link_graph(self) -> nx.MultiDiGraph:
+        """The resolved links as a networkx multigraph (nodes: entry ids; cached)."""
+        with self._lock:
+            self._fresh()
+            if self._graph is None:
+                g = nx.MultiDiGraph()
+                for entry_id, title, path, kind in self.conn.execute(
+                    "SELECT id, title, path, kind FROM entries"
+                ):
+                    g.add_node(entry_id, title=title, path=path, kind=kind or "")
+                for s, t, relation, text, embed, line in self.conn.execute(
+                    "SELECT s.id, t.id, l.relation, l.text, l.embed, l.line FROM links l "
+                    "JOIN entries s ON s.eid = l.source JOIN entries t ON t.eid = l.target"
+                ):
+                    g.add_edge(s, t, relation=relation or "", text=text, embed=embed, line=line)
+                self._graph = g
+            return self._graph
+
+    def neighbourhood(self, entry_id: str, depth: int = 1) -> list[str]:
+        """Ids within ``depth`` links of the entry, either direction, itself first."""
+        g = self.link_graph()
+        ref = self.entry_ref(entry_id)
+        if ref is None:
+            return []
+        lengths = nx.single_source_shortest_path_length(g.to_undirected(as_view=True), ref.id,
+                                                        cutoff=depth)  # fmt: skip
+        return sorted(lengths, key=lambda n: (lengths[n], n))
+
+    def graph(self, *, ghosts: bool = False) -> GraphData:
+        """All entries and their resolved links as arrays, for the layout and the graph view.
+
+        With ``ghosts``, each distinct unresolved target becomes a node of its own, id
+        ``?text``, so the view can show where the vault wants a note it does not have.
+        """
+        rows = self._q("SELECT eid, id, title, kind, tags FROM entries ORDER BY id")
+        index = {eid: i for i, (eid, *_rest) in enumerate(rows)}
+        ids = [r[1] for r in rows]
+        titles = [r[2] for r in rows]
+        kinds = [r[3] or "" for r in rows]
+        tags = [json.loads(r[4] or "[]") for r in rows]
+        pairs: dict[tuple[int, int], str | None] = {}
+        for s, t, relation in self._q(
+            "SELECT source, target, relation FROM links WHERE target IS NOT NULL "
+            "AND source != target ORDER BY relation IS NULL, lid"
+        ):
+            pairs.setdefault((index[s], index[t]), relation)
+        ghost = [False] * len(ids)
+        if ghosts:
+            ghost_index: dict[str, int] = {}
+            for s, text in self._q(
+                "SELECT source, text FROM links WHERE status = 'unresolved' ORDER BY lid"
+            ):
+                key = text.strip().lower()
+                if key not in ghost_index:
+                    ghost_index[key] = len(ids)
+                    ids.append(f"?{text.strip()}")
+                    titles.append(text.strip())
+                    kinds.append("unresolved")
+                    tags.append([])
+                    ghost.append(True)
+                pairs.setdefault((index[s], ghost_index[key]), None)
+        edges = np.array(list(pairs), dtype=np.int64).reshape(-1, 2)
+        return GraphData(ids, titles, kinds, tags, edges, list(pairs.values()),
+                         np.array(ghost, dtype=bool))  # fmt: skip
+
+    def save_positions(self, positions: dict[str, tuple[float, float]]) -> None:
+        """Remember graph positions, so reopening the vault shows the same picture."""
+        rows = [(k, float(x), float(y)) for k, (x, y) in positions.items()
+                if np.isfinite(x) and np.isfinite(y)]  # fmt: skip
+        with self._lock, self.conn:
+            self.conn.execute("DELETE FROM positions")
+            self.conn.executemany("INSERT INTO positions(id, x, y) VALUES (?,?,?)", rows)
+
+    def load_positions(self) -> dict[str, tuple[float, float]]:
+        return {i: (x, y) for i, x, y in self._q("SELECT id, x, y FROM positions")}
+
+    # -- search ----------------------------------------------------------------------------
+    def search(self, query: str, limit: int = 50) -> list[SearchHit]:
+        """Full-text search over title, aliases, tags and body, best first, with snippets.
+
+        ``tag:x`` (also matches nested ``x/…``), ``kind:x`` and ``status:x`` filter; a ``-``
+        before a filter or a word excludes it; ``"quoted words"`` is a phrase; the last
+        word also matches as a prefix, so results come while typing.
+        """
+        where: list[str] = []
+        params: list[Any] = []
+        for neg, key, value in _FILTER_RE.findall(query):
+            value = value.strip('"').lstrip("#")
+            if key.lower() == "tag":
+                cond = ("e.eid IN (SELECT eid FROM tags WHERE lower(tag) = lower(?) "
+                        "OR lower(tag) LIKE lower(?) || '/%')")  # fmt: skip
+                params += [value, value]
+            else:
+                cond = f"lower(e.{key.lower()}) = lower(?)"
+                params.append(value)
+            where.append(f"NOT ({cond})" if neg else cond)
+        text = _FILTER_RE.sub(" ", query).strip()
+        terms = _TERM_RE.findall(text)
+        positive = [t for neg, t in terms if not neg]
+        parts = []
+        for i, (neg, term) in enumerate(terms):
+            phrase = term.strip('"')
+            if not phrase.strip():
+                continue
+            words = re.findall(r"\w+", phrase)
+            if not words:
+                continue
+            fts = _fts_phrase(" ".join(words))
+            is_last = i == len(terms) - 1 and not term.startswith('"')
+            if is_last and not neg:
+                fts += "*"
+            parts.append(("NOT " if neg else "") + fts)
+        cond_sql = " AND ".join(where) if where else "1"
+        with self._lock:
+            if parts and positive:
+                # FTS5's NOT is binary: the positive words go first, the exclusions after.
+                match = " ".join(sorted(parts, key=lambda p: p.startswith("NOT ")))
+                try:
+                    rows = self.conn.execute(
+                        "SELECT e.id, e.title, e.path, e.kind, "
+                        f"snippet(entries_fts, -1, '{MATCH_START}', '{MATCH_END}', '…', 16), "
+                        "bm25(entries_fts, 10.0, 5.0, 3.0, 1.0) AS rank FROM entries_fts "
+                        "JOIN entries e ON e.eid = entries_fts.rowid "
+                        f"WHERE entries_fts MATCH ? AND {cond_sql} ORDER BY rank LIMIT ?",
+                        [match, *params, limit],
+                    ).fetchall()
+                except sqlite3.OperationalError:
+                    rows = []
+                return [SearchHit(EntryRef(i, t, p), k or "", s, -r) for i, t, p, k, s, r in rows]
+            if not where:
+                return []
+            rows = self.conn.execute(
+                "SELECT e.id, e.title, e.path, e.kind, substr(f.body, 1, 160) FROM entries e "
+                f"JOIN entries_fts f ON f.rowid = e.eid WHERE {cond_sql} ORDER BY e.id LIMIT ?",
+                [*params, limit],
+            ).fetchall()
+            return [
+                SearchHit(EntryRef(i, t, p), k or "", " ".join(s.split()), 0.0)
+                for i, t, p, k, s in rows
+            ]
+
+    # -- problems and stats ----------------------------------------------------------------
+    def problems(self) -> list[Problem]:
+        """What ``anthology check`` reports: broken files, bad links, duplicate ids, orphans."""
+        out = [
+            Problem(path, line, kind, message, severity)
+            for path, line, kind, message, severity in self._q(
+                "SELECT path, line, kind, message, severity FROM problems ORDER BY path, line"
+            )
+        ]
+        for path, text, status, line, extra in self._q(
+            "SELECT e.path, l.text, l.status, l.line, l.resolved_path FROM links l "
+            "JOIN entries e ON e.eid = l.source WHERE l.status NOT IN (?, ?) "
+            "ORDER BY e.path, l.line",
+            (RESOLVED, ATTACHMENT),
+        ):
+            kind, severity, template = _LINK_PROBLEM_KIND.get(
+                status, ("link", "error", "cannot follow “{text}”")
+            )
+            candidates = ", ".join(json.loads(extra)) if status == "ambiguous" and extra else ""
+            message = template.format(text=text, candidates=candidates)
+            out.append(Problem(path, line, kind, message, severity))
+        home = self.home_id()
+        for entry_id, path in self._q(
+            "SELECT id, path FROM entries e WHERE NOT EXISTS (SELECT 1 FROM links l "
+            "WHERE l.target = e.eid AND l.source != e.eid) ORDER BY path"
+        ):
+            if entry_id == home:
+                continue
+            out.append(Problem(path, None, "orphan", "no other entry links here", "warning"))
+        return sorted(out, key=lambda p: (p.path, p.line or 0, p.kind))
+
+    def stats(self) -> dict[str, int]:
+        """Counts for the status bar and ``anthology index``."""
+        q = lambda sql: self._q(sql)[0][0]  # noqa: E731
+        problems = self.problems()
+        return {
+            "entries": q("SELECT count(*) FROM entries"),
+            "links": q("SELECT count(*) FROM links"),
+            "resolved_links": q("SELECT count(*) FROM links WHERE target IS NOT NULL"),
+            "unresolved_links": q("SELECT count(*) FROM links WHERE status = 'unresolved'"),
+            "typed_relations": q("SELECT count(*) FROM links WHERE relation IS NOT NULL"),
+            "tags": q("SELECT count(DISTINCT lower(tag)) FROM tags"),
+            "attachments": q("SELECT count(*) FROM attachments"),
+            "errors": sum(p.severity == "error" for p in problems),
+            "warnings": sum(p.severity != "error" for p in problems),
+        }
+
+    # -- the renderer's questions (anthology.vault.model.LinkResolver) ----------------------
+    def _get_resolver(self) -> Resolver:
+        with self._lock:
+            self._fresh()
+            if self._resolver is None:
+                self._resolver = Indexer(self.db, self.root).resolver()
+            return self._resolver
+
+    def resolve(self, target: str, source_path: str) -> EntryRef | None:
+        """The entry a link target names, seen from the entry at ``source_path``."""
+        res = self._get_resolver().resolve(target, source_path)
+        if res.status in ("resolved", "ambiguous") and res.target:
+            return self.entry_ref(res.target)
+        return None
+
+    def attachment(self, target: str, source_path: str) -> Path | None:
+        """Absolute path of an attachment inside the vault; None if missing or outside."""
+        res = self._get_resolver().resolve(target, source_path)
+        if res.status != ATTACHMENT or not res.target:
+            return None
+        path = (self.root / res.target).resolve()
+        return path if path.is_relative_to(self.root) and path.is_file() else None
+
+    def embed_body(self, entry_id: str) -> str | None:
+        """The Markdown body of an entry, for transclusion."""
+        ref = self.entry_ref(entry_id)
+        if ref is None:
+            return None
+        body = self._read_body(ref.path)
+        return body[0] if body else None
+
+    # -- export ----------------------------------------------------------------------------
+    def export_json(self) -> dict[str, Any]:
+        """The graph as ``{"entries": […], "links": […], "problems": […]}`` (see README)."""
+        entries = [
+            {
+                "id": i,
+                "path": p,
+                "title": t,
+                "kind": k or "",
+                "tags": json.loads(tg or "[]"),
+                "properties": json.loads(pr or "{}"),
+            }
+            for i, p, t, k, tg, pr in self._q(
+                "SELECT id, path, title, kind, tags, properties FROM entries ORDER BY id"
+            )
+        ]
+        links = [
+            {"source": s, "target": t, "text": text, "relation": rel, "embed": bool(em),
+             "line": line}
+            for s, t, text, rel, em, line in self._q(
+                "SELECT s.id, t.id, l.text, l.relation, l.embed, l.line FROM links l "
+                "JOIN entries s ON s.eid = l.source LEFT JOIN entries t ON t.eid = l.target "
+                "ORDER BY s.id, l.line, l.lid"
+            )
+        ]  # fmt: skip
+        problems = [
+            {"path": p.path, "line": p.line, "kind": p.kind, "message": p.message,
+             "severity": p.severity}
+            for p in self.problems()
+        ]  # fmt: skip
+        return {"entries": entries, "links": links, "problems": problems}
+
+    def export_graphml(self, out: Path | Any) -> None:
+        """Write the link graph as GraphML (opens in Gephi, yEd, networkx)."""
+        g = nx.MultiDiGraph()
+        for i, p, t, k, tg in self._q("SELECT id, path, title, kind, tags FROM entries"):
+            g.add_node(i, title=t, path=p, kind=k or "", tags=", ".join(json.loads(tg or "[]")))
+        for s, t, text, rel, em, line in self._q(
+            "SELECT s.id, t.id, l.text, l.relation, l.embed, l.line FROM links l "
+            "JOIN entries s ON s.eid = l.source JOIN entries t ON t.eid = l.target ORDER BY l.lid"
+        ):
+            g.add_edge(s, t, relation=rel or "mentions", text=text, embed=bool(em), line=line)
+        nx.write_graphml(g, out)

@@ -1,0 +1,148 @@
+"""Link resolution: which entry (or attachment) a link's target text names.
+
+Case-insensitive, tried in this order, the first kind that matches wins:
+id → vault path → file name → path suffix (a target with ``/``) → alias.
+Several candidates of the same kind: the one in the source's folder, then the shortest path,
+then the first by path — and the link is reported as ambiguous. A Markdown link
+(``[x](a/b.md)``) is first read relative to its source's folder, as Markdown means it.
+Unresolved links are kept (status ``unresolved``); a path climbing out of the vault is
+``outside`` and never followed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from anthology.vault.links import is_attachment
+
+RESOLVED = "resolved"
+AMBIGUOUS = "ambiguous"
+UNRESOLVED = "unresolved"
+ATTACHMENT = "attachment"
+MISSING_ATTACHMENT = "missing-attachment"
+OUTSIDE = "outside"
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    status: str
+    target: str | None = None  # entry id, or the attachment's vault path
+    candidates: tuple[str, ...] = ()  # entry ids when ambiguous
+
+
+@dataclass(frozen=True, slots=True)
+class NamedEntry:
+    id: str
+    path: str  # vault-relative, with ".md"
+    aliases: tuple[str, ...] = ()
+
+
+def _stem_path(path: str) -> str:
+    return path[:-3] if path.lower().endswith(".md") else path
+
+
+def target_key(target: str) -> str:
+    """The normalised form under which a link target is looked up (and indexed)."""
+    t = target.strip().replace("\\", "/").lower()
+    if t.endswith(".md"):
+        t = t[:-3]
+    return t.lstrip("/")
+
+
+def name_keys(entry: NamedEntry) -> set[str]:
+    """Every key under which ``entry`` can be named: a changed entry invalidates these."""
+    stem = _stem_path(entry.path).lower()
+    parts = stem.split("/")
+    keys = {entry.id.lower(), stem, *(a.lower() for a in entry.aliases)}
+    keys.update("/".join(parts[i:]) for i in range(len(parts)))
+    return keys
+
+
+class Resolver:
+    """Answers :meth:`resolve` from an in-memory map of names; rebuilt when entries change."""
+
+    def __init__(self, entries: Iterable[NamedEntry], attachments: Iterable[str] = ()) -> None:
+        self.by_id: dict[str, list[NamedEntry]] = defaultdict(list)
+        self.by_path: dict[str, NamedEntry] = {}
+        self.by_name: dict[str, list[NamedEntry]] = defaultdict(list)
+        self.by_suffix: dict[str, list[NamedEntry]] = defaultdict(list)
+        self.by_alias: dict[str, list[NamedEntry]] = defaultdict(list)
+        for e in entries:
+            self.add(e)
+        self.attachments: dict[str, str] = {}
+        self.attachment_names: dict[str, list[str]] = defaultdict(list)
+        for a in attachments:
+            self.attachments[a.lower()] = a
+            self.attachment_names[posixpath.basename(a).lower()].append(a)
+
+    def add(self, e: NamedEntry) -> None:
+        stem = _stem_path(e.path).lower()
+        self.by_id[e.id.lower()].append(e)
+        self.by_path[stem] = e
+        parts = stem.split("/")
+        self.by_name[parts[-1]].append(e)
+        for i in range(1, len(parts) - 1):
+            self.by_suffix["/".join(parts[i:])].append(e)
+        for alias in e.aliases:
+            self.by_alias[alias.lower()].append(e)
+
+    def resolve(self, target: str, source_path: str, *, markdown: bool = False) -> Resolution:
+        """Resolve ``target`` written in the entry at vault-relative ``source_path``."""
+        folder = posixpath.dirname(source_path)
+        raw = target.strip().replace("\\", "/")
+        if not raw:
+            return Resolution(UNRESOLVED)
+        relative = raw.startswith(("./", "../")) or markdown
+        if relative or ".." in raw.split("/"):
+            joined = posixpath.normpath(posixpath.join(folder, raw) if relative else raw)
+            if joined == ".." or joined.startswith("../") or posixpath.isabs(joined):
+                return Resolution(OUTSIDE, joined)
+            if relative:
+                hit = self._exact(joined)
+                if hit is not None:
+                    return hit
+            # Not found beside the source: read it as a vault path (Obsidian writes those).
+            raw = joined if ".." in raw.split("/") else raw.removeprefix("./")
+        if is_attachment(raw):
+            return self._attachment(raw, folder)
+        key = target_key(raw)
+        for table in (self.by_id, self.by_path, self.by_name, self.by_suffix, self.by_alias):
+            found = table.get(key)
+            if not found:
+                continue
+            if isinstance(found, NamedEntry):
+                return Resolution(RESOLVED, found.id)
+            unique = {e.path: e for e in found}
+            if len(unique) == 1:
+                return Resolution(RESOLVED, found[0].id)
+            ranked = sorted(
+                unique.values(),
+                key=lambda e: (posixpath.dirname(e.path) != folder, e.path.count("/"), e.path),
+            )
+            return Resolution(AMBIGUOUS, ranked[0].id, tuple(e.id for e in ranked))
+        return Resolution(UNRESOLVED)
+
+    def _exact(self, path: str) -> Resolution | None:
+        if is_attachment(path):
+            hit = self.attachments.get(path.lower())
+            return Resolution(ATTACHMENT, hit) if hit else None
+        e = self.by_path.get(target_key(path))
+        return Resolution(RESOLVED, e.id) if e else None
+
+    def _attachment(self, raw: str, folder: str) -> Resolution:
+        key = raw.lower().lstrip("/")
+        for candidate in (posixpath.join(folder, key) if folder else key, key):
+            hit = self.attachments.get(candidate)
+            if hit:
+                return Resolution(ATTACHMENT, hit)
+        names = self.attachment_names.get(posixpath.basename(key))
+        if names:
+            if "/" in key:
+                names = [n for n in names if n.lower().endswith("/" + key)] or []
+            if names:
+                ranked = sorted(names, key=lambda p: (posixpath.dirname(p) != folder, len(p), p))
+                return Resolution(ATTACHMENT, ranked[0])
+        return Resolution(MISSING_ATTACHMENT, raw)

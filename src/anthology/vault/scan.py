@@ -1,0 +1,163 @@
+"""Find the files of a vault and read them, turning every I/O failure into a problem.
+
+The scan only stats (size, mtime): a re-index compares those with the index and reads just
+what changed. Hidden folders (``.obsidian``, ``.git``, ``.trash``) are skipped, as Obsidian
+does. Symlinked folders are followed once; a loop is reported and cut.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from anthology.vault.parse import ParseProblem
+
+# Past this size only the head of a file is indexed for links, tags and search: a 20 MB
+# log pasted into a vault should not stall indexing. The entry pane still opens it whole.
+MAX_INDEXED_BYTES = 2 * 1024 * 1024
+_BINARY_SNIFF = 8192
+
+
+class VaultError(Exception):
+    """The vault as a whole cannot be used (missing folder, not a folder)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileStat:
+    path: str  # vault-relative, POSIX separators
+    size: int
+    mtime_ns: int
+
+
+@dataclass
+class ScanResult:
+    entries: list[FileStat] = field(default_factory=list)  # Markdown files
+    attachments: list[str] = field(default_factory=list)  # every other file, vault-relative
+    problems: list[tuple[str, ParseProblem]] = field(default_factory=list)
+
+
+def vault_root(path: str | os.PathLike[str]) -> Path:
+    """The vault folder, resolved; :class:`VaultError` with a readable message if unusable."""
+    root = Path(path).expanduser()
+    if not root.exists():
+        raise VaultError(f"vault folder not found: {root}")
+    if not root.is_dir():
+        raise VaultError(f"not a folder: {root}")
+    return root.resolve()
+
+
+def scan_vault(root: Path) -> ScanResult:
+    """Every Markdown file and attachment under ``root``, sorted by path."""
+    result = ScanResult()
+    visited: set[tuple[int, int]] = set()
+
+    def walk(folder: Path, rel: str) -> None:
+        try:
+            st = folder.stat()
+        except OSError as exc:
+            result.problems.append((rel or ".", ParseProblem("unreadable", _why(exc))))
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in visited:
+            result.problems.append(
+                (rel, ParseProblem("symlink-loop", "folder link loops back; not followed", None,
+                                   "warning"))
+            )  # fmt: skip
+            return
+        visited.add(key)
+        try:
+            with os.scandir(folder) as it:
+                items = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            result.problems.append((rel or ".", ParseProblem("unreadable", _why(exc))))
+            return
+        for item in items:
+            if item.name.startswith("."):
+                continue
+            item_rel = f"{rel}/{item.name}" if rel else item.name
+            try:
+                if item.is_dir():  # follows symlinks; loops are caught by ``visited``
+                    walk(Path(item.path), item_rel)
+                    continue
+                if not item.is_file():
+                    if item.is_symlink():
+                        result.problems.append(
+                            (item_rel, ParseProblem("broken-link", "symbolic link to nothing",
+                                                    None, "warning"))
+                        )  # fmt: skip
+                    continue
+                if item.name.lower().endswith(".md"):
+                    s = item.stat()
+                    result.entries.append(FileStat(item_rel, s.st_size, s.st_mtime_ns))
+                else:
+                    result.attachments.append(item_rel)
+            except OSError as exc:
+                result.problems.append((item_rel, ParseProblem("unreadable", _why(exc))))
+
+    walk(root, "")
+    return result
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or exc.__class__.__name__
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    text: str | None  # None: nothing usable could be read
+    problems: list[ParseProblem]
+
+
+def read_entry_text(path: Path, size_hint: int | None = None) -> ReadResult:
+    """Read a Markdown file as text, reporting (never raising) what is wrong with it."""
+    problems: list[ParseProblem] = []
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return ReadResult(None, [ParseProblem("unreadable", "not a regular file")])
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_INDEXED_BYTES + 1)
+    except FileNotFoundError:
+        return ReadResult(
+            None, [ParseProblem("vanished", "deleted while the vault was indexed", None, "warning")]
+        )
+    except OSError as exc:
+        return ReadResult(None, [ParseProblem("unreadable", f"cannot be read: {_why(exc)}")])
+    if not data:
+        return ReadResult("", [ParseProblem("empty", "the file is empty", None, "warning")])
+    if b"\x00" in data[:_BINARY_SNIFF]:
+        return ReadResult(None, [ParseProblem("binary", "binary data, not Markdown text")])
+    if len(data) > MAX_INDEXED_BYTES:
+        data = data[:MAX_INDEXED_BYTES]
+        mib = st.st_size / 1024 / 1024
+        problems.append(
+            ParseProblem(
+                "too-large",
+                f"{mib:.1f} MiB: only the first {MAX_INDEXED_BYTES // 1024 // 1024} MiB are "
+                "indexed for links and search",
+                None,
+                "warning",
+            )
+        )
+        # Cut at a line end so no link or UTF-8 sequence is split.
+        cut = data.rfind(b"\n")
+        if cut > 0:
+            data = data[:cut]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        text = data.decode("utf-8", "replace")
+        problems.append(
+            ParseProblem(
+                "encoding",
+                f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+                "undecodable bytes are shown as �",
+                line,
+            )
+        )
+    if "\x02" in text or "\x03" in text:  # reserved as search-snippet markers
+        text = text.replace("\x02", "").replace("\x03", "")
+    return ReadResult(text, problems)

@@ -1,0 +1,129 @@
+"""The one owner of the index's schema.
+
+The index is a cache of the vault: its version lives in ``PRAGMA user_version``, and any
+mismatch, foreign file or corruption means "delete and rebuild", never "migrate" — the
+Markdown files are the truth and rebuilding loses nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import sqlite_utils
+
+SCHEMA_VERSION = 3
+APP_ID = "anthology-index"
+
+
+def create_schema(db: sqlite_utils.Database) -> None:
+    """Create every table and index of an empty database."""
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    # Every file seen, with the stat that decides whether it must be read again.
+    db["files"].create({"path": str, "size": int, "mtime_ns": int}, pk="path")
+    db["entries"].create(
+        {
+            "eid": int,
+            "id": str,
+            "declared_id": str,  # the `id` property (or path id) before de-duplication
+            "path": str,
+            "title": str,
+            "kind": str,
+            "status": str,
+            "words": int,
+            "reading_minutes": int,
+            "body_line": int,
+            "headings": str,  # JSON [[level, text], …]
+            "tags": str,  # JSON list, in order of appearance
+            "aliases": str,  # JSON list
+            "properties": str,  # JSON object, front matter as written
+            "mtime_ns": int,
+        },
+        pk="eid",
+        not_null={"id", "path"},
+    )
+    db["entries"].create_index(["id"], unique=True)
+    db["entries"].create_index(["path"], unique=True)
+    db.execute("CREATE UNIQUE INDEX idx_entries_id_nocase ON entries(id COLLATE NOCASE, eid)")
+    db["links"].create(
+        {
+            "lid": int,
+            "source": int,  # entries.eid
+            "target": int,  # entries.eid, NULL when not an entry (unresolved, attachment, …)
+            "status": str,  # see anthology.vault.resolve: resolved, unresolved, ambiguous, …
+            "text": str,  # the target as written
+            "target_name": str,  # last segment of the normalised target: what a rename touches
+            "resolved_path": str,  # the attachment path, or the ambiguous candidates
+            "relation": str,  # NULL: an untyped mention in the body
+            "embed": int,
+            "markdown": int,
+            "line": int,
+            "context": str,
+            "alias": str,
+            "heading": str,
+            "block": str,
+        },
+        pk="lid",
+    )
+    db["links"].create_index(["source"])
+    db["links"].create_index(["target"])
+    db["links"].create_index(["target_name"])
+    db["tags"].create({"eid": int, "tag": str})
+    db["tags"].create_index(["tag"])
+    db["tags"].create_index(["eid"])
+    db["aliases"].create({"eid": int, "alias": str})
+    db["aliases"].create_index(["eid"])
+    db["properties"].create({"eid": int, "key": str, "value": str})
+    db["properties"].create_index(["eid"])
+    db["properties"].create_index(["key", "value"])
+    db["problems"].create({"path": str, "line": int, "kind": str, "message": str, "severity": str})
+    db["problems"].create_index(["path"])
+    db["attachments"].create({"path": str}, pk="path")
+    # Graph positions survive re-indexing: keyed by entry id, not by row.
+    db["positions"].create({"id": str, "x": float, "y": float, "pinned": int}, pk="id")
+    db.execute(
+        "CREATE VIRTUAL TABLE entries_fts USING fts5("
+        "title, aliases, tags, body, tokenize = 'unicode61 remove_diacritics 2')"
+    )
+    db["meta"].insert({"key": "app", "value": APP_ID}, replace=True)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _is_current(path: Path) -> bool:
+    """Whether ``path`` is an index of ours, of this schema version, and readable."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                return False
+            row = conn.execute("SELECT value FROM meta WHERE key = 'app'").fetchone()
+            return bool(row) and row[0] == APP_ID
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+
+
+def remove_index(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def open_database(path: Path) -> tuple[sqlite_utils.Database, bool]:
+    """Open the index at ``path``, rebuilding it if stale or foreign; (db, created)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    created = False
+    if path.exists() and not _is_current(path):
+        remove_index(path)
+    if not path.exists():
+        created = True
+    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+    db = sqlite_utils.Database(conn)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = NORMAL")  # a cache: durability of the last commit is moot
+    db.execute("PRAGMA temp_store = MEMORY")
+    db.execute("PRAGMA cache_size = -32000")
+    if created:
+        with conn:
+            create_schema(db)
+    return db, created

@@ -1,0 +1,52 @@
+"""Project rules that a reviewer would otherwise have to remember."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from anthology.cli import COMMANDS, build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ("vault", "layout", "demo")
+QT = ("PySide6", "pyqtgraph", "shiboken6")
+
+
+def test_the_core_never_imports_qt() -> None:
+    offenders = []
+    for package in CORE:
+        for path in (ROOT / "src" / "anthology" / package).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                names = []
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module]
+                    if node.module.startswith("anthology.ui"):
+                        offenders.append(f"{path}: {node.module}")
+                offenders += [f"{path}: {n}" for n in names if n.split(".")[0] in QT]
+    assert offenders == []
+
+
+def readme_block(heading: str) -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(rf"{heading}.*?```(?:sh|bash|console)?\n(.+?)```", text, re.S)
+    assert m, f"README has no command under {heading!r}"
+    return m.group(1).strip()
+
+
+def test_ci_runs_exactly_the_readmes_test_command() -> None:
+    command = readme_block("## Run the tests")
+    assert "\n" not in command, "the README's test command is one line"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert command in ci.splitlines()
+
+
+def test_the_readme_documents_every_cli_command() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for command in COMMANDS:
+        assert f"anthology {command}" in text, f"README does not document `anthology {command}`"
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert set(sub.choices) == set(COMMANDS)

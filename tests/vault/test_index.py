@@ -1,0 +1,209 @@
+"""The index and its query API on a realistic vault written to a temp folder."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+import networkx as nx
+
+from anthology.vault.index import VaultIndex
+from anthology.vault.model import MATCH_END, MATCH_START
+from anthology.vault.schema import SCHEMA_VERSION
+
+
+def test_entry_has_properties_and_both_directions_of_typed_relations(index: VaultIndex) -> None:
+    e = index.entry("LIT-008")
+    assert e is not None
+    assert e.title == "Attention Is All You Need"
+    assert e.properties["status"] == "active" and e.properties["version"] == 2
+    assert [(r.relation, r.other.id if r.other else None) for r in e.relations] == [
+        ("compared against", "LIT-709")
+    ]
+    assert [(r.relation, r.other.label if r.other else None) for r in e.cited_by] == [
+        ("introduced by", "SOTA-050 — Scale attention weights by 1/sqrt(head_dim)"),
+        ("paper", "NOTE-011 — Attention Is All You Need"),
+        ("source", "SOTA-050 — Scale attention weights by 1/sqrt(head_dim)"),
+    ]
+    assert e.tags[:2] == ["model-architecture", "attention-techniques"]
+    assert "transformers" in e.tags and "area/attention" in e.tags
+    assert "not-a-tag" not in e.tags
+    assert e.body.lstrip().startswith("# Attention Is All You Need")
+
+
+def test_ids_are_case_insensitive(index: VaultIndex) -> None:
+    assert index.entry("lit-008").id == "LIT-008"
+
+
+def test_resolution_by_id_alias_path_and_markdown_link(index: VaultIndex) -> None:
+    out = {(o.text, o.target.id if o.target else None) for o in index.outgoing("HOME")}
+    assert ("LIT-008", "LIT-008") in out
+    assert ("SOTA-050", "SOTA-050") in out
+    assert ("papers/LIT-709", "LIT-709") in out  # path suffix
+    assert ("notes/Reading note.md", "notes/Reading note") in out  # URL-decoded Markdown link
+    sota = {(o.text, o.target.id if o.target else None) for o in index.outgoing("SOTA-050")}
+    assert ("Primer", "LIT-709") in sota  # by alias
+    assert ("Missing Entry", None) in sota  # kept, unresolved
+
+
+def test_links_in_code_and_comments_are_not_indexed(index: VaultIndex) -> None:
+    texts = {o.text for o in index.outgoing("LIT-008")}
+    assert texts == {"LIT-709", "SOTA-050", "NOTE-011"}
+    rows = [(o.text, o.alias, o.heading) for o in index.outgoing("LIT-008")]
+    assert ("NOTE-011", "the reading note", None) in rows
+    assert ("LIT-709", None, "Results") in rows
+    assert ("LIT-709", "Primer", None) in rows  # the escaped pipe in the table
+
+
+def test_backlinks_carry_relation_and_context(index: VaultIndex) -> None:
+    rows = index.backlinks("LIT-008")
+    typed = [(b.source.id, b.relation) for b in rows if b.relation]
+    assert typed == [("SOTA-050", "introduced by"), ("NOTE-011", "paper"), ("SOTA-050", "source")]
+    mention = next(b for b in rows if b.source.id == "HOME")
+    assert mention.relation is None
+    assert "[[LIT-008]]" in mention.context and mention.line == 8
+
+
+def test_unlinked_mentions_find_the_title_without_a_link(index: VaultIndex) -> None:
+    hits = index.unlinked_mentions("LIT-008")
+    # LIT-709 names "Attention Is All You Need" in prose but does not link to LIT-008.
+    assert [h.entry.id for h in hits] == ["LIT-709"]
+    assert MATCH_START in hits[0].snippet
+
+
+def test_neighbourhood_to_depth(index: VaultIndex) -> None:
+    assert index.neighbourhood("NOTE-011", 1) == ["NOTE-011", "LIT-008", "SOTA-050"]
+    g = index.link_graph().to_undirected()
+    expected = set(nx.ego_graph(g, "NOTE-011", radius=2))
+    assert set(index.neighbourhood("NOTE-011", 2)) == expected
+
+
+def test_search_with_snippets_and_filters(index: VaultIndex) -> None:
+    hits = index.search("primer")
+    assert hits[0].entry.id == "LIT-709"  # title matches rank first
+    assert f"{MATCH_START}" in hits[0].snippet and MATCH_END in hits[0].snippet
+    assert [h.entry.id for h in index.search("kind:note")] == ["NOTE-011"]
+    assert [h.entry.id for h in index.search("tag:area")] == ["LIT-008"]  # nested tag
+    assert [h.entry.id for h in index.search("status:active")] == ["LIT-008"]
+    assert {h.entry.id for h in index.search("attention kind:literature")} >= {"LIT-008"}
+    assert "LIT-008" not in {h.entry.id for h in index.search("attention -primer")}
+    assert index.search('"unbalanced') is not None  # user syntax never raises
+    assert index.search("prim")[0].entry.id == "LIT-709"  # the last word is a prefix
+
+
+def test_problems_are_reported_with_places(index: VaultIndex) -> None:
+    problems = {(p.path, p.kind) for p in index.problems()}
+    assert ("practices/SOTA-050.md", "unresolved-link") in problems
+    assert not any(kind == "orphan" and path == "HOME.md" for path, kind in problems)
+    unresolved = next(p for p in index.problems() if p.kind == "unresolved-link")
+    assert unresolved.line == 9 and "Missing Entry" in unresolved.message
+
+
+def test_attachments_are_not_entries(index: VaultIndex) -> None:
+    link = next(o for o in index.outgoing("LIT-709") if o.embed)
+    assert link.target is None
+    assert index.attachment("diagram.png", "papers/LIT-709.md") is not None
+    assert index.stats()["attachments"] == 1
+    assert not any(p.kind == "missing-attachment" for p in index.problems())
+
+
+def test_graph_data_and_ghosts(index: VaultIndex) -> None:
+    g = index.graph()
+    i = g.index_of()
+    pairs = {(g.ids[s], g.ids[t]): r for (s, t), r in zip(g.edges.tolist(), g.relations,
+                                                          strict=True)}  # fmt: skip
+    assert pairs[("SOTA-050", "LIT-008")] in ("introduced by", "source")
+    assert pairs[("NOTE-011", "LIT-008")] == "paper"
+    assert ("LIT-008", "LIT-008") not in pairs and len(set(pairs)) == len(g.edges)
+    assert g.kinds[i["LIT-008"]] == "literature"
+    ghosts = index.graph(ghosts=True)
+    assert "?Missing Entry" in ghosts.ids and ghosts.ghost[ghosts.ids.index("?Missing Entry")]
+
+
+def test_positions_round_trip(index: VaultIndex) -> None:
+    index.save_positions({"LIT-008": (1.5, -2.0), "bad": (float("nan"), 0.0)})
+    assert index.load_positions() == {"LIT-008": (1.5, -2.0)}
+
+
+def test_schema_version_and_location(index: VaultIndex, vault: Path) -> None:
+    assert index.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert index.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert not index.db_path.is_relative_to(vault)
+
+
+def _touch(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))  # a visibly new mtime
+
+
+def test_incremental_refresh_reads_only_what_changed(vault: Path, db_path: Path) -> None:
+    with VaultIndex.open(vault, db_path) as index:
+        again = index.refresh()
+        assert (again.added, again.changed, again.removed) == (0, 0, 0)
+        assert again.unchanged == 6
+
+        _touch(
+            vault / "notes/NOTE-011.md",
+            '---\nid: NOTE-011\ntitle: Renamed\npaper: "[[LIT-709]]"\n---\n',
+        )
+        report = index.refresh()
+        assert (report.added, report.changed, report.removed) == (0, 1, 0)
+        assert index.entry("NOTE-011").title == "Renamed"
+        assert [r.other.id for r in index.entry("LIT-008").cited_by] == ["SOTA-050", "SOTA-050"]
+
+        # A new entry named "Missing Entry" makes the unresolved link elsewhere resolve.
+        _touch(vault / "Missing Entry.md", "now here")
+        report = index.refresh()
+        assert report.added == 1
+        target = next(o for o in index.outgoing("SOTA-050") if o.text == "Missing Entry").target
+        assert target is not None and target.id == "Missing Entry"
+
+        (vault / "Missing Entry.md").unlink()
+        report = index.refresh()
+        assert report.removed == 1 and index.entry("Missing Entry") is None
+        assert (
+            next(o for o in index.outgoing("SOTA-050") if o.text == "Missing Entry").target is None
+        )
+        assert index.search("now") == []
+
+
+def test_a_reopened_index_is_reused_not_rebuilt(vault: Path, db_path: Path) -> None:
+    VaultIndex.open(vault, db_path).close()
+    with VaultIndex.open(vault, db_path) as index:
+        assert not index.created and index.last_report.unchanged == 6
+
+
+def test_a_stale_schema_version_rebuilds(vault: Path, db_path: Path) -> None:
+    VaultIndex.open(vault, db_path).close()
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    with VaultIndex.open(vault, db_path) as index:
+        assert index.created and index.entry("LIT-008") is not None
+
+
+def test_a_corrupt_or_foreign_index_is_rebuilt(vault: Path, db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    db_path.write_bytes(b"this is not sqlite at all" * 100)
+    with VaultIndex.open(vault, db_path) as index:
+        assert index.entry("LIT-008") is not None
+    foreign = sqlite3.connect(db_path)
+    foreign.execute("PRAGMA user_version = 0")
+    foreign.execute("CREATE TABLE IF NOT EXISTS other(x)")
+    foreign.commit()
+    foreign.close()
+    with VaultIndex.open(vault, db_path) as index:
+        assert index.created and index.stats()["entries"] == 6
+
+
+def test_indexing_never_writes_into_the_vault(vault: Path, db_path: Path) -> None:
+    before = {p: p.stat().st_mtime_ns for p in vault.rglob("*")}
+    time.sleep(0.01)
+    with VaultIndex.open(vault, db_path) as index:
+        index.search("attention")
+        index.entry("LIT-008")
+    after = {p: p.stat().st_mtime_ns for p in vault.rglob("*")}
+    assert before == after

@@ -1,0 +1,137 @@
+"""The parser on one file: properties, title, tags, headings, links, reading time."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from anthology.vault.links import iter_links, mask_code
+from anthology.vault.parse import parse_entry, relation_name
+
+
+def links_of(text: str) -> list[tuple[str, str | None, str | None, str | None, bool]]:
+    return [(lk.target, lk.alias, lk.heading, lk.block, lk.embed) for lk in iter_links(text)]
+
+
+def test_every_wikilink_form() -> None:
+    text = "[[A]] [[B|bee]] [[C#Head]] [[D#^blk]] ![[E]] ![[pic.png]] [[#Local]]"
+    assert links_of(text) == [
+        ("A", None, None, None, False),
+        ("B", "bee", None, None, False),
+        ("C", None, "Head", None, False),
+        ("D", None, None, "blk", False),
+        ("E", None, None, None, True),
+        ("pic.png", None, None, None, True),
+        ("", None, "Local", None, False),
+    ]
+
+
+def test_escaped_pipe_in_a_table_is_an_alias() -> None:
+    assert links_of("| x | [[LIT-709\\|Primer]] |") == [("LIT-709", "Primer", None, None, False)]
+
+
+def test_markdown_links_are_url_decoded_and_urls_ignored() -> None:
+    text = "[n](my%20note.md#Sec) [w](https://x.org/a.md) [m](mailto:a@b) [r](<with space.md>)"
+    assert links_of(text) == [
+        ("my note.md", "n", "Sec", None, False),
+        ("with space.md", "r", None, None, False),
+    ]
+
+
+def test_links_in_code_and_comments_do_not_count() -> None:
+    text = (
+        "```\n[[fenced]]\n```\n~~~md\n[[tilde]]\n~~~\n`[[inline]]` ``[[double]]``\n"
+        "<!-- [[html]] --> %%[[obsidian]]%% [[real]]\n    ```\n"
+    )
+    assert [t for t, *_ in links_of(text)] == ["real"]
+
+
+def test_unclosed_fence_runs_to_the_end() -> None:
+    assert links_of("[[before]]\n```\n[[inside]]\n") == [("before", None, None, None, False)]
+
+
+def test_mask_keeps_offsets_and_lines() -> None:
+    text = "a `b` c\n```\nx\n```\nd"
+    masked = mask_code(text)
+    assert len(masked) == len(text)
+    assert masked.count("\n") == text.count("\n")
+
+
+def test_link_lines_count_from_the_file_start() -> None:
+    text = "---\nid: X\nrel: '[[T]]'\n---\nline five\n\n[[A]] on seven\n"
+    entry = parse_entry(text, "X.md")
+    by_target = {pl.link.target: pl for pl in entry.links}
+    assert by_target["A"].link.line == 7
+    assert by_target["A"].relation is None
+    assert by_target["A"].context == "[[A]] on seven"
+    assert by_target["T"].relation == "rel"
+    assert by_target["T"].link.line == 3
+
+
+def test_front_matter_relations_are_typed() -> None:
+    text = '---\ncompared_against: ["[[B]]", "[[C|see]]"]\nintroduced-by: "[[D]]"\n---\n[[E]]'
+    entry = parse_entry(text, "A.md")
+    typed = [(pl.link.target, pl.relation) for pl in entry.links]
+    assert typed == [
+        ("B", "compared against"),
+        ("C", "compared against"),
+        ("D", "introduced by"),
+        ("E", None),
+    ]
+    assert relation_name("compared_against") == "compared against"
+
+
+def test_title_falls_back_to_heading_then_file_name() -> None:
+    assert parse_entry("---\ntitle: T\n---\n# H", "f.md").title == "T"
+    assert parse_entry("intro\n# First Heading\n# Second", "f.md").title == "First Heading"
+    assert parse_entry("no heading", "dir/Some Name.md").title == "Some Name"
+
+
+def test_id_is_the_property_else_the_path() -> None:
+    assert parse_entry("---\nid: LIT-1\n---\n", "a/b.md").id == "LIT-1"
+    assert parse_entry("body", "a/b c.md").id == "a/b c"
+
+
+def test_tags_from_front_matter_and_body_but_not_code_urls_or_headings() -> None:
+    text = (
+        "---\ntags: [alpha, '#beta']\ntag: gamma\n---\n# Heading #nope\n"
+        "Text #delta and #nested/tag, not #123 nor http://x.org/#frag nor `#code`.\n"
+        "[[Note#Heading]] is a link; &#123; is an entity.\n"
+    )
+    assert parse_entry(text, "t.md").tags == ["alpha", "beta", "gamma", "nope", "delta",
+                                               "nested/tag"]  # fmt: skip
+
+
+def test_aliases_headings_words_and_reading_time() -> None:
+    body = "# Title\n\n## Part one\n\n" + "word " * 450 + "\n```\ncode not counted " * 3 + "\n```"
+    entry = parse_entry("---\naliases: [One, Two]\n---\n" + body, "x.md")
+    assert entry.aliases == ["One", "Two"]
+    assert entry.headings == [(1, "Title"), (2, "Part one")]
+    assert 450 <= entry.words <= 460
+    assert entry.reading_minutes == 3  # 200 words a minute, rounded up
+
+
+def test_properties_keep_their_types() -> None:
+    entry = parse_entry('---\nversion: 2\nyear: 2017\narxiv: "1706.03762"\ndate: 2024-01-02\n---\n',
+                        "x.md")  # fmt: skip
+    assert entry.properties == {
+        "version": 2, "year": 2017, "arxiv": "1706.03762", "date": "2024-01-02",
+    }  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=400))
+def test_parser_never_raises_on_any_text(text: str) -> None:
+    entry = parse_entry(text, "fuzz.md")
+    assert entry.title
+    for pl in entry.links:
+        assert pl.link.line >= 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["[[", "]]", "|", "\\", "#", "^", "!", "`", "a", "\n", "-", "%%"]),
+                max_size=60))  # fmt: skip
+def test_link_grammar_survives_bracket_soup(parts: list[str]) -> None:
+    text = "".join(parts)
+    for link in iter_links(text):
+        assert "[" not in link.target and "]" not in link.target
