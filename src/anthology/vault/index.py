@@ -16,9 +16,8 @@ import re
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 import platformdirs
 
@@ -38,6 +37,9 @@ from anthology.vault.model import (
 from anthology.vault.resolve import ATTACHMENT, RESOLVED, Resolver
 from anthology.vault.scan import vault_root
 from anthology.vault.schema import open_database, remove_index
+
+if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph question is asked
+    import networkx as nx
 
 HOME_IDS = ("home", "index", "readme")
 _FILTER_RE = re.compile(r'(?:^|\s)(-?)(tag|kind|status):("[^"]*"|\S+)', re.I)
@@ -145,6 +147,13 @@ class VaultIndex:
             self._cache_version = key
             self._resolver = None
             self._graph = None
+
+    @property
+    def generation(self) -> int:
+        """Changes whenever another connection (the background indexer) has written: the
+        renderer keys its cache on it, so links re-render once their targets change."""
+        with self._lock:
+            return self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def _q(self, sql: str, params: tuple | list = ()) -> list[tuple]:
         with self._lock:
@@ -335,6 +344,8 @@ class VaultIndex:
     # -- graph -----------------------------------------------------------------------------
     def link_graph(self) -> nx.MultiDiGraph:
         """The resolved links as a networkx multigraph (nodes: entry ids; cached)."""
+        import networkx as nx
+
         with self._lock:
             self._fresh()
             if self._graph is None:
@@ -353,6 +364,8 @@ class VaultIndex:
 
     def neighbourhood(self, entry_id: str, depth: int = 1) -> list[str]:
         """Ids within ``depth`` links of the entry, either direction, itself first."""
+        import networkx as nx
+
         g = self.link_graph()
         ref = self.entry_ref(entry_id)
         if ref is None:
@@ -586,6 +599,8 @@ class VaultIndex:
 
     def export_graphml(self, out: Path | Any) -> None:
         """Write the link graph as GraphML (opens in Gephi, yEd, networkx)."""
+        import networkx as nx
+
         g = nx.MultiDiGraph()
         for i, p, t, k, tg in self._q("SELECT id, path, title, kind, tags FROM entries"):
             g.add_node(i, title=t, path=p, kind=k or "", tags=", ".join(json.loads(tg or "[]")))

@@ -1,0 +1,288 @@
+"""The entry pane: one entry rendered as a document, its links turned into signals.
+
+Rendering is :func:`anthology.vault.render.render_entry` (pure Python, cached); this widget
+only shows the result, serves its images (``math:`` from the render, ``vault:`` from disk,
+inside the vault only) and never touches the network: ``http(s)`` and ``mailto`` links open
+in the system browser on a click, remote images are never loaded.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import unquote
+
+from PySide6.QtCore import QByteArray, QPoint, QRectF, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QColor, QCursor, QDesktopServices, QFont, QImage, QPainter, QTextDocument
+from PySide6.QtWidgets import QTextBrowser, QToolTip, QWidget
+
+from ..vault.model import Entry, LinkResolver
+from ..vault.render import RenderedEntry, find_heading, mathtex, render_entry
+from ..vault.render.theme import palette
+
+MAX_IMAGE_BYTES = 50 * 1024 * 1024
+READING_WIDTH = 760  # px of text column; the rest is margin
+_EXTERNAL = ("http", "https", "mailto")
+
+
+def _split(url: QUrl) -> tuple[str, str, str]:
+    """(scheme, decoded path, decoded fragment) of an href as the renderer wrote it."""
+    raw = bytes(url.toEncoded().data()).decode("ascii", "replace")
+    scheme, sep, rest = raw.partition(":")
+    if not sep or "/" in scheme or "#" in scheme:
+        scheme, rest = "", raw
+    path, _, frag = rest.partition("#")
+    return scheme.lower(), unquote(path), unquote(frag)
+
+
+_warmed = False
+
+
+def _warm_up_math() -> None:
+    """Load the TeX typesetter in the background, so the first formula opens quickly."""
+    global _warmed
+    if not _warmed:
+        _warmed = True
+        threading.Thread(target=mathtex.warm_up, name="math-warm-up", daemon=True).start()
+
+
+class EntryPane(QTextBrowser):
+    entryLinkActivated = Signal(str, str)  # entry id, heading ("" for none; "^id" for a block)
+    tagActivated = Signal(str)
+    demoRequested = Signal(str)
+    unresolvedLinkActivated = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("entryPane")
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.setFrameShape(QTextBrowser.Shape.NoFrame)
+        self.open_external: Callable[[QUrl], object] = QDesktopServices.openUrl
+        self._resolver: LinkResolver | None = None
+        self._vault_root: Path | None = None
+        self._theme = "light"
+        self._entry: Entry | None = None
+        self._rendered: RenderedEntry | None = None
+        self._images: dict[str, QImage] = {}
+        self._preview: Callable[[str], str | None] | None = None
+        self.anchorClicked.connect(self._on_anchor_clicked)
+        self.highlighted.connect(self._on_highlighted)
+        self._apply_theme_palette()
+        _warm_up_math()
+
+    # ------------------------------------------------------------------ API
+    @property
+    def current_entry_id(self) -> str | None:
+        return self._entry.id if self._entry else None
+
+    @property
+    def rendered(self) -> RenderedEntry | None:
+        return self._rendered
+
+    def set_vault(self, resolver: LinkResolver, vault_root: Path) -> None:
+        self._resolver = resolver
+        self._vault_root = Path(vault_root).resolve()
+        self._images.clear()
+
+    def set_preview_provider(self, fn: Callable[[str], str | None] | None) -> None:
+        self._preview = fn
+
+    def set_theme(self, theme: str) -> None:
+        if theme not in ("light", "dark") or theme == self._theme:
+            return
+        self._theme = theme
+        self._apply_theme_palette()
+        if self._entry is not None:
+            self.show_entry(self._entry, keep_scroll=True)
+
+    def theme(self) -> str:
+        return self._theme
+
+    def show_entry(self, entry: Entry, *, keep_scroll: bool = False) -> None:
+        if self._resolver is None:
+            raise RuntimeError("EntryPane.set_vault() must be called before show_entry()")
+        bar = self.verticalScrollBar()
+        keep = keep_scroll and self._entry is not None and self._entry.id == entry.id
+        position = bar.value() if keep else 0
+        rendered = render_entry(
+            entry, self._resolver, theme=self._theme, vault_root=self._vault_root
+        )
+        self._entry, self._rendered = entry, rendered
+        self._images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
+        doc = self.document()
+        doc.clear()
+        self._apply_margins()
+        self.setHtml(rendered.html)
+        self._apply_margins()
+        bar.setValue(min(position, bar.maximum()))
+
+    def clear_entry(self) -> None:
+        self._entry = self._rendered = None
+        self.clear()
+
+    def scroll_to_heading(self, text: str) -> bool:
+        """Scroll to the heading whose text (or anchor) is ``text``; False if there is none."""
+        if not text or self._rendered is None:
+            return False
+        want = text.strip().lstrip("#").strip()
+        if want.startswith("^"):  # a block id: its anchor is named "^id"
+            self.scrollToAnchor(want)
+            return True
+        anchor = find_heading(self._rendered.headings, want)
+        if anchor is None:
+            return False
+        self.scrollToAnchor(anchor)
+        return True
+
+    # ------------------------------------------------------------------ links
+    def _on_anchor_clicked(self, url: QUrl) -> None:
+        scheme, path, frag = _split(url)
+        if scheme == "entry":
+            self.entryLinkActivated.emit(path, frag)
+        elif scheme == "tag":
+            self.tagActivated.emit(path)
+        elif scheme == "demo":
+            self.demoRequested.emit(path)
+        elif scheme == "unresolved":
+            self.unresolvedLinkActivated.emit(path)
+        elif scheme in _EXTERNAL:
+            self.open_external(url)
+        elif scheme == "vault":
+            target = self._vault_path(path)
+            if target is not None and target.is_file():  # an attachment: the system opens it
+                self.open_external(QUrl.fromLocalFile(str(target)))
+        elif scheme == "" and frag and not self.scroll_to_heading(frag):
+            self.scrollToAnchor(frag)
+        # anything else (javascript:, file:, …) cannot come from the renderer: ignored
+
+    def _on_highlighted(self, url: QUrl) -> None:
+        scheme, path, _frag = _split(url)
+        if scheme != "entry" or self._preview is None or not path:
+            QToolTip.hideText()
+            return
+        try:
+            html = self._preview(path)
+        except Exception:  # a provider bug must not take the pane down
+            html = None
+        if html:
+            QToolTip.showText(QCursor.pos() + QPoint(12, 16), html, self.viewport())
+        else:
+            QToolTip.hideText()
+
+    # ------------------------------------------------------------------ resources
+    def _vault_path(self, rel: str) -> Path | None:
+        if self._vault_root is None or not rel:
+            return None
+        try:
+            target = (self._vault_root / rel).resolve()
+            target.relative_to(self._vault_root)
+        except (ValueError, OSError):
+            return None
+        return target
+
+    def loadResource(self, type_: int, url: QUrl) -> object:
+        if int(type_) != int(QTextDocument.ResourceType.ImageResource):
+            return QByteArray()  # no style sheets, no documents: nothing outside the page
+        key = url.toString()
+        cached = self._images.get(key)
+        if cached is not None:
+            return cached
+        scheme, path, _ = _split(url)
+        image: QImage | None = None
+        if scheme == "math" and self._rendered is not None:
+            data = self._rendered.resources.get(key)
+            if data is not None:
+                image = self._svg_image(data)
+        elif scheme == "vault":
+            image = self._load_vault_image(path)
+        if image is None or image.isNull():
+            image = self._placeholder(scheme == "vault")
+        self._images[key] = image
+        return image
+
+    def _svg_image(self, data: bytes) -> QImage | None:
+        from PySide6.QtSvg import QSvgRenderer
+
+        renderer = QSvgRenderer(QByteArray(data))
+        if not renderer.isValid():
+            return None
+        size = renderer.defaultSize()
+        dpr = max(2.0, self.devicePixelRatioF())
+        image = QImage(
+            QSize(max(1, round(size.width() * dpr)), max(1, round(size.height() * dpr))),
+            QImage.Format.Format_ARGB32_Premultiplied,
+        )
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        renderer.render(painter, QRectF(0, 0, image.width(), image.height()))
+        painter.end()
+        image.setDevicePixelRatio(dpr)
+        return image
+
+    def _load_vault_image(self, rel: str) -> QImage | None:
+        target = self._vault_path(rel)
+        if target is None or not target.is_file():
+            return None
+        try:
+            if target.stat().st_size > MAX_IMAGE_BYTES:
+                return None
+            data = target.read_bytes()
+        except OSError:
+            return None
+        image = self._svg_image(data) if target.suffix.lower() == ".svg" else QImage.fromData(data)
+        if image is None or image.isNull():
+            return None
+        limit = max(200, self._text_width())
+        if image.width() / image.devicePixelRatio() > limit:
+            image = image.scaledToWidth(
+                round(limit * image.devicePixelRatio()), Qt.TransformationMode.SmoothTransformation
+            )
+        return image
+
+    def _placeholder(self, missing_file: bool) -> QImage:
+        pal = palette(self._theme)
+        image = QImage(QSize(160, 48), QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(QColor(pal.box_bg))
+        painter = QPainter(image)
+        painter.setPen(QColor(pal.muted))
+        painter.drawRect(0, 0, 159, 47)
+        font = QFont(self.font())
+        font.setPointSizeF(8.5)
+        painter.setFont(font)
+        painter.drawText(
+            image.rect(),
+            int(Qt.AlignmentFlag.AlignCenter),
+            "image unavailable" if missing_file else "image not loaded",
+        )
+        painter.end()
+        return image
+
+    # ------------------------------------------------------------------ looks
+    def _apply_theme_palette(self) -> None:
+        pal = palette(self._theme)
+        self.setStyleSheet(
+            f"QTextBrowser#entryPane {{ background-color: {pal.background}; color: {pal.text};"
+            f" selection-background-color: {pal.chip_bg}; selection-color: {pal.text}; }}"
+        )
+
+    def _text_width(self) -> int:
+        return min(READING_WIDTH, max(200, self.viewport().width() - 48))
+
+    def _apply_margins(self) -> None:
+        doc = self.document()
+        side = max(24, (self.viewport().width() - READING_WIDTH) // 2)
+        frame = doc.rootFrame()
+        fmt = frame.frameFormat()
+        if (fmt.leftMargin(), fmt.rightMargin()) == (side, side):
+            return
+        fmt.setLeftMargin(side)
+        fmt.setRightMargin(side)
+        fmt.setTopMargin(20)
+        fmt.setBottomMargin(48)
+        frame.setFrameFormat(fmt)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._apply_margins()
