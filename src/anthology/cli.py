@@ -283,9 +283,14 @@ def cmd_screenshot(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from anthology.demo import DEMOS
     from anthology.demo import cli as demo_cli
 
-    return demo_cli.run(args)
+    if args.sweep or args.name not in DEMOS:  # printing, or the unknown-name message
+        return demo_cli.run(args)
+    from anthology.ui.app import run_demo
+
+    return run_demo(args)
 
 
 def cmd_gui(argv: Sequence[str]) -> int:

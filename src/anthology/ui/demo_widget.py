@@ -1,0 +1,765 @@
+"""The attention-scaling demo as a widget: controls, a logit histogram, one query's weights,
+and the d_k sweep of every scaling at once.
+
+The maths is :mod:`anthology.demo.attention_scaling`; this module only draws its answers.
+The single-d_k views (histogram, bars, readout) are cheap and recomputed synchronously on
+every change; the sweep runs on a private one-thread QThreadPool, reports back through
+signals, and a newer request cancels the older one (its results are ignored if they still
+arrive). Call :meth:`AttentionScalingDemo.shutdown` (closeEvent does) before the widget goes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QSizePolicy,
+    QSlider,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from anthology.demo import DEMOS
+from anthology.demo import attention_scaling as maths
+
+# Okabe–Ito colours: distinguishable for colour-blind readers, on light and dark grounds.
+SCALING_COLOURS = {
+    "none": "#D55E00",
+    "1/sqrt(d)": "#0072B2",
+    "1/d": "#009E73",
+    "qk-norm": "#CC79A7",
+}
+_DARK_SCALING_COLOURS = {**SCALING_COLOURS, "1/sqrt(d)": "#56B4E9"}
+_THEMES = {
+    "light": {"background": "#ffffff", "foreground": "#202020", "accent": "#555555"},
+    "dark": {"background": "#1e1f22", "foreground": "#dcdcdc", "accent": "#aaaaaa"},
+}
+
+# d_k values the slider steps through: half octaves from 1 to 4096.
+SLIDER_D_KS: tuple[int, ...] = tuple(sorted({round(2 ** (i / 2)) for i in range(25)}))
+SWEEP_D_KS: tuple[int, ...] = tuple(2**i for i in range(13))  # 1 … 4096
+# Logits behind the histogram and readout (queries × n keys): enough for a smooth histogram,
+# few enough to redraw synchronously while the slider moves.
+_HISTOGRAM_LOGITS = 1 << 14
+_LOG_FLOOR = 1e-300
+_SYMBOLS = {"none": "o", "1/sqrt(d)": "s", "1/d": "t", "qk-norm": "d"}
+
+_INTRO = (
+    "Each sampled query attends to <i>n</i> random keys with N(0, σ²) components. "
+    "Unscaled, the logits' variance grows like d<sub>k</sub>; once their spread τ passes "
+    "τ<sub>c</sub> = √(2 ln n) the softmax saturates and its gradient vanishes. "
+    "1/√d<sub>k</sub> keeps τ = σ<sub>q</sub>σ<sub>k</sub>; QK-norm pins it at 1 for any σ. "
+    'See <a href="entry:LIT-008">LIT-008</a> (Vaswani et al., 2017) and the reading note '
+    '<a href="entry:NOTE-011">NOTE-011</a>.'
+)
+
+
+def _log10(values: np.ndarray) -> np.ndarray:
+    return np.log10(np.maximum(np.asarray(values, dtype=np.float64), _LOG_FLOOR))
+
+
+class _SweepSignals(QObject):
+    """Lives in the GUI thread; workers emit, the widget's slots receive (queued)."""
+
+    finished = Signal(int, object)  # request id, SweepResult
+    partial = Signal(int, object)  # request id, SweepResult of the d_ks done so far
+    failed = Signal(int, str)
+    progress = Signal(int, int, int)  # request id, done, total
+
+
+class _SweepTask(QRunnable):
+    """Runs one sweep. Touches no widget: everything goes back through ``signals``."""
+
+    def __init__(self, request: int, params: dict, cancel: threading.Event, signals):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.request = request
+        self.params = params
+        self.cancel = cancel
+        self.signals = signals
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        try:
+            result = maths.sweep(
+                **self.params,
+                progress=lambda done, total: self.signals.progress.emit(self.request, done, total),
+                cancelled=self.cancel.is_set,
+                partial=lambda result: self.signals.partial.emit(self.request, result),
+            )
+        except maths.SweepCancelled:
+            return
+        except Exception as exc:  # reported in the widget, never raised in a worker
+            if not self.cancel.is_set():
+                self.signals.failed.emit(self.request, f"{type(exc).__name__}: {exc}")
+            return
+        finally:
+            self.done.set()
+        if not self.cancel.is_set():
+            self.signals.finished.emit(self.request, result)
+
+
+class _SweepPlot:
+    """One sweep panel: a curve per scaling, optionally with an interquartile band."""
+
+    def __init__(self, title: str, tooltip: str, log_y: bool, band: bool):
+        self.plot = pg.PlotItem()
+        self.plot.setTitle(title, size="9pt")  # the title names the y axis: no left label
+        self.plot.setToolTip(tooltip)
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.plot.setMenuEnabled(False)
+        self.plot.getAxis("bottom").setLogMode(True)
+        self.plot.getAxis("left").setLogMode(log_y)
+        self.log_y = log_y
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self.bands: dict[str, tuple[pg.PlotCurveItem, pg.PlotCurveItem, pg.FillBetweenItem]] = {}
+        for scaling in maths.SCALINGS:
+            if band:
+                lo, hi = pg.PlotCurveItem(), pg.PlotCurveItem()
+                fill = pg.FillBetweenItem(lo, hi)
+                for item in (lo, hi, fill):
+                    self.plot.addItem(item)
+                self.bands[scaling] = (lo, hi, fill)
+            curve = pg.PlotDataItem(name=maths.SCALING_LABELS[scaling])
+            self.plot.addItem(curve)
+            self.curves[scaling] = curve
+        self.marker = pg.InfiniteLine(angle=90, movable=False)
+        self.threshold = pg.InfiniteLine(angle=90, movable=False)
+        self.plot.addItem(self.marker, ignoreBounds=True)
+        self.plot.addItem(self.threshold, ignoreBounds=True)
+
+    def y(self, values: np.ndarray) -> np.ndarray:
+        """Plot coordinates; an exact 0 on a log axis becomes a gap, not a cliff."""
+        values = np.asarray(values, dtype=np.float64)
+        if not self.log_y:
+            return values
+        out = np.full(values.shape, np.nan)
+        np.log10(values, out=out, where=values > 0)
+        return out
+
+    def set_colours(self, colours: dict[str, str], accent: str) -> None:
+        for scaling, curve in self.curves.items():
+            colour = QColor(colours[scaling])
+            # QK-norm and 1/√d coincide at σ = 1: dash one so both stay visible.
+            style = Qt.PenStyle.DashLine if scaling == "qk-norm" else Qt.PenStyle.SolidLine
+            curve.setPen(pg.mkPen(colour, width=2, style=style))
+            curve.setSymbol(_SYMBOLS[scaling])
+            curve.setSymbolSize(5)
+            curve.setSymbolPen(pg.mkPen(colour))
+            curve.setSymbolBrush(pg.mkBrush(colour))
+            if scaling in self.bands:
+                lo, hi, fill = self.bands[scaling]
+                lo.setPen(pg.mkPen(None))
+                hi.setPen(pg.mkPen(None))
+                band = QColor(colour)
+                band.setAlpha(60)
+                fill.setBrush(pg.mkBrush(band))
+        self.marker.setPen(pg.mkPen(accent, width=1))
+        self.threshold.setPen(pg.mkPen(accent, width=1, style=Qt.PenStyle.DashLine))
+
+
+class AttentionScalingDemo(QWidget):
+    """Why attention logits are scaled: the demo SOTA-050 embeds. Object name
+    ``attentionDemo``; ``entryLinkActivated(id)`` fires for the LIT-008/NOTE-011 links."""
+
+    entryLinkActivated = Signal(str)
+    sweepFinished = Signal(object)  # the SweepResult now shown
+    pointUpdated = Signal()  # histogram, bars and readout redrawn
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("attentionDemo")
+        self.sweep_result: maths.SweepResult | None = None
+        self.point: maths.PointResult | None = None
+        self._theme = "light"
+        self._requests = itertools.count(1)
+        self._current_request = 0
+        self._cancel: threading.Event | None = None
+        self._tasks: list[_SweepTask] = []
+        self._closed = False
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)  # one sweep computes at a time; the next one queues
+        self._signals = _SweepSignals(self)
+        self._signals.finished.connect(self._on_sweep_finished)
+        self._signals.failed.connect(self._on_sweep_failed)
+        self._signals.progress.connect(self._on_sweep_progress)
+        self._signals.partial.connect(self._on_sweep_partial)
+        self._sweep_timer = QTimer(self)
+        self._sweep_timer.setSingleShot(True)
+        self._sweep_timer.setInterval(150)  # coalesce spin-box bursts into one sweep
+        self._sweep_timer.timeout.connect(self._start_sweep)
+
+        self._build_controls()
+        self._build_plots()
+        self._build_layout()
+        dark = self.palette().color(QPalette.ColorRole.Window).lightness() < 128
+        self.set_theme("dark" if dark else "light")
+        self._update_point()
+        self.request_sweep(immediately=True)
+
+    # ------------------------------------------------------------------ building
+
+    def _build_controls(self) -> None:
+        self.intro = QLabel(_INTRO)
+        self.intro.setWordWrap(True)
+        self.intro.setTextFormat(Qt.TextFormat.RichText)
+        self.intro.setOpenExternalLinks(False)
+        self.intro.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.intro.linkActivated.connect(self._on_link)
+
+        self.d_k_slider = QSlider(Qt.Orientation.Horizontal)
+        self.d_k_slider.setRange(0, len(SLIDER_D_KS) - 1)
+        self.d_k_slider.setValue(SLIDER_D_KS.index(64))
+        self.d_k_slider.setToolTip("Key/query dimension d_k (log scale, half-octave steps)")
+        self.d_k_label = QLabel()
+        self.d_k_label.setMinimumWidth(70)
+
+        self.n_spin = QSpinBox()
+        self.n_spin.setRange(2, 1024)
+        self.n_spin.setValue(64)
+        self.n_spin.setToolTip("Number of keys each query attends to")
+
+        self.scaling_combo = QComboBox()
+        for scaling in maths.SCALINGS:
+            self.scaling_combo.addItem(maths.SCALING_LABELS[scaling], scaling)
+        self.scaling_combo.setCurrentIndex(0)
+        self.scaling_combo.setToolTip("Scaling of the histogram and weights (the sweep shows all)")
+
+        self.sigma_q_spin = self._sigma_spin("σ_q: standard deviation of query components")
+        self.sigma_k_spin = self._sigma_spin("σ_k: standard deviation of key components")
+
+        self.dtype_combo = QComboBox()
+        for dtype in maths.DTYPES:
+            self.dtype_combo.addItem(dtype, dtype)
+        if not maths.torch_available():
+            item = self.dtype_combo.model().item(maths.DTYPES.index("bfloat16"))
+            item.setEnabled(False)
+            item.setToolTip("bfloat16 needs torch")
+        self.dtype_combo.setToolTip("Working precision (bfloat16 runs on the torch backend)")
+
+        self.samples_spin = QSpinBox()
+        self.samples_spin.setRange(50, 20000)
+        self.samples_spin.setSingleStep(250)
+        self.samples_spin.setValue(1000)
+        self.samples_spin.setToolTip("Sampled queries per d_k in the sweep")
+
+        self.seed_spin = QSpinBox()
+        self.seed_spin.setRange(0, 2**31 - 1)
+        self.seed_spin.setValue(0)
+
+        self.x_axis_combo = QComboBox()
+        self.x_axis_combo.addItem("d_k", "d_k")
+        self.x_axis_combo.addItem("τ = c·σ_q·σ_k·√d_k", "tau")
+        self.x_axis_combo.setToolTip(
+            "Against τ every scaling falls onto one curve: τ is all that matters"
+        )
+
+        self.readout = QLabel()
+        self.readout.setTextFormat(Qt.TextFormat.RichText)
+        self.readout.setWordWrap(True)
+        self.status = QLabel()
+        self.progress = QProgressBar()
+        self.progress.setMaximumHeight(12)
+        self.progress.setTextVisible(False)
+
+        point_changes = (
+            self.d_k_slider.valueChanged,
+            self.n_spin.valueChanged,
+            self.scaling_combo.currentIndexChanged,
+            self.sigma_q_spin.valueChanged,
+            self.sigma_k_spin.valueChanged,
+            self.dtype_combo.currentIndexChanged,
+            self.seed_spin.valueChanged,
+        )
+        for signal in point_changes:
+            signal.connect(self._update_point)
+        sweep_changes = (
+            self.n_spin.valueChanged,
+            self.sigma_q_spin.valueChanged,
+            self.sigma_k_spin.valueChanged,
+            self.dtype_combo.currentIndexChanged,
+            self.samples_spin.valueChanged,
+            self.seed_spin.valueChanged,
+        )
+        for signal in sweep_changes:
+            signal.connect(self.request_sweep)
+        self.x_axis_combo.currentIndexChanged.connect(lambda _index: self._draw_sweep())
+        self.d_k_slider.valueChanged.connect(self._draw_markers)
+        self.scaling_combo.currentIndexChanged.connect(self._draw_markers)
+
+    def _sigma_spin(self, tip: str) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox()
+        spin.setRange(0.05, 20.0)
+        spin.setDecimals(2)
+        spin.setSingleStep(0.1)
+        spin.setValue(1.0)
+        spin.setToolTip(tip)
+        return spin
+
+    def _build_plots(self) -> None:
+        self.histogram_widget = pg.PlotWidget()
+        hist = self.histogram_widget.getPlotItem()
+        hist.setMenuEnabled(False)
+        hist.setLabel("bottom", "logit s = c·q·k")
+        hist.setLabel("left", "density")
+        hist.getAxis("left").enableAutoSIPrefix(False)
+        hist.showGrid(x=True, y=True, alpha=0.25)
+        self.histogram_legend = hist.addLegend(offset=(-5, 5), labelTextSize="8pt")
+        self.histogram_item = pg.PlotDataItem(stepMode="center", fillLevel=0, name="sampled")
+        self.gaussian_item = pg.PlotDataItem(name="N(0, τ²)")
+        hist.addItem(self.histogram_item)
+        hist.addItem(self.gaussian_item)
+
+        self.weights_widget = pg.PlotWidget()
+        bars = self.weights_widget.getPlotItem()
+        bars.setMenuEnabled(False)
+        bars.setLabel("bottom", "key j")
+        bars.setLabel("left", "weight p_j")
+        bars.setYRange(0, 1)
+        bars.showGrid(y=True, alpha=0.25)
+        self.weights_item = pg.BarGraphItem(x=[0], height=[0], width=0.8)
+        self.uniform_line = pg.InfiniteLine(angle=0, movable=False)
+        bars.addItem(self.weights_item)
+        bars.addItem(self.uniform_line, ignoreBounds=True)
+
+        self.sweep_widget = pg.GraphicsLayoutWidget()
+        self.sweep_plots = {
+            "var_logit": _SweepPlot("Var(s)", "mean of the per-query logit variance", True, False),
+            "max_p": _SweepPlot("E[max p]", "mean of the largest weight", False, False),
+            "entropy_norm": _SweepPlot("H / ln n", "mean normalised entropy", False, False),
+            "jac_fro": _SweepPlot(
+                "‖J‖<sub>F</sub>", "median (line) and interquartile band of ‖J‖_F", True, True
+            ),
+            "grad_q_norm": _SweepPlot(
+                "‖∂L/∂q‖", "median (line) and interquartile band of ‖∂L/∂q‖", True, True
+            ),
+            "zero_grad": _SweepPlot(
+                "zero-gradient share", "share of queries whose p_max rounded to 1", False, False
+            ),
+        }
+        # The legend is a line of text above the panels: inside a panel it hides curves.
+        self.sweep_legend = QLabel()
+        self.sweep_legend.setTextFormat(Qt.TextFormat.RichText)
+        self.sweep_legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.sweep_legend.setAutoFillBackground(True)
+        for p in self.sweep_plots.values():
+            p.plot.setXLink(self.sweep_plots["var_logit"].plot)
+        self._sweep_columns = 0
+        self._arrange_sweep_plots(2)
+
+    def _arrange_sweep_plots(self, columns: int) -> None:
+        if columns == self._sweep_columns:
+            return
+        self._sweep_columns = columns
+        layout = self.sweep_widget.ci
+        for p in self.sweep_plots.values():
+            if p.plot in layout.items:
+                layout.removeItem(p.plot)
+        for i, p in enumerate(self.sweep_plots.values()):
+            layout.addItem(p.plot, row=i // columns, col=i % columns)
+
+    def _build_layout(self) -> None:
+        controls = QGridLayout()
+        controls.setHorizontalSpacing(6)
+        controls.setVerticalSpacing(3)
+        d_k_row = QHBoxLayout()
+        d_k_row.addWidget(self.d_k_slider, 1)
+        d_k_row.addWidget(self.d_k_label)
+        controls.addWidget(QLabel("d<sub>k</sub>"), 0, 0)
+        controls.addLayout(d_k_row, 0, 1, 1, 3)
+        pairs = (
+            ("scaling", self.scaling_combo),
+            ("n keys", self.n_spin),
+            ("σ<sub>q</sub>", self.sigma_q_spin),
+            ("σ<sub>k</sub>", self.sigma_k_spin),
+            ("dtype", self.dtype_combo),
+            ("samples", self.samples_spin),
+            ("seed", self.seed_spin),
+            ("x axis", self.x_axis_combo),
+        )
+        for i, (text, widget) in enumerate(pairs):
+            row, col = 1 + i // 2, (i % 2) * 2
+            label = QLabel(text)
+            label.setBuddy(widget)
+            widget.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+            widget.setMinimumWidth(60)
+            controls.addWidget(label, row, col)
+            controls.addWidget(widget, row, col + 1)
+        controls.setColumnStretch(1, 1)
+        controls.setColumnStretch(3, 1)
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        sweep_tab = QWidget()
+        sweep_layout = QVBoxLayout(sweep_tab)
+        sweep_layout.setContentsMargins(0, 0, 0, 0)
+        sweep_layout.setSpacing(0)
+        sweep_layout.addWidget(self.sweep_legend)
+        sweep_layout.addWidget(self.sweep_widget, 1)
+        self.tabs.addTab(sweep_tab, "Sweep (all scalings)")
+        self.tabs.addTab(self.histogram_widget, "Logits")
+        self.tabs.addTab(self.weights_widget, "One query")
+
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.progress)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(4)
+        layout.addWidget(self.intro)
+        layout.addLayout(controls)
+        layout.addWidget(self.readout)
+        layout.addWidget(self.tabs, 1)
+        layout.addLayout(status_row)
+        self.setMinimumWidth(380)
+
+    # ------------------------------------------------------------------ params
+
+    def d_k(self) -> int:
+        return SLIDER_D_KS[self.d_k_slider.value()]
+
+    def set_d_k(self, d_k: int) -> None:
+        """Move the slider to the step nearest ``d_k`` (log scale)."""
+        index = int(np.argmin([abs(math.log2(v) - math.log2(max(d_k, 1))) for v in SLIDER_D_KS]))
+        self.d_k_slider.setValue(index)
+
+    def scaling(self) -> str:
+        return self.scaling_combo.currentData()
+
+    def dtype(self) -> str:
+        return self.dtype_combo.currentData()
+
+    def backend(self) -> str:
+        return "torch" if self.dtype() == "bfloat16" else "numpy"
+
+    def configure(
+        self,
+        *,
+        n: int | None = None,
+        samples: int | None = None,
+        seed: int | None = None,
+        dtype: str | None = None,
+        d_k: int | None = None,
+        scaling: str | None = None,
+    ) -> None:
+        """Set several controls at once (used by ``anthology demo``)."""
+        if dtype is not None:
+            if dtype not in maths.DTYPES:
+                raise ValueError(f"unknown dtype {dtype!r}")
+            if dtype == "bfloat16" and not maths.torch_available():
+                raise ValueError("bfloat16 needs torch")
+            self.dtype_combo.setCurrentIndex(maths.DTYPES.index(dtype))
+        if scaling is not None:
+            self.scaling_combo.setCurrentIndex(maths.SCALINGS.index(scaling))
+        if n is not None:
+            self.n_spin.setValue(n)
+        if samples is not None:
+            self.samples_spin.setValue(samples)
+        if seed is not None:
+            self.seed_spin.setValue(seed)
+        if d_k is not None:
+            self.set_d_k(d_k)
+
+    def _sweep_params(self) -> dict:
+        return {
+            "d_ks": SWEEP_D_KS,
+            "n": self.n_spin.value(),
+            "sigma_q": self.sigma_q_spin.value(),
+            "sigma_k": self.sigma_k_spin.value(),
+            "dtype": self.dtype(),
+            "samples": self.samples_spin.value(),
+            "seed": self.seed_spin.value(),
+            "backend": self.backend(),
+        }
+
+    # ------------------------------------------------------------------ theme
+
+    def set_theme(self, theme: str) -> None:
+        """Colour the plots for a ``"light"`` or ``"dark"`` window."""
+        if theme not in _THEMES:
+            raise ValueError(f"theme must be 'light' or 'dark', got {theme!r}")
+        self._theme = theme
+        colours = _THEMES[theme]
+        fg, accent = colours["foreground"], colours["accent"]
+        for widget in (self.histogram_widget, self.weights_widget, self.sweep_widget):
+            widget.setBackground(colours["background"])
+        plots = [self.histogram_widget.getPlotItem(), self.weights_widget.getPlotItem()]
+        plots += [p.plot for p in self.sweep_plots.values()]
+        for plot in plots:
+            for name in ("left", "bottom"):
+                axis = plot.getAxis(name)
+                axis.setPen(pg.mkPen(fg))
+                axis.setTextPen(pg.mkPen(fg))
+            plot.titleLabel.setAttr("color", fg)
+            plot.titleLabel.setText(plot.titleLabel.text)
+        self.histogram_legend.setLabelTextColor(fg)
+        for _sample, label in self.histogram_legend.items:
+            label.setText(label.text, color=fg)
+        scaling_colours = _DARK_SCALING_COLOURS if theme == "dark" else SCALING_COLOURS
+        glyphs = {"none": "●", "1/sqrt(d)": "■", "1/d": "▼", "qk-norm": "◆"}
+        self.sweep_legend.setText(
+            "&nbsp;&nbsp;&nbsp;".join(
+                f'<span style="color:{scaling_colours[s]}">{glyphs[s]}&nbsp;'
+                f"{maths.SCALING_LABELS[s]}</span>"
+                for s in maths.SCALINGS
+            )
+            + f'&nbsp;&nbsp;&nbsp;<span style="color:{fg}">│ now &nbsp;┆ saturation</span>'
+        )
+        legend_palette = self.sweep_legend.palette()
+        legend_palette.setColor(QPalette.ColorRole.Window, QColor(colours["background"]))
+        self.sweep_legend.setPalette(legend_palette)
+        for p in self.sweep_plots.values():
+            p.set_colours(scaling_colours, accent)
+        hist_colour = QColor(scaling_colours["1/sqrt(d)"])
+        hist_fill = QColor(hist_colour)
+        hist_fill.setAlpha(90)
+        self.histogram_item.setPen(pg.mkPen(hist_colour, width=1))
+        self.histogram_item.setFillBrush(pg.mkBrush(hist_fill))
+        self.gaussian_item.setPen(pg.mkPen(scaling_colours["none"], width=2))
+        self.weights_item.setOpts(
+            brush=pg.mkBrush(scaling_colours["1/sqrt(d)"]), pen=pg.mkPen(None)
+        )
+        self.uniform_line.setPen(pg.mkPen(accent, style=Qt.PenStyle.DashLine))
+
+    def theme(self) -> str:
+        return self._theme
+
+    # ------------------------------------------------------------------ one d_k
+
+    @Slot()
+    def _update_point(self) -> None:
+        """Recompute the histogram, the bars and the readout for the current controls."""
+        d_k, n, scaling = self.d_k(), self.n_spin.value(), self.scaling()
+        sigma_q, sigma_k = self.sigma_q_spin.value(), self.sigma_k_spin.value()
+        self.d_k_label.setText(f"d<sub>k</sub> = {d_k}")
+        samples = min(self.samples_spin.value(), max(16, _HISTOGRAM_LOGITS // n))
+        try:
+            point = maths.sample_point(
+                d_k,
+                n,
+                (scaling,),
+                sigma_q,
+                sigma_k,
+                self.dtype(),
+                samples,
+                self.seed_spin.value(),
+                self.backend(),
+                keep=samples,
+            )
+        except ValueError as exc:
+            self.status.setText(str(exc))
+            return
+        self.point = point
+        tau = maths.tau(d_k, scaling, sigma_q, sigma_k)
+        logits = point.logits[scaling].ravel()
+        spread = max(tau, float(logits.std()), 1e-12)
+        lim = 4.5 * spread
+        counts, edges = np.histogram(logits, bins=61, range=(-lim, lim), density=True)
+        self.histogram_item.setData(edges, counts)
+        xs = np.linspace(-lim, lim, 241)
+        self.gaussian_item.setData(
+            xs, np.exp(-0.5 * (xs / tau) ** 2) / (tau * math.sqrt(2 * math.pi))
+        )
+        self.histogram_widget.getPlotItem().setTitle(
+            f"logits at d<sub>k</sub> = {d_k}, {maths.SCALING_LABELS[scaling]} "
+            f"({samples} queries × {n} keys)",
+            size="9pt",
+        )
+        weights = point.weights[scaling][0]
+        self.weights_item.setOpts(x=np.arange(n), height=weights, width=0.8)
+        self.uniform_line.setValue(1.0 / n)
+        self.weights_widget.getPlotItem().setTitle(
+            f"one query: max p = {weights.max():.3f}, uniform = 1/n (dashed)", size="9pt"
+        )
+        stats = point.stats[scaling]
+        var_qk = d_k * sigma_q**2 * sigma_k**2
+        tc = maths.tau_c(n)
+        state = "saturated" if tau > tc else "not saturated"
+        self.readout.setText(
+            f"Var(q·k) = d<sub>k</sub>·σ<sub>q</sub>²·σ<sub>k</sub>² = <b>{var_qk:.4g}</b>"
+            f" &nbsp;·&nbsp; τ = c·σ<sub>q</sub>·σ<sub>k</sub>·√d<sub>k</sub> = <b>{tau:.3g}</b>"
+            f" &nbsp;·&nbsp; τ<sub>c</sub> = √(2 ln n) = <b>{tc:.3g}</b> ({state})<br>"
+            f"measured: Var(s) = {stats['var_logit'].mean():.4g}, "
+            f"E[max p] = {stats['max_p'].mean():.3f}, "
+            f"H/ln n = {stats['entropy_norm'].mean():.3f}, "
+            f"median ‖J‖<sub>F</sub> = {np.median(stats['jac_fro']):.3g}"
+        )
+        self.pointUpdated.emit()
+
+    # ------------------------------------------------------------------ sweep
+
+    @Slot()
+    def request_sweep(self, *_args, immediately: bool = False) -> None:
+        """Ask for a sweep with the current controls; it supersedes any running one."""
+        if self._closed:
+            return
+        if self._cancel is not None:
+            self._cancel.set()  # the running sweep stops at its next chunk
+        if immediately:
+            self._sweep_timer.stop()
+            self._start_sweep()
+        else:
+            self._sweep_timer.start()
+
+    @Slot()
+    def _start_sweep(self) -> None:
+        if self._closed:
+            return
+        if self._cancel is not None:
+            self._cancel.set()
+        self._current_request = next(self._requests)
+        self._cancel = threading.Event()
+        task = _SweepTask(self._current_request, self._sweep_params(), self._cancel, self._signals)
+        self._tasks = [t for t in self._tasks if not t.done.is_set()] + [task]
+        self.progress.setRange(0, len(SWEEP_D_KS))
+        self.progress.setValue(0)
+        self.progress.show()
+        self.status.setText("computing the sweep…")
+        self._pool.start(task)
+
+    def sweep_running(self) -> bool:
+        return any(not t.done.is_set() for t in self._tasks) or self._sweep_timer.isActive()
+
+    @Slot(int, int, int)
+    def _on_sweep_progress(self, request: int, done: int, total: int) -> None:
+        if request == self._current_request and not self._closed:
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+
+    @Slot(int, str)
+    def _on_sweep_failed(self, request: int, message: str) -> None:
+        if request == self._current_request and not self._closed:
+            self.progress.hide()
+            self.status.setText(f"sweep failed: {message}")
+
+    @Slot(int, object)
+    def _on_sweep_partial(self, request: int, result: maths.SweepResult) -> None:
+        if request == self._current_request and not self._closed:
+            self._draw_sweep(result)
+
+    @Slot(int, object)
+    def _on_sweep_finished(self, request: int, result: maths.SweepResult) -> None:
+        if request != self._current_request or self._closed:
+            return  # superseded
+        self.sweep_result = result
+        self.progress.hide()
+        self.status.setText(
+            f"sweep: {len(result.d_ks)} d_k × {len(result.scalings)} scalings × "
+            f"{result.samples} samples, n = {result.n}, {result.dtype}"
+        )
+        self._draw_sweep()
+        self.sweepFinished.emit(result)
+
+    def _draw_sweep(self, result: maths.SweepResult | None = None) -> None:
+        """Draw ``result`` (default: the last complete sweep) on the sweep panels."""
+        result = result or self.sweep_result
+        if result is None:
+            return
+        against_tau = self.x_axis_combo.currentData() == "tau"
+        taus = result.taus()
+        x_label = (
+            "τ = c·σ<sub>q</sub>·σ<sub>k</sub>·√d<sub>k</sub>" if against_tau else "d<sub>k</sub>"
+        )
+        for metric, p in self.sweep_plots.items():
+            p.plot.setLabel("bottom", x_label)
+            stat = result.summary[metric]
+            centre = stat["median"] if p.bands else stat["mean"]
+            for i, scaling in enumerate(result.scalings):
+                xs = _log10(taus[i] if against_tau else result.d_ks)
+                order = np.argsort(xs, kind="stable")
+                xs, ys = xs[order], p.y(centre[i])[order]
+                # Points without a value on a log axis (an exact 0) are left out.
+                keep = np.isfinite(ys)
+                p.curves[scaling].setData(xs[keep], ys[keep])
+                if scaling in p.bands:
+                    lo, hi, _fill = p.bands[scaling]
+                    y_lo, y_hi = p.y(stat["q25"][i])[order], p.y(stat["q75"][i])[order]
+                    keep = np.isfinite(y_lo) & np.isfinite(y_hi)
+                    lo.setData(xs[keep], y_lo[keep])
+                    hi.setData(xs[keep], y_hi[keep])
+        every_x = _log10(taus.ravel()) if against_tau else _log10(result.d_ks)
+        for p in self.sweep_plots.values():
+            p.plot.setXRange(every_x.min(), every_x.max(), padding=0.04)
+            p.plot.enableAutoRange(axis="y")
+        for metric in ("max_p", "entropy_norm", "zero_grad"):
+            self.sweep_plots[metric].plot.setYRange(0, 1, padding=0.02)
+        self._draw_markers()
+
+    @Slot()
+    def _draw_markers(self) -> None:
+        """The current d_k (or its τ) and the saturation threshold on every sweep panel."""
+        n = self.n_spin.value()
+        sigma = self.sigma_q_spin.value() * self.sigma_k_spin.value()
+        if self.x_axis_combo.currentData() == "tau":
+            at = maths.tau(self.d_k(), self.scaling(), *self._sigmas())
+            threshold = maths.tau_c(n)
+        else:
+            at = self.d_k()
+            # τ = σ_q·σ_k·√d_k unscaled: it passes τ_c from d_k ≈ 2 ln n / (σ_q·σ_k)².
+            threshold = 2 * math.log(n) / sigma**2
+        for p in self.sweep_plots.values():
+            p.marker.setValue(math.log10(at))
+            p.threshold.setValue(math.log10(threshold))
+
+    def _sigmas(self) -> tuple[float, float]:
+        return self.sigma_q_spin.value(), self.sigma_k_spin.value()
+
+    # ------------------------------------------------------------------ misc
+
+    @Slot(str)
+    def _on_link(self, href: str) -> None:
+        if href.startswith("entry:"):
+            self.entryLinkActivated.emit(href.removeprefix("entry:"))
+
+    def changeEvent(self, event) -> None:
+        # Follow the application's light/dark switch (a new palette) unless told otherwise.
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            dark = self.palette().color(QPalette.ColorRole.Window).lightness() < 128
+            if (self._theme == "dark") != dark:
+                self.set_theme("dark" if dark else "light")
+        super().changeEvent(event)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._arrange_sweep_plots(3 if self.width() >= 760 else 2)
+
+    def shutdown(self) -> None:
+        """Cancel any sweep and wait for the worker: no thread outlives the widget."""
+        self._closed = True
+        self._sweep_timer.stop()
+        if self._cancel is not None:
+            self._cancel.set()
+        self._pool.clear()  # drop queued (not yet started) sweeps
+        self._pool.waitForDone(-1)
+        self._tasks.clear()
+
+    def closeEvent(self, event) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+
+def create_demo_widget(name: str, parent: QWidget | None = None) -> QWidget:
+    """The widget of the demo called ``name``; a label saying so for an unknown name."""
+    if name == "attention-scaling":
+        return AttentionScalingDemo(parent)
+    known = ", ".join(sorted(DEMOS))
+    label = QLabel(f"Unknown demo “{name}”. Known demos: {known}", parent)
+    label.setObjectName("unknownDemo")
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    return label
