@@ -1,0 +1,269 @@
+"""Graph view frame times on 10,000 nodes / 50,000 edges, offscreen.
+
+Rows (``run()`` returns them; ``ratio = peer_value / ours``, > 1 means we are faster):
+
+* pan frame: median time of ``viewport().repaint()`` after a ``ViewBox.translateBy``;
+* zoom frame: the same after a ``ViewBox.scaleBy`` (while zooming the edge layer draws its
+  cached image scaled; a sharp re-render follows 120 ms after the last step);
+* zoom settle re-render: the sharp re-render of the edge and node layers after a zoom (once
+  per zoom gesture, 120 ms after the last step; not per frame);
+* whole graph in view, fresh render: the same re-render with every node and edge visible
+  (what a position change costs once the layout has settled);
+* reopen: ``GraphView()`` + ``set_graph(data, saved_positions)`` + the first paint.
+
+The peer is pyqtgraph's stock ``pg.GraphItem`` (one ScatterPlotItem + one path of all
+edges, re-stroked every frame) on the same graph, positions and viewport, in the same run.
+
+Positions: the engine needs minutes for a settled 10k layout, so the benchmark uses a
+seeded "smoothed random" layout (random points pulled towards their neighbours' mean a
+few times), which, like a settled layout, has mostly short edges.
+
+Run: ``QT_QPA_PLATFORM=offscreen PYTHONPATH=src .venv/bin/python benchmarks/bench_graph_view.py``
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+import numpy as np
+
+N_NODES, N_EDGES = 10_000, 50_000
+VIEW_W, VIEW_H = 1280, 800
+
+
+def _graph(n: int, m: int, seed: int = 0):
+    from anthology.vault.graph_data import GraphData
+
+    try:
+        from synthetic_graph import power_law_graph
+
+        edges = power_law_graph(n, m, seed)
+    except ImportError:  # pragma: no cover - the layout engineer's generator is missing
+        rng = np.random.default_rng(seed)
+        edges = np.unique(np.sort(rng.integers(0, n, (m * 2, 2)), axis=1), axis=0)
+        edges = edges[edges[:, 0] != edges[:, 1]][:m]
+    rng = np.random.default_rng(seed)
+    kinds = list(rng.choice(["literature", "practice", "note"], n))
+    rels = [
+        str(rng.choice(["introduced by", "extends", "applies"])) if rng.random() < 0.2 else None
+        for _ in range(len(edges))
+    ]
+    g = GraphData(
+        ids=[f"N{i:05d}" for i in range(n)],
+        titles=[f"Entry {i}" for i in range(n)],
+        kinds=kinds,
+        tags=[[] for _ in range(n)],
+        edges=edges,
+        relations=rels,
+    )
+    return g, _smoothed_layout(n, edges, seed)
+
+
+def _smoothed_layout(n: int, edges: np.ndarray, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    r = 15.0 * np.sqrt(n)
+    ang = rng.uniform(0, 2 * np.pi, n)
+    rad = r * np.sqrt(rng.uniform(0, 1, n))
+    pos = np.column_stack([rad * np.cos(ang), rad * np.sin(ang)])
+    a = np.concatenate([edges[:, 0], edges[:, 1]])
+    b = np.concatenate([edges[:, 1], edges[:, 0]])
+    deg = np.bincount(a, minlength=n)
+    has = deg > 0
+    for _ in range(12):
+        mx = np.bincount(a, pos[b, 0], minlength=n)
+        my = np.bincount(a, pos[b, 1], minlength=n)
+        mean = np.column_stack([mx, my])[has] / deg[has, None]
+        pos[has] = 0.35 * pos[has] + 0.65 * mean
+        pos += rng.normal(0, 4.0, pos.shape)
+        pos *= r / max(pos.std() * 2.0, 1e-9)
+    return pos
+
+
+def _median_ms(samples: list[float]) -> float:
+    return 1000.0 * statistics.median(samples)
+
+
+def _time_frames(app, vb, viewport, frames: int, kind: str) -> list[float]:
+    out = []
+    for k in range(frames):
+        if kind == "pan":
+            rect = vb.viewRect()
+            step = rect.width() * 0.02 * (1 if (k // 10) % 2 == 0 else -1)
+            vb.translateBy(x=step, y=step * 0.5)
+        else:
+            f = 1 / 1.06 if (k // 8) % 2 == 0 else 1.06
+            vb.scaleBy((f, f))
+        # the view matrix is updated lazily in the paint, so the timed repaint is the whole
+        # cost of the frame; pending updates are flushed afterwards, untimed
+        t0 = time.perf_counter()
+        viewport.repaint()
+        out.append(time.perf_counter() - t0)
+        app.processEvents()
+    return out
+
+
+def _ours(app, g, pos, frames: int) -> dict[str, float]:
+    from anthology.ui.graph_view import GraphView
+
+    saved = {k: (float(x), float(y)) for k, (x, y) in zip(g.ids, pos.tolist(), strict=True)}
+    t0 = time.perf_counter()
+    view = GraphView()
+    view.resize(VIEW_W, VIEW_H + view.toolbar.sizeHint().height())
+    view.show()
+    view.set_graph(g, saved, "bench")
+    view.view.viewport().repaint()
+    reopen = time.perf_counter() - t0
+    try:
+        app.processEvents()
+        vb, vp = view.vb, view.view.viewport()
+        vb.scaleBy((0.6, 0.6))  # a little closer than "fit": part of the graph off-screen
+        app.processEvents()
+        view.edges.refresh()
+        vp.repaint()
+        pan = _time_frames(app, vb, vp, frames, "pan")
+        zoom = _time_frames(app, vb, vp, frames, "zoom")
+        settle = []
+        for _ in range(max(3, frames // 10)):
+            vb.scaleBy((0.97, 0.97))
+            view.edges.refresh()
+            view.nodes.refresh()
+            t = time.perf_counter()
+            vp.repaint()
+            settle.append(time.perf_counter() - t)
+        fit = []
+        view.fit()
+        app.processEvents()
+        for _ in range(max(3, frames // 10)):
+            view.edges.refresh()
+            view.nodes.refresh()
+            t = time.perf_counter()
+            vp.repaint()
+            fit.append(time.perf_counter() - t)
+        return {
+            "reopen": reopen,
+            "pan": _median_ms(pan),
+            "zoom": _median_ms(zoom),
+            "settle": _median_ms(settle),
+            "fit": _median_ms(fit),
+        }
+    finally:
+        view.shutdown()
+        view.close()
+        view.deleteLater()
+        app.processEvents()
+
+
+def _peer(app, g, pos, frames: int) -> dict[str, float]:
+    import pyqtgraph as pg
+
+    t0 = time.perf_counter()
+    gv = pg.GraphicsView(background="#1e1e1e")
+    gv.resize(VIEW_W, VIEW_H)
+    vb = pg.ViewBox(lockAspect=True, enableMenu=False)
+    gv.setCentralItem(vb)
+    deg = g.degrees()
+    item = pg.GraphItem()
+    vb.addItem(item)
+    palette = {"literature": "#7aa2f7", "practice": "#9ece6a", "note": "#e0af68"}
+    brushes = {k: pg.mkBrush(c) for k, c in palette.items()}
+    item.setData(
+        pos=pos,
+        adj=g.edges,
+        size=np.clip(7.0 + 2.6 * np.sqrt(deg), 7, 44),
+        symbolBrush=[brushes[k] for k in g.kinds],
+        symbolPen=None,
+        pen=pg.mkPen((140, 140, 140, 85), width=1),
+        pxMode=True,
+    )
+    gv.show()
+    vb.autoRange(padding=0.08)
+    vb.disableAutoRange()
+    gv.viewport().repaint()
+    reopen = time.perf_counter() - t0
+    try:
+        app.processEvents()
+        vb.scaleBy((0.6, 0.6))
+        app.processEvents()
+        gv.viewport().repaint()
+        pan = _time_frames(app, vb, gv.viewport(), frames, "pan")
+        zoom = _time_frames(app, vb, gv.viewport(), frames, "zoom")
+        vb.autoRange(padding=0.08)
+        app.processEvents()
+        fit = []
+        for _ in range(max(3, frames // 10)):
+            t = time.perf_counter()
+            gv.viewport().repaint()
+            fit.append(time.perf_counter() - t)
+        return {
+            "reopen": reopen,
+            "pan": _median_ms(pan),
+            "zoom": _median_ms(zoom),
+            "fit": _median_ms(fit),
+        }
+    finally:
+        gv.close()
+        gv.deleteLater()
+        app.processEvents()
+
+
+def run(quick: bool = False) -> list[dict]:
+    from PySide6.QtCore import QCoreApplication, QSettings
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    tmp = tempfile.mkdtemp(prefix="bench_graph_view_")
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp)
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QCoreApplication.setOrganizationName("anthology-bench")
+    frames = 30 if quick else 120
+    g, pos = _graph(N_NODES, N_EDGES)
+    ours = _ours(app, g, pos, frames)
+    peer = _peer(app, g, pos, frames)
+    size = f"{N_NODES} nodes / {len(g.edges)} edges"
+    peer_name = "pyqtgraph GraphItem"
+
+    def row(name, unit, ours_v, peer_v):
+        return {
+            "name": name,
+            "size": size,
+            "unit": unit,
+            "ours": round(ours_v, 2),
+            "peer": peer_name if peer_v is not None else "",
+            "peer_value": None if peer_v is None else round(peer_v, 2),
+            "ratio": None if peer_v is None else round(peer_v / max(ours_v, 1e-9), 2),
+        }
+
+    return [
+        row("pan frame (median repaint)", "ms", ours["pan"], peer["pan"]),
+        row("zoom frame (median repaint)", "ms", ours["zoom"], peer["zoom"]),
+        row("zoom settle re-render (edges + nodes)", "ms", ours["settle"], None),
+        row("whole graph in view, fresh render", "ms", ours["fit"], peer["fit"]),
+        row("reopen with saved positions → first paint", "s", ours["reopen"], peer["reopen"]),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    rows = run(quick="--quick" in argv)
+    w = max(len(r["name"]) for r in rows)
+    print(f"{'benchmark':<{w}}  {'unit':>4}  {'ours':>9}  {'peer':>9}  {'ratio':>6}  peer")
+    for r in rows:
+        pv = "" if r["peer_value"] is None else f"{r['peer_value']:9.2f}"
+        ratio = "" if r["ratio"] is None else f"{r['ratio']:6.2f}"
+        print(
+            f"{r['name']:<{w}}  {r['unit']:>4}  {r['ours']:9.2f}  {pv:>9}  {ratio:>6}  {r['peer']}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,99 @@
+"""The reading window: cold start to the first painted entry, and opening an entry.
+
+Cold start runs in a fresh process (interpreter start and imports included) on the bundled
+anthology, with its index already built and with none. Opening an entry (index.entry +
+render + properties + backlinks + unlinked mentions, as the window does) is timed on a
+10,000-entry synthetic vault; the peer is python-markdown rendering the same body alone.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from synthetic_vault import generate
+
+CHILD = r"""
+import os, sys, time
+t0 = float(sys.argv[1])
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+from anthology.paths import entries_dir
+from anthology.ui.main_window import MainWindow
+app = QApplication([])
+settings = QSettings(sys.argv[3], QSettings.Format.IniFormat)
+win = MainWindow(entries_dir(), db=__import__("pathlib").Path(sys.argv[2]), settings=settings)
+win.show()
+while not win.ready:
+    app.processEvents()
+win.entry_pane.viewport().repaint()  # the first entry is painted
+print(time.time() - t0)
+win.close()
+"""
+
+
+def row(name, size, unit, ours, peer, peer_value) -> dict:
+    ratio = peer_value / ours if ours and peer_value else None
+    return {"name": name, "size": size, "unit": unit, "ours": ours, "peer": peer,
+            "peer_value": peer_value, "ratio": ratio}  # fmt: skip
+
+
+def cold_start(db: Path, settings: Path) -> float:
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, repr(time.time()), str(db), str(settings)],
+        capture_output=True, text=True, check=True, env={**os.environ},
+    )  # fmt: skip
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def open_entry_times(root: Path, db: Path, n_open: int) -> tuple[float, float]:
+    import markdown
+
+    from anthology.vault.index import VaultIndex
+    from anthology.vault.render import clear_render_cache, render_entry
+
+    index = VaultIndex.open(root, db)
+    ids = [r.id for r in index.entries()][:: max(1, len(index.entries()) // n_open)][:n_open]
+    ours, bare = [], []
+    md = markdown.Markdown(extensions=["tables", "fenced_code"])
+    for entry_id in ids:
+        clear_render_cache()
+        t0 = time.perf_counter()
+        entry = index.entry(entry_id)
+        render_entry(entry, index)
+        index.backlinks(entry_id)
+        index.unlinked_mentions(entry_id)
+        ours.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        md.reset().convert(entry.body)
+        bare.append(time.perf_counter() - t0)
+    index.close()
+    return statistics.median(ours), statistics.median(bare)
+
+
+def run(quick: bool = False) -> list[dict]:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpdir = Path(tmp)
+        no_index = min(cold_start(tmpdir / f"fresh{k}.sqlite", tmpdir / f"s{k}.ini")
+                       for k in range(1 if quick else 2))  # fmt: skip
+        warm = min(cold_start(tmpdir / "fresh0.sqlite", tmpdir / "w.ini")
+                   for _ in range(1 if quick else 3))  # fmt: skip
+        rows.append(row("cold start to first painted entry, index cached", 54, "s", warm,
+                        "issue target", 1.5))  # fmt: skip
+        rows.append(row("cold start to first painted entry, no index", 54, "s", no_index,
+                        "issue target", 1.5))  # fmt: skip
+        n = 1000 if quick else 10_000
+        root = generate(tmpdir / "vault", n, seed=3)
+        ours, bare = open_entry_times(root, tmpdir / "big.sqlite", 20 if quick else 60)
+        rows.append(row("open an entry (render + properties + backlinks), median", n, "s",
+                        ours, "python-markdown alone", bare))  # fmt: skip
+        rows.append(row("open an entry vs the issue's 50 ms", n, "s", ours, "issue target",
+                        0.05))  # fmt: skip
+    return rows

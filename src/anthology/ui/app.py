@@ -1,0 +1,117 @@
+"""Starting the GUI, and rendering the real window offscreen to a PNG."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from anthology.paths import resource
+
+
+def _application():
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+        app.setApplicationName("Anthology")
+        app.setOrganizationName("Anthology")
+        icon = resource("icons", "anthology.svg")
+        if icon.is_file():
+            app.setWindowIcon(QIcon(str(icon)))
+    return app
+
+
+def run_gui(vault: Path | None, *, db: str | None = None, entry: str | None = None) -> int:
+    """Open the main window (on the last vault, else the bundled anthology) and run."""
+    from anthology.ui.main_window import MainWindow
+
+    app = _application()
+    window = MainWindow(vault, db=Path(db) if db else None, entry=entry)
+    window.show()
+    return app.exec()
+
+
+def wait_until(app, condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        app.processEvents()
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def screenshot(
+    vault: Path,
+    *,
+    db: str | None,
+    entry: str | None,
+    out: Path,
+    size: tuple[int, int],
+    theme: str,
+    graph_mode: str = "local",
+    settle_seconds: float = 2.0,
+) -> int:
+    """Render the real main window offscreen, with ``entry`` open, to the PNG ``out``."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+
+    from anthology.ui.main_window import MainWindow
+
+    app = _application()
+    with tempfile.TemporaryDirectory() as tmp:
+        # A throwaway settings file: a screenshot must not change the user's window state.
+        settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
+        settings.setValue("theme", theme)
+        window = MainWindow(vault, db=Path(db) if db else None, entry=entry, settings=settings)
+        window.resize(*size)
+        window.show()
+        if not wait_until(app, lambda: window.ready, 60):
+            print("anthology: the window did not finish loading", file=sys.stderr)
+            return 1
+        wanted = window.index.entry_ref(entry) if entry and window.index else None
+        if entry and (wanted is None or window.current_id() != wanted.id):
+            print(f"anthology: no entry “{entry}” in {vault}", file=sys.stderr)
+            window.close()
+            return 1
+        if hasattr(window.graph, "set_local"):
+            window.graph.set_local(graph_mode == "local")
+        wait_until(app, lambda: False, settle_seconds)  # let the graph settle
+        if hasattr(window.graph, "fit"):
+            window.graph.fit()
+        wait_until(app, lambda: False, 0.2)
+        image = window.grab()
+        out.parent.mkdir(parents=True, exist_ok=True)
+        ok = image.save(str(out))
+        window.close()
+    if not ok:
+        print(f"anthology: could not write {out}", file=sys.stderr)
+        return 1
+    print(f"Wrote {out} ({image.width()}×{image.height()})")
+    return 0
+
+
+def run_demo(args) -> int:
+    """``anthology demo NAME``: the demo alone in a window, configured from the CLI flags."""
+    from anthology.ui.demo_widget import create_demo_widget
+
+    app = _application()
+    widget = create_demo_widget(args.name)
+    configure = getattr(widget, "configure", None)
+    if configure is not None:
+        try:
+            configure(n=args.n, samples=args.samples, seed=args.seed, dtype=args.dtype)
+        except ValueError as exc:
+            print(f"anthology demo: {exc}", file=sys.stderr)
+            return 2
+    widget.setWindowTitle(f"Anthology — {args.name}")
+    widget.resize(1000, 720)
+    widget.show()
+    status = app.exec()
+    getattr(widget, "shutdown", lambda: None)()
+    return int(status)

@@ -1,0 +1,852 @@
+"""The pyqtgraph items of the graph view: one item per layer, never one per node.
+
+* :class:`EdgeLayer` paints every edge.  Edges are grouped by colour (one
+  ``QPainterPath`` per relation colour, built from numpy with ``pg.arrayToQPath``) and
+  rendered into a device-resolution image cache covering the viewport plus a margin.
+  Panning blits the cache; zooming draws the cache scaled (and re-renders it sharp a
+  moment after the wheel stops); only a position or style change rebuilds the paths.
+* :class:`NodeLayer` is a ``pg.ScatterPlotItem`` (pixel-mode sprite atlas, one
+  ``drawPixmapFragments`` call) with vectorised hit testing and the mouse behaviour of
+  the view: click, double-click, drag, hover, context menu.
+* :class:`LabelLayer` paints the node labels (ids or titles) in device pixels, hubs first,
+  fading in with zoom, without overlaps; and the relation labels at close zoom.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QTransform
+
+__all__ = ["EdgeLayer", "LabelLayer", "NodeLayer", "PassiveScatter", "device_coords"]
+
+
+def device_coords(tr: QTransform, pos: np.ndarray) -> np.ndarray:
+    """Map ``(n, 2)`` item coordinates through an affine ``QTransform`` (vectorised)."""
+    if pos.size == 0:
+        return np.zeros((0, 2))
+    out = np.empty_like(pos, dtype=np.float64)
+    x, y = pos[:, 0], pos[:, 1]
+    out[:, 0] = tr.m11() * x + tr.m21() * y + tr.dx()
+    out[:, 1] = tr.m12() * x + tr.m22() * y + tr.dy()
+    return out
+
+
+def _bounds(pos: np.ndarray) -> QRectF:
+    if pos.size == 0:
+        return QRectF()
+    finite = np.isfinite(pos).all(axis=1)
+    if not finite.any():
+        return QRectF()
+    p = pos[finite]
+    x0, y0 = p.min(axis=0)
+    x1, y1 = p.max(axis=0)
+    return QRectF(float(x0), float(y0), max(float(x1 - x0), 1e-6), max(float(y1 - y0), 1e-6))
+
+
+def _zoom(tr: QTransform) -> float:
+    return math.sqrt(abs(tr.m11() * tr.m22() - tr.m12() * tr.m21())) or 1e-9
+
+
+def _same_linear(a: QTransform, b: QTransform) -> bool:
+    """Same scale/rotation (translation may differ)."""
+    return (
+        abs(a.m11() - b.m11()) <= 1e-9 * abs(a.m11()) + 1e-12
+        and abs(a.m22() - b.m22()) <= 1e-9 * abs(a.m22()) + 1e-12
+        and abs(a.m12() - b.m12()) <= 1e-12
+        and abs(a.m21() - b.m21()) <= 1e-12
+    )
+
+
+class ViewportCache:
+    """A device-resolution image of one layer covering the viewport plus a margin.
+
+    ``paint`` blits it while only the translation changes (panning), draws it scaled while
+    the zoom changes (and schedules a sharp re-render ``REFRESH_MS`` after the last zoom
+    step), and re-renders when the layer's ``version`` changed, when panning left the
+    cached area, or when a stale zoom would leave too much of the view uncovered.
+    """
+
+    MARGIN = 0.35  # cache this fraction of the viewport beyond each side
+    REFRESH_MS = 120
+    MIN_COVER = 0.6  # a stale zoomed image must cover this much of the view
+
+    def __init__(self, item, render) -> None:
+        self.item = item
+        self.render_fn = render  # (painter, item→image transform, image clip, item rect)
+        self.image: QImage | None = None
+        self.version = -1
+        self.tr = QTransform()
+        self.item_rect = QRectF()
+        self.timer = QTimer()
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(self.REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
+        self.stats = {"render": 0, "blit": 0, "stale": 0, "live": 0}
+        self.last_render_s = 0.0
+        self._last_change = -1.0
+        self._seen_version = -1
+
+    ANIMATING_S = 1.5  # content changed this recently: paint live, no image
+
+    def refresh(self) -> None:
+        """Drop the image now; the next paint renders sharp."""
+        self.timer.stop()
+        self.version = -1
+        self.item.update()
+
+    def paint(
+        self,
+        p: QPainter,
+        widget,
+        bounds: QRectF,
+        version: int,
+        opacity: float | None = None,
+    ) -> bool:
+        """Paint from the cache; False when nothing had to be drawn."""
+        tr = p.transform()
+        view = QRectF(widget.rect())
+        need = view.intersected(tr.mapRect(bounds).adjusted(-60, -60, 60, 60))
+        if need.isEmpty():
+            return False
+        now = time.monotonic()
+        if version != self._seen_version:
+            # the content changes (simulation frames): while it keeps changing, paint
+            # straight to the viewport; an image would be thrown away at the next frame
+            animating = now - self._last_change < self.ANIMATING_S
+            self._seen_version = version
+            self._last_change = now
+            if animating:
+                self.stats["live"] += 1
+                p.save()
+                if opacity is not None:
+                    p.setOpacity(opacity)
+                inv, _ok = tr.inverted()
+                self.render_fn(p, tr, view, inv.mapRect(view), True)
+                p.restore()
+                return True
+        if self.image is not None and self.version == version:
+            dev = tr.mapRect(self.item_rect)
+            same = _same_linear(tr, self.tr)
+            if same and dev.adjusted(-0.5, -0.5, 0.5, 0.5).contains(need):
+                self._blit(p, dev, opacity)
+                return True
+            if not same:
+                inter = dev.intersected(need)
+                covered = inter.width() * inter.height() / max(need.width() * need.height(), 1e-9)
+                if covered > self.MIN_COVER:
+                    self.stats["stale"] += 1
+                    p.save()
+                    p.resetTransform()
+                    if opacity is not None:
+                        p.setOpacity(opacity)
+                    p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+                    p.drawImage(dev, self.image)
+                    p.restore()
+                    self.timer.start()
+                    return True
+        self._render(tr, view, bounds, widget.devicePixelRatioF(), version)
+        self._blit(p, tr.mapRect(self.item_rect), opacity)
+        return True
+
+    def _blit(self, p: QPainter, dev: QRectF, opacity: float | None) -> None:
+        self.stats["blit"] += 1
+        p.save()
+        p.resetTransform()
+        if opacity is not None:
+            p.setOpacity(opacity)
+        p.drawImage(QPointF(round(dev.x()), round(dev.y())), self.image)
+        p.restore()
+
+    def _render(self, tr: QTransform, view: QRectF, bounds: QRectF, dpr: float, version: int):
+        t0 = time.perf_counter()
+        mw, mh = view.width() * self.MARGIN, view.height() * self.MARGIN
+        rect = view.adjusted(-mw, -mh, mw, mh).intersected(
+            tr.mapRect(bounds).adjusted(-60, -60, 60, 60)
+        )
+        rect = QRectF(
+            math.floor(rect.x()),
+            math.floor(rect.y()),
+            math.ceil(rect.width()) + 1,
+            math.ceil(rect.height()) + 1,
+        )
+        w, h = max(1, int(rect.width() * dpr)), max(1, int(rect.height() * dpr))
+        img = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
+        img.setDevicePixelRatio(dpr)
+        img.fill(Qt.GlobalColor.transparent)
+        shifted = QTransform(tr)
+        shifted *= QTransform.fromTranslate(-rect.x(), -rect.y())
+        inv, _ok = tr.inverted()
+        item_rect = inv.mapRect(rect)
+        painter = QPainter(img)
+        try:
+            self.render_fn(painter, shifted, QRectF(0, 0, rect.width(), rect.height()), item_rect)
+        finally:
+            painter.end()
+        self.image = img
+        self.tr = QTransform(tr)
+        self.item_rect = item_rect
+        self.version = version
+        self.stats["render"] += 1
+        self.last_render_s = time.perf_counter() - t0
+
+
+class EdgeLayer(pg.GraphicsObject):
+    """All edges of the graph in one item, drawn through a :class:`ViewportCache`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pos = np.zeros((0, 2))
+        self._edges = np.zeros((0, 2), dtype=np.int64)
+        self._group = np.zeros(0, dtype=np.int64)
+        self._colors: list[QColor] = [QColor(128, 128, 128, 120)]
+        self._radius = np.zeros(0)  # node radius in px, to stop arrows at the rim
+        self._width = 1.0
+        self._arrows = False
+        self._bounds = QRectF()
+        self._version = 0
+        self._geom_version = 0
+        self._paths_version = -1
+        self._paths: list[tuple[int, object]] = []
+        self._group_list: list[int] | None = None
+        self._dim = 1.0
+        self._hl_edges = np.zeros(0, dtype=np.int64)
+        self._hl_color = QColor(255, 255, 255)
+        self.cache = ViewportCache(self, self._render_into)
+        self.stats = self.cache.stats
+        self.stats["direct"] = 0
+
+    # ---- data ----------------------------------------------------------------------------
+    def set_graph(self, edges: np.ndarray, group: np.ndarray, colors: list[QColor]) -> None:
+        self._edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+        self._group = np.asarray(group, dtype=np.int64)
+        self._colors = list(colors) or [QColor(128, 128, 128)]
+        self._hl_edges = np.zeros(0, dtype=np.int64)
+        self._group_list: list[int] | None = None
+        self._geom_version += 1
+        self._touch()
+
+    def set_colors(self, colors: list[QColor]) -> None:
+        self._colors = list(colors) or [QColor(128, 128, 128)]
+        self._touch()
+
+    def set_positions(self, pos: np.ndarray) -> None:
+        self._pos = pos
+        b = _bounds(pos)
+        if b != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = b
+        self._geom_version += 1
+        self._touch()
+
+    def set_style(self, width: float, arrows: bool, radius: np.ndarray | None = None) -> None:
+        self._width = max(0.1, float(width))
+        self._arrows = bool(arrows)
+        if radius is not None:
+            self._radius = np.asarray(radius, dtype=np.float64)
+        self._touch()
+
+    def set_highlight(self, edge_idx: np.ndarray | None, dim: float, color: QColor) -> None:
+        """Draw the whole layer at opacity ``dim`` and ``edge_idx`` on top in ``color``."""
+        self._hl_edges = (
+            np.zeros(0, dtype=np.int64) if edge_idx is None else np.asarray(edge_idx, np.int64)
+        )
+        self._dim = float(dim)
+        self._hl_color = QColor(color)
+        self.update()
+
+    def _touch(self) -> None:
+        self._version += 1
+        self.update()
+
+    def refresh(self) -> None:
+        """Drop the image cache now (the next paint renders sharp; exports call this)."""
+        self.cache.refresh()
+
+    @property
+    def last_render_s(self) -> float:
+        return self.cache.last_render_s
+
+    def boundingRect(self) -> QRectF:
+        if self._bounds.isNull():
+            return QRectF()
+        return self._bounds
+
+    # ---- painting ------------------------------------------------------------------------
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        if len(self._edges) == 0 or len(self._pos) == 0:
+            return
+        tr = p.transform()
+        if widget is None or self._exportOpts is not False:
+            self._paint_direct(p)
+            return
+        if self.cache.paint(p, widget, self._bounds, self._version, self._dim):
+            self._paint_highlight(p, tr)
+
+    def _render_into(
+        self, p: QPainter, tr: QTransform, clip: QRectF, _item_rect, live: bool = False
+    ) -> None:
+        self._draw_edges(p, tr, clip, live)
+
+    def _segments(self, tr: QTransform, clip: QRectF, idx: np.ndarray | None = None):
+        """Device-space endpoints of the (visible) edges: (a, b, group) arrays."""
+        e = self._edges if idx is None else self._edges[idx]
+        g = self._group if idx is None else self._group[idx]
+        d = device_coords(tr, self._pos)
+        a, b = d[e[:, 0]], d[e[:, 1]]
+        x0, y0, x1, y1 = clip.left(), clip.top(), clip.right(), clip.bottom()
+        ok = ~(
+            ((a[:, 0] < x0) & (b[:, 0] < x0))
+            | ((a[:, 0] > x1) & (b[:, 0] > x1))
+            | ((a[:, 1] < y0) & (b[:, 1] < y0))
+            | ((a[:, 1] > y1) & (b[:, 1] > y1))
+        )
+        ok &= np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
+        ends = e[ok, 1]
+        return a[ok], b[ok], g[ok], ends
+
+    def _pen(self, color: QColor, width: float) -> QPen:
+        pen = QPen(color)
+        pen.setWidthF(width)
+        pen.setCosmetic(True)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        return pen
+
+    def _item_paths(self) -> list[tuple[int, object]]:
+        """One QPainterPath per colour group in item coordinates; rebuilt only when the
+        positions or the edges change (zoom and pan re-use them)."""
+        if self._paths_version != self._geom_version:
+            pos, e = self._pos, self._edges
+            finite = np.isfinite(pos).all(axis=1)
+            ok = finite[e[:, 0]] & finite[e[:, 1]]
+            paths = []
+            for k in self._groups():
+                sel = ok & (self._group == k)
+                paths.append((int(k), _pairs_path(pos[e[sel, 0]], pos[e[sel, 1]])))
+            self._paths = paths
+            self._paths_version = self._geom_version
+        return self._paths
+
+    # Rasterising cost grows with the drawn length: anti-alias only below AA_BUDGET pixels
+    # of visible edge length; while the layout moves, draw at most LIVE_BUDGET pixels (the
+    # early, tangled frames of a big graph would otherwise take a second each).
+    AA_BUDGET = 3.0e6
+    LIVE_BUDGET = 2.0e6
+
+    def _pixel_lengths(self, tr: QTransform, clip: QRectF) -> np.ndarray:
+        d = device_coords(tr, self._pos)
+        a, b = d[self._edges[:, 0]], d[self._edges[:, 1]]
+        length = np.hypot(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1])
+        diag = math.hypot(clip.width(), clip.height())
+        x0, y0, x1, y1 = clip.left(), clip.top(), clip.right(), clip.bottom()
+        out = ~(
+            ((a[:, 0] < x0) & (b[:, 0] < x0))
+            | ((a[:, 0] > x1) & (b[:, 0] > x1))
+            | ((a[:, 1] < y0) & (b[:, 1] < y0))
+            | ((a[:, 1] > y1) & (b[:, 1] > y1))
+        )
+        length = np.where(out & np.isfinite(length), np.minimum(length, diag), 0.0)
+        return length
+
+    def _draw_edges(self, p: QPainter, tr: QTransform, clip: QRectF, live: bool = False) -> None:
+        if len(self._edges) == 0:
+            return
+        length = self._pixel_lengths(tr, clip)
+        total = float(length.sum())
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, total <= self.AA_BUDGET)
+        if not live or total <= self.LIVE_BUDGET:
+            paths = self._item_paths()
+        else:
+            # a stable subset: the shortest edges first (the structure), up to the budget
+            order = np.argsort(length, kind="stable")
+            keep = np.zeros(len(length), dtype=bool)
+            keep[order[np.cumsum(length[order]) <= self.LIVE_BUDGET]] = True
+            paths = self._subset_paths(keep)
+            self.stats["decimated"] = self.stats.get("decimated", 0) + 1
+        p.save()
+        p.setTransform(tr)
+        for k, path in paths:
+            p.setPen(self._pen(self._colors[k % len(self._colors)], self._width))
+            p.drawPath(path)
+        p.restore()
+        if not self._arrows:
+            return
+        a, b, g, ends = self._segments(tr, clip)
+        if len(a) == 0:
+            return
+        wa, wb, ok = self._arrow_segments(a, b, ends)
+        for k in np.unique(g[ok]).tolist():
+            m = ok & (g == k)
+            p.setPen(self._pen(self._colors[k % len(self._colors)], self._width))
+            p.drawPath(_pairs_path(wa[m], wb[m]))
+
+    def _groups(self) -> list[int]:
+        if self._group_list is None:
+            self._group_list = np.unique(self._group).tolist() if len(self._group) else []
+        return self._group_list
+
+    def _subset_paths(self, keep: np.ndarray) -> list[tuple[int, object]]:
+        pos, e = self._pos, self._edges
+        out = []
+        for k in self._groups():
+            sel = keep & (self._group == k)
+            out.append((int(k), _pairs_path(pos[e[sel, 0]], pos[e[sel, 1]])))
+        return out
+
+    def _arrow_segments(self, a: np.ndarray, b: np.ndarray, ends: np.ndarray):
+        """Two short strokes per edge forming an arrow head at the target's rim."""
+        d = b - a
+        length = np.hypot(d[:, 0], d[:, 1])
+        r = self._radius[ends] if len(self._radius) else np.full(len(ends), 3.0)
+        size = 3.0 + 2.0 * self._width
+        ok = length > r + 2 * size
+        u = d / np.maximum(length, 1e-9)[:, None]
+        tip = b - u * (r + 1.0)[:, None]
+        base = tip - u * size
+        perp = np.column_stack([-u[:, 1], u[:, 0]]) * (size * 0.55)
+        w1, w2 = base + perp, base - perp
+        # pair (w1, tip) and (w2, tip): interleave as two segment lists
+        wa = np.concatenate([w1[:, None, :], w2[:, None, :]], axis=1)
+        wb = np.concatenate([tip[:, None, :], tip[:, None, :]], axis=1)
+        return wa, wb, ok
+
+    def _paint_highlight(self, p: QPainter, tr: QTransform) -> None:
+        if len(self._hl_edges) == 0:
+            return
+        view = QRectF(p.viewport())
+        a, b, _g, ends = self._segments(tr, view, self._hl_edges)
+        if len(a) == 0:
+            return
+        p.save()
+        p.resetTransform()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(self._pen(self._hl_color, self._width * 1.6))
+        p.drawPath(_pairs_path(a, b))
+        if self._arrows:
+            wa, wb, ok = self._arrow_segments(a, b, ends)
+            if ok.any():
+                p.drawPath(_pairs_path(wa[ok], wb[ok]))
+        p.restore()
+
+    def _paint_direct(self, p: QPainter) -> None:
+        """No widget (export / print): paths in device space, no cache."""
+        self.stats["direct"] += 1
+        tr = p.transform()
+        p.save()
+        p.resetTransform()
+        p.setOpacity(self._dim)
+        self._draw_edges(p, tr, QRectF(-1e7, -1e7, 2e7, 2e7))
+        p.restore()
+        self._paint_highlight(p, tr)
+
+
+def _pairs_path(a: np.ndarray, b: np.ndarray):
+    """One QPainterPath of the segments a[k] → b[k] (any leading shape, last dim 2)."""
+    a = a.reshape(-1, 2)
+    b = b.reshape(-1, 2)
+    xy = np.empty((2 * len(a), 2))
+    xy[0::2] = a
+    xy[1::2] = b
+    np.clip(xy, -1e7, 1e7, out=xy)
+    return pg.arrayToQPath(xy[:, 0].copy(), xy[:, 1].copy(), connect="pairs", finiteCheck=False)
+
+
+class NodeLayer(pg.ScatterPlotItem):
+    """Every node in one scatter item, plus the mouse behaviour of the graph."""
+
+    nodeClicked = Signal(int)
+    nodeDoubleClicked = Signal(int)
+    nodeHovered = Signal(int)  # -1 when the pointer leaves every node
+    nodeDragged = Signal(int, float, float, str)  # index, x, y, "start" | "move" | "finish"
+    nodeContextMenu = Signal(int, QPoint)  # index, global screen position
+    emptyClicked = Signal()
+
+    HIT_SLOP_PX = 3.0
+
+    def __init__(self) -> None:
+        self._version = 0
+        self._cull: QRectF | None = None
+        self._widget = None
+        self.cache = None
+        super().__init__(pxMode=True, antialias=True, pen=None, hoverable=False)
+        self.cache = ViewportCache(self, self._render_into)
+        self._sizes = np.zeros(0)
+        self._hover = -1
+        self._drag = -1
+
+    # ---- cached painting: pan blits, zoom scales, a sharp render follows ----------------
+    def invalidate(self) -> None:
+        self._version += 1
+        super().invalidate()
+
+    def refresh(self) -> None:
+        if self.cache is not None:
+            self.cache.refresh()
+
+    def viewRect(self):
+        return self._cull if self._cull is not None else super().viewRect()
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        if widget is None or self._exportOpts is not False or len(self.data) == 0:
+            super().paint(p, option, widget)
+            return
+        self._widget = widget
+        self.cache.paint(p, widget, self.boundingRect(), self._version)
+
+    def _render_into(
+        self, p: QPainter, tr: QTransform, _clip: QRectF, item_rect, _live: bool = False
+    ) -> None:
+        p.setTransform(tr)
+        self._cull = item_rect
+        try:
+            pg.ScatterPlotItem.paint(self, p, None, self._widget)
+        finally:
+            self._cull = None
+
+    def set_nodes(self, pos: np.ndarray, sizes: np.ndarray, brushes: list) -> None:
+        self._sizes = np.asarray(sizes, dtype=np.float64)
+        if len(pos) == 0:
+            self.clear()
+            return
+        self.setData(
+            x=pos[:, 0].copy(), y=pos[:, 1].copy(), size=self._sizes, brush=brushes, pen=None
+        )
+
+    def set_sizes(self, sizes: np.ndarray) -> None:
+        self._sizes = np.asarray(sizes, dtype=np.float64)
+        if len(self._sizes) == len(self.data) and len(self.data):
+            self.setSize(self._sizes)
+
+    def set_positions(self, pos: np.ndarray) -> None:
+        if len(pos) != len(self.data):
+            return
+        self.data["x"] = pos[:, 0]
+        self.data["y"] = pos[:, 1]
+        self.prepareGeometryChange()
+        self.bounds = [None, None]
+        self.invalidate()
+
+    def node_at(self, pos: QPointF) -> int:
+        """The index of the node under ``pos`` (item coordinates), or -1."""
+        n = len(self.data)
+        if n == 0:
+            return -1
+        tr = self.deviceTransform_()
+        if tr is None:
+            return -1
+        xy = np.column_stack([self.data["x"], self.data["y"]])
+        d = device_coords(tr, xy)
+        c = tr.map(pos)
+        dist2 = (d[:, 0] - c.x()) ** 2 + (d[:, 1] - c.y()) ** 2
+        reach = (self._sizes / 2.0 + self.HIT_SLOP_PX) ** 2
+        hit = np.flatnonzero(dist2 <= reach)
+        if len(hit) == 0:
+            return -1
+        return int(hit[np.argmin(dist2[hit])])
+
+    # ---- pyqtgraph mouse events ---------------------------------------------------------
+    def mouseClickEvent(self, ev) -> None:
+        i = self.node_at(ev.pos())
+        if i < 0:
+            if ev.button() == Qt.MouseButton.LeftButton:
+                self.emptyClicked.emit()
+            ev.ignore()
+            return
+        ev.accept()
+        if ev.button() == Qt.MouseButton.LeftButton:
+            if ev.double():
+                self.nodeDoubleClicked.emit(i)
+            else:
+                self.nodeClicked.emit(i)
+        elif ev.button() == Qt.MouseButton.RightButton:
+            self.nodeContextMenu.emit(i, ev.screenPos().toPoint())
+
+    def mouseDragEvent(self, ev) -> None:
+        if ev.button() != Qt.MouseButton.LeftButton:
+            ev.ignore()
+            return
+        if ev.isStart():
+            self._drag = self.node_at(ev.buttonDownPos())
+            if self._drag < 0:
+                ev.ignore()  # empty space: the ViewBox pans
+                return
+            ev.accept()
+            p = ev.pos()
+            self.nodeDragged.emit(self._drag, p.x(), p.y(), "start")
+            return
+        if self._drag < 0:
+            ev.ignore()
+            return
+        ev.accept()
+        p = ev.pos()
+        phase = "finish" if ev.isFinish() else "move"
+        self.nodeDragged.emit(self._drag, p.x(), p.y(), phase)
+        if ev.isFinish():
+            self._drag = -1
+
+    def hoverEvent(self, ev) -> None:
+        i = -1 if ev.isExit() else self.node_at(ev.pos())
+        if i >= 0:
+            ev.acceptClicks(Qt.MouseButton.LeftButton)
+            ev.acceptDrags(Qt.MouseButton.LeftButton)
+        if i != self._hover:
+            self._hover = i
+            self.nodeHovered.emit(i)
+
+
+class PassiveScatter(pg.ScatterPlotItem):
+    """A scatter drawn over the nodes (highlights, rings) that leaves the mouse to them."""
+
+    def mouseClickEvent(self, ev) -> None:
+        ev.ignore()
+
+    def hoverEvent(self, ev) -> None:
+        return
+
+
+class LabelLayer(pg.GraphicsObject):
+    """Node labels (hubs first, fading in with zoom) and relation labels, in one item."""
+
+    MAX_LABELS = 200
+    MAX_RELATION_LABELS = 150
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pos = np.zeros((0, 2))
+        self._text: list[str] = []
+        self._weight = np.zeros(0)  # >= 1; hubs larger, so they pass the threshold first
+        self._order = np.zeros(0, dtype=np.int64)
+        self._radius = np.zeros(0)
+        self._bounds = QRectF()
+        self._margin = 0.0
+        self.threshold = 1.0  # zoom (px per layout unit) at which a degree-0 label is opaque
+        self._color = QColor(220, 220, 220)
+        self._forced = np.zeros(0, dtype=np.int64)
+        self._dim = 1.0
+        self._font = QFont()
+        self._font.setPixelSize(11)
+        self._rel_font = QFont()
+        self._rel_font.setPixelSize(9)
+        self._fm = QFontMetricsF(self._font)
+        self._widths: dict[int, float] = {}
+        self._edges = np.zeros((0, 2), dtype=np.int64)
+        self._rel_text: list[str | None] = []
+        self._rel_colors: list[QColor] = []
+        self._rel_group = np.zeros(0, dtype=np.int64)
+        self.painted = None  # optional callable, called after every paint
+        self.shown: list[int] = []  # indices labelled by the last paint (tests, SVG export)
+        self.relations_shown: list[int] = []  # edge indices whose relation was labelled
+        self.alphas: dict[int, float] = {}
+
+    def set_graph(self, text: list[str], degree: np.ndarray, radius: np.ndarray) -> None:
+        self._text = list(text)
+        deg = np.asarray(degree, dtype=np.float64)
+        self._weight = 1.0 + 0.75 * np.log2(1.0 + deg)
+        self._order = np.argsort(-deg, kind="stable")
+        self._radius = np.asarray(radius, dtype=np.float64)
+        self._widths.clear()
+        self._forced = np.zeros(0, dtype=np.int64)
+        self.update()
+
+    def set_radius(self, radius: np.ndarray) -> None:
+        self._radius = np.asarray(radius, dtype=np.float64)
+        self.update()
+
+    def set_relations(
+        self,
+        edges: np.ndarray,
+        rel_text: list[str | None],
+        group: np.ndarray,
+        colors: list[QColor],
+    ) -> None:
+        self._edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+        self._rel_text = list(rel_text)
+        self._rel_group = np.asarray(group, dtype=np.int64)
+        self._rel_colors = list(colors)
+        self.update()
+
+    def set_positions(self, pos: np.ndarray) -> None:
+        self._pos = pos
+        b = _bounds(pos)
+        if b != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = b
+        self.update()
+
+    def set_style(self, color: QColor, threshold: float) -> None:
+        self._color = QColor(color)
+        self.threshold = max(1e-6, float(threshold))
+        self.update()
+
+    def set_forced(self, idx: np.ndarray | None, dim: float) -> None:
+        self._forced = np.zeros(0, dtype=np.int64) if idx is None else np.asarray(idx, np.int64)
+        self._dim = float(dim)
+        self.update()
+
+    def viewTransformChanged(self) -> None:
+        super().viewTransformChanged()
+        px = self.pixelLength(pg.Point(1, 0)) if self.getViewBox() is not None else None
+        margin = 0.0 if px is None else float(px) * 200.0
+        if margin != self._margin and math.isfinite(margin):
+            self.prepareGeometryChange()
+            self._margin = margin
+
+    def boundingRect(self) -> QRectF:
+        if self._bounds.isNull():
+            return QRectF()
+        m = self._margin
+        return self._bounds.adjusted(-m, -m, m, m)
+
+    def _width(self, i: int) -> float:
+        w = self._widths.get(i)
+        if w is None:
+            w = self._fm.horizontalAdvance(self._text[i])
+            self._widths[i] = w
+        return w
+
+    def alpha_for(self, zoom: float) -> np.ndarray:
+        """Opacity of every label at ``zoom``: 0 below the threshold, ramping up to 1."""
+        t = self.threshold
+        return np.clip((zoom * self._weight - t) / (0.6 * t), 0.0, 1.0)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        try:
+            self._paint_labels(p, widget)
+        finally:
+            if self.painted is not None:
+                self.painted()
+
+    def _paint_labels(self, p: QPainter, widget) -> None:
+        self.relations_shown = []
+        self.shown = []
+        self.alphas = {}
+        n = len(self._pos)
+        if n == 0 or len(self._text) != n:
+            return
+        tr = p.transform()
+        zoom = _zoom(tr)
+        d = device_coords(tr, self._pos)
+        view = QRectF(p.viewport()) if widget is None else QRectF(widget.rect())
+        vis = (
+            np.isfinite(d).all(axis=1)
+            & (d[:, 0] > view.left() - 100)
+            & (d[:, 0] < view.right() + 100)
+            & (d[:, 1] > view.top() - 20)
+            & (d[:, 1] < view.bottom() + 20)
+        )
+        alpha = self.alpha_for(zoom)
+        forced = self._forced[(self._forced >= 0) & (self._forced < n)]
+        is_forced = np.zeros(n, dtype=bool)
+        is_forced[forced] = True
+        order = self._order[(vis & ((alpha > 0.02) | is_forced))[self._order]]
+        if len(forced):
+            order = np.concatenate([forced[vis[forced]], order[~is_forced[order]]])
+        order = order[: self.MAX_LABELS]
+
+        p.save()
+        p.resetTransform()
+        p.setFont(self._font)
+        ascent = self._fm.ascent()
+        h = self._fm.height()
+        cell = 64.0
+        grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+        idx = order.tolist()
+        xy = d[order].tolist()
+        rad = (self._radius[order] if len(self._radius) == n else np.full(len(order), 4.0)).tolist()
+        alist = np.where(is_forced[order], 1.0, alpha[order] * self._dim).tolist()
+        base = QColor(self._color)
+        base_alpha = base.alphaF()
+        colours: dict[int, QColor] = {}
+        for i, (px, py), r, a in zip(idx, xy, rad, alist, strict=True):
+            if a <= 0.01:
+                continue
+            w = self._width(i)
+            x0, y0 = px - w / 2 - 1, py + r + 2.0
+            x1, y1 = x0 + w + 2, y0 + h
+            keys = [
+                (cx, cy)
+                for cx in range(int(x0 // cell), int(x1 // cell) + 1)
+                for cy in range(int(y0 // cell), int(y1 // cell) + 1)
+            ]
+            if any(
+                x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1
+                for k in keys
+                for b in grid.get(k, ())
+            ):
+                continue
+            box = (x0, y0, x1, y1)
+            for k in keys:
+                grid.setdefault(k, []).append(box)
+            level = round(a * 20)
+            color = colours.get(level)
+            if color is None:
+                color = QColor(base)
+                color.setAlphaF(max(0.0, min(1.0, level / 20 * base_alpha)))
+                colours[level] = color
+            p.setPen(color)
+            p.drawText(QPointF(x0 + 1, y0 + ascent), self._text[i])
+            self.shown.append(i)
+            self.alphas[i] = a
+        self._paint_relations(p, d, zoom, view, grid, cell)
+        p.restore()
+
+    RELATION_ZOOM = 2.5  # px per layout unit from which relation labels are drawn
+
+    def _paint_relations(
+        self, p: QPainter, d: np.ndarray, zoom: float, view: QRectF, grid: dict, cell: float
+    ) -> None:
+        """Relation names at the middle of long enough edges, never over a node label."""
+        if len(self._edges) == 0 or len(self._rel_text) != len(self._edges):
+            return
+        if zoom < self.RELATION_ZOOM:
+            return
+        a, b = d[self._edges[:, 0]], d[self._edges[:, 1]]
+        mid = (a + b) / 2
+        length = np.hypot(*(b - a).T)
+        has = np.fromiter((t is not None for t in self._rel_text), bool, len(self._rel_text))
+        ok = (
+            has
+            & (length > 90)
+            & (mid[:, 0] > view.left())
+            & (mid[:, 0] < view.right())
+            & (mid[:, 1] > view.top())
+            & (mid[:, 1] < view.bottom())
+        )
+        idx = np.flatnonzero(ok)[: self.MAX_RELATION_LABELS]
+        if len(idx) == 0:
+            return
+        p.setFont(self._rel_font)
+        fm = QFontMetricsF(self._rel_font)
+        h = fm.height()
+        for k in idx.tolist():
+            text = self._rel_text[k] or ""
+            w = fm.horizontalAdvance(text)
+            if w > length[k] - 30:
+                continue
+            x0, y1 = mid[k, 0] - w / 2 - 1, mid[k, 1] - 3 + fm.descent()
+            x1, y0 = x0 + w + 2, y1 - h
+            keys = [
+                (cx, cy)
+                for cx in range(int(x0 // cell), int(x1 // cell) + 1)
+                for cy in range(int(y0 // cell), int(y1 // cell) + 1)
+            ]
+            if any(
+                x0 < bx[2] and bx[0] < x1 and y0 < bx[3] and bx[1] < y1
+                for key in keys
+                for bx in grid.get(key, ())
+            ):
+                continue
+            for key in keys:
+                grid.setdefault(key, []).append((x0, y0, x1, y1))
+            g = int(self._rel_group[k]) if len(self._rel_group) > k else 0
+            color = QColor(
+                self._rel_colors[g % len(self._rel_colors)] if self._rel_colors else self._color
+            )
+            color.setAlphaF(min(1.0, 0.9 * self._dim + 0.1))
+            p.setPen(color)
+            p.drawText(QPointF(mid[k, 0] - w / 2, mid[k, 1] - 3), text)
+            self.relations_shown.append(k)

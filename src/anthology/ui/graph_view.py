@@ -1,0 +1,1498 @@
+"""The graph view: a force-directed map of the vault's entries, navigated by clicking.
+
+Layers (see :mod:`anthology.ui.graph_items`): one edge item with an image cache, one
+scatter item for every node, an overlay scatter for the highlighted neighbourhood / search
+hits, one ring scatter for the current entry, the visited trail and pins, and one label item.
+The simulation runs in :class:`anthology.ui.layout_worker.LayoutThread`.
+
+Public API (used by the main window)::
+
+    view = GraphView()                           # objectName "graphView"
+    view.entryActivated.connect(open_entry)      # str: a click on a node, or "Open"
+    view.layoutSettled.connect(persist)          # the simulation cooled: save positions()
+    view.set_graph(data, positions, vault_key)   # replace the graph (live reload keeps positions)
+    view.set_current(entry_id)                   # follow the entry pane (ring, trail, local graph)
+    view.positions() -> dict[str, tuple[float, float]]   # global layout coordinates
+    view.set_theme("dark" | "light")
+    view.export_png(path); view.export_svg(path)
+    view.shutdown()                              # stop the worker (also on close / aboutToQuit)
+
+Also: ``set_local(bool)``, ``set_depth(1..3)``, ``show_local_graph(id)``, ``set_search(text)``,
+``set_paused(bool)``, ``fit()``, ``pin(id, x, y)`` / ``unpin(id)``, ``set_setting(key, value)``
+(keys: :data:`anthology.ui.graph_controls.DEFAULTS`), and for tests and hosts
+``hover(id)``, ``highlighted_ids()``, ``search_matches()``, ``shown_ids()``, ``shown_edges()``,
+``node_viewport_pos(id)``, ``node_menu(id)``, ``current_id()``, ``trail()``, ``pinned_ids()``.
+
+Settings (forces, display, filters, groups, local/depth, panel open) persist per vault in
+``QSettings()`` under ``graphView/<vault_key>/settings`` (JSON).  ``layoutSettled`` is emitted
+whenever a simulation cools, local ones included; reopening with every position known runs
+no simulation (and emits nothing).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import re
+import weakref
+from collections import Counter
+from xml.sax.saxutils import escape
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QScrollArea,
+    QSpinBox,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from anthology.layout.force_layout import ForceParams
+from anthology.ui.graph_controls import MENTION, GraphControls, defaults
+from anthology.ui.graph_items import (
+    EdgeLayer,
+    LabelLayer,
+    NodeLayer,
+    PassiveScatter,
+    device_coords,
+)
+from anthology.ui.layout_worker import LayoutSpec, LayoutThread
+from anthology.vault.graph_data import GraphData
+
+__all__ = ["GraphView", "sanitize_graph"]
+
+TRAIL_LENGTH = 12
+PREFERRED_KINDS = ("literature", "practice", "note")  # palette slots 0, 1, 2
+POSITION_LIMIT = 1.0e6
+
+THEMES = {
+    "dark": {
+        "background": "#1e1e1e",
+        "text": QColor(210, 210, 210, 230),
+        "node": QColor("#9a9a9a"),
+        "ghost": QColor(110, 110, 110, 150),
+        "mention": QColor(140, 140, 140, 85),
+        "accent": QColor("#a882ff"),
+        "trail": QColor(168, 130, 255, 140),
+        "pin": QColor("#e0af68"),
+        "search": QColor("#f5d76e"),
+        "legend_bg": "rgba(30,30,30,150)",
+        "palette": [
+            "#7aa2f7",
+            "#9ece6a",
+            "#e0af68",
+            "#bb9af7",
+            "#7dcfff",
+            "#f7768e",
+            "#ff9e64",
+            "#73daca",
+            "#c0caf5",
+            "#2ac3de",
+        ],
+    },
+    "light": {
+        "background": "#ffffff",
+        "text": QColor(46, 46, 46),
+        "node": QColor("#8a8a8a"),
+        "ghost": QColor(170, 170, 170, 150),
+        "mention": QColor(120, 120, 120, 75),
+        "accent": QColor("#7b6cd9"),
+        "trail": QColor(123, 108, 217, 140),
+        "pin": QColor("#d9962c"),
+        "search": QColor("#d4a000"),
+        "legend_bg": "rgba(255,255,255,170)",
+        "palette": [
+            "#5b8def",
+            "#5fae3e",
+            "#d9962c",
+            "#9a6fe0",
+            "#2fa9cf",
+            "#e0607a",
+            "#e07a3f",
+            "#3aa89b",
+            "#6c7ac4",
+            "#1f9bb5",
+        ],
+    },
+}
+
+
+# ---------------------------------------------------------------------------------------
+# pure helpers (no Qt)
+# ---------------------------------------------------------------------------------------
+def sanitize_graph(data: GraphData) -> GraphData:
+    """A copy that the view can trust: lists padded to ``n``, edges in range, no self-links,
+    no duplicate (directed) edges, one relation per edge."""
+    n = len(data.ids)
+
+    def pad(values, fill):
+        values = list(values)[:n]
+        return values + [fill() if callable(fill) else fill] * (n - len(values))
+
+    titles = [t if isinstance(t, str) else "" for t in pad(data.titles, "")]
+    titles = [t or i for t, i in zip(titles, data.ids, strict=True)]
+    kinds = [k if isinstance(k, str) else "" for k in pad(data.kinds, "")]
+    tags = [list(t) if t else [] for t in pad(data.tags, list)]
+    e = np.asarray(data.edges, dtype=np.int64).reshape(-1, 2)
+    rel = list(data.relations)[: len(e)]
+    rel += [None] * (len(e) - len(rel))
+    rel_arr = np.array([r if isinstance(r, str) and r else None for r in rel], dtype=object)
+    if len(e):
+        ok = (e >= 0).all(axis=1) & (e < n).all(axis=1) & (e[:, 0] != e[:, 1])
+        e, rel_arr = e[ok], rel_arr[ok]
+    if len(e):
+        key = e[:, 0] * np.int64(max(n, 1)) + e[:, 1]
+        order = np.argsort(key, kind="stable")
+        ks = key[order]
+        first = np.sort(order[np.concatenate([[True], ks[1:] != ks[:-1]])])
+        e, rel_arr = e[first], rel_arr[first]
+    ghost = np.asarray(data.ghost, dtype=bool).reshape(-1)
+    if len(ghost) != n:
+        ghost = np.zeros(n, dtype=bool)
+    return GraphData(
+        ids=list(data.ids),
+        titles=titles,
+        kinds=kinds,
+        tags=tags,
+        edges=e,
+        relations=list(rel_arr),
+        ghost=ghost.copy(),
+    )
+
+
+def _neighbours_csr(n: int, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Undirected adjacency as CSR (indptr, neighbour, edge index)."""
+    if len(edges) == 0:
+        return np.zeros(n + 1, dtype=np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    a = np.concatenate([edges[:, 0], edges[:, 1]])
+    b = np.concatenate([edges[:, 1], edges[:, 0]])
+    k = np.concatenate([np.arange(len(edges))] * 2)
+    order = np.argsort(a, kind="stable")
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(a, minlength=n), out=indptr[1:])
+    return indptr, b[order], k[order]
+
+
+def bfs_depth(n: int, edges: np.ndarray, start: int, depth: int) -> np.ndarray:
+    """Indices within ``depth`` undirected hops of ``start`` (sorted)."""
+    seen = np.zeros(n, dtype=bool)
+    if not 0 <= start < n:
+        return np.zeros(0, dtype=np.int64)
+    seen[start] = True
+    frontier = np.array([start])
+    if len(edges):
+        a = np.concatenate([edges[:, 0], edges[:, 1]])
+        b = np.concatenate([edges[:, 1], edges[:, 0]])
+        for _ in range(max(0, int(depth))):
+            mark = np.zeros(n, dtype=bool)
+            mark[frontier] = True
+            nxt = np.unique(b[mark[a]])
+            nxt = nxt[~seen[nxt]]
+            if len(nxt) == 0:
+                break
+            seen[nxt] = True
+            frontier = nxt
+    return np.flatnonzero(seen)
+
+
+def place_missing(pos: np.ndarray, edges: np.ndarray, spacing: float = 30.0) -> np.ndarray:
+    """Fill NaN rows: beside the mean of placed neighbours (over a few hops), else on a
+    spiral around the placed nodes.  Deterministic."""
+    pos = np.array(pos, dtype=np.float64, copy=True)
+    n = len(pos)
+    placed = np.isfinite(pos).all(axis=1)
+    if placed.all():
+        return pos
+    rng = np.random.default_rng(12345)
+    if len(edges) and placed.any():
+        a = np.concatenate([edges[:, 0], edges[:, 1]])
+        b = np.concatenate([edges[:, 1], edges[:, 0]])
+        for _ in range(16):
+            ok = placed[b] & ~placed[a]
+            if not ok.any():
+                break
+            aa, bb = a[ok], b[ok]
+            cnt = np.bincount(aa, minlength=n)
+            sx = np.bincount(aa, pos[bb, 0], minlength=n)
+            sy = np.bincount(aa, pos[bb, 1], minlength=n)
+            new = np.flatnonzero(cnt > 0)
+            ang = rng.uniform(0, 2 * math.pi, len(new))
+            rad = spacing * rng.uniform(0.5, 1.0, len(new))
+            pos[new, 0] = sx[new] / cnt[new] + rad * np.cos(ang)
+            pos[new, 1] = sy[new] / cnt[new] + rad * np.sin(ang)
+            placed[new] = True
+    rest = np.flatnonzero(~placed)
+    if len(rest):
+        i = np.arange(len(rest), dtype=np.float64)
+        r = 10.0 * np.sqrt(0.5 + i)
+        ang = i * math.pi * (3.0 - math.sqrt(5.0))
+        spiral = np.column_stack([r * np.cos(ang), r * np.sin(ang)])
+        if placed.any():
+            spiral += pos[placed].mean(axis=0)
+        pos[rest] = spiral
+    return pos
+
+
+def _clean_positions(arr: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """Non-finite rows replaced by ``fallback`` (or the centroid), everything clamped."""
+    arr = np.array(arr, dtype=np.float64, copy=True)
+    bad = ~np.isfinite(arr).all(axis=1)
+    if bad.any():
+        fb = fallback[bad] if len(fallback) == len(arr) else np.full((bad.sum(), 2), np.nan)
+        fb_bad = ~np.isfinite(fb).all(axis=1)
+        if fb_bad.any():
+            good = arr[~bad]
+            fb[fb_bad] = good.mean(axis=0) if len(good) else 0.0
+        arr[bad] = fb
+    np.clip(arr, -POSITION_LIMIT, POSITION_LIMIT, out=arr)
+    return arr
+
+
+LABEL_CHARS = 28
+
+
+def _elide(text: str, limit: int = LABEL_CHARS) -> str:
+    """Long titles make unreadable labels: cut at a word boundary and add an ellipsis."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:-–—") + "…"
+
+
+def _stop_quietly(worker: LayoutThread) -> None:
+    with contextlib.suppress(RuntimeError):  # the C++ object may already be gone at exit
+        worker.stop()
+
+
+def _settings_group(vault_key: str) -> str:
+    key = re.sub(r"[^A-Za-z0-9_.-]+", "_", vault_key or "default").strip("_") or "default"
+    return f"graphView/{key[-80:]}"
+
+
+# ---------------------------------------------------------------------------------------
+class GraphView(QWidget):
+    """The graph of the vault's entries; see the module docstring for the API."""
+
+    entryActivated = Signal(str)
+    layoutSettled = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("graphView")
+        self._theme = "dark"
+        self._vault_key: str | None = None
+        self._settings = defaults()
+        self._data = sanitize_graph(GraphData([], [], [], [], np.zeros((0, 2)), []))
+        self._index: dict[str, int] = {}
+        self._gpos = np.zeros((0, 2))
+        self._degree_full = np.zeros(0, dtype=np.int64)
+        self._current: str | None = None
+        self._local_centre: str | None = None
+        self._trail: list[str] = []
+        self._pins: dict[str, tuple[float, float]] = {}
+        self._shown = np.zeros(0, dtype=np.int64)
+        self._sub_edges = np.zeros((0, 2), dtype=np.int64)
+        self._sub_edge_ids = np.zeros(0, dtype=np.int64)
+        self._dpos = np.zeros((0, 2))
+        self._sizes = np.zeros(0)
+        self._base_sizes = np.zeros(0)
+        self._zoom_step = 0
+        self._brush_idx = np.zeros(0, dtype=np.int64)
+        self._csr = _neighbours_csr(0, self._sub_edges)
+        self._hover = -1
+        self._highlight = np.zeros(0, dtype=np.int64)
+        self._search = ""
+        self._search_hits = np.zeros(0, dtype=np.int64)
+        self._generation = 0
+        self._tooltip = ""
+        self._kind_colors: dict[str, QColor] = {}
+        self._relation_names: list[str] = []
+        self._shut = False
+        self._worker: LayoutThread | None = None
+        self._dragging = -1
+        self._changed = False
+        self._kind_order: list[str] = []
+        self._groups: list[tuple[str, QColor]] = []
+        self._brushes: list = []
+        self._brush_table: list[QColor] = []
+        self._edge_colours: list[QColor] = []
+        self._edge_group = np.zeros(0, dtype=np.int64)
+        self._rel_group_full = np.zeros(0, dtype=np.int64)
+        self._mark_spots: list = []
+
+        self._awaiting_paint = False
+        self._frame_timer = QTimer(self)
+        self._frame_timer.setSingleShot(True)
+        self._frame_timer.setInterval(200)
+        self._frame_timer.timeout.connect(self._frame_done)
+        self._zoom_timer = QTimer(self)
+        self._zoom_timer.setSingleShot(True)
+        self._zoom_timer.setInterval(150)
+        self._zoom_timer.timeout.connect(self._apply_zoom_step)
+        self._build_ui()
+        self._apply_theme()
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(400)
+        self._save_timer.timeout.connect(self._save_settings)
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
+
+    # ---- UI --------------------------------------------------------------------------------
+    def _build_ui(self) -> None:
+        self.toolbar = QToolBar("Graph", self)
+        self.toolbar.setObjectName("graphToolbar")
+        self.action_local = QAction("Local graph", self)
+        self.action_local.setObjectName("actionLocal")
+        self.action_local.setCheckable(True)
+        self.action_local.setToolTip("Show only the current entry's neighbourhood (Local/Global)")
+        self.action_local.toggled.connect(self.set_local)
+        self.toolbar.addAction(self.action_local)
+        self.depth_spin = QSpinBox()
+        self.depth_spin.setObjectName("depthSpin")
+        self.depth_spin.setRange(1, 3)
+        self.depth_spin.setPrefix("depth ")
+        self.depth_spin.setToolTip("Local graph depth")
+        self.depth_spin.valueChanged.connect(self.set_depth)
+        self.toolbar.addWidget(self.depth_spin)
+        self.toolbar.addSeparator()
+        self.search_edit = QLineEdit()
+        self.search_edit.setObjectName("graphSearch")
+        self.search_edit.setPlaceholderText("Search nodes…")
+        self.search_edit.setClearButtonEnabled(True)
+        self.search_edit.setMaximumWidth(220)
+        self.search_edit.textChanged.connect(self.set_search)
+        self.toolbar.addWidget(self.search_edit)
+        self.toolbar.addSeparator()
+        self.action_pause = QAction("Pause", self)
+        self.action_pause.setObjectName("actionPause")
+        self.action_pause.setCheckable(True)
+        self.action_pause.setToolTip("Pause the simulation")
+        self.action_pause.toggled.connect(self.set_paused)
+        self.toolbar.addAction(self.action_pause)
+        self.action_fit = QAction("Fit", self)
+        self.action_fit.setObjectName("actionFit")
+        self.action_fit.triggered.connect(self.fit)
+        self.toolbar.addAction(self.action_fit)
+        self.action_png = QAction("Export PNG…", self)
+        self.action_png.setObjectName("actionExportPng")
+        self.action_png.triggered.connect(lambda: self._export_dialog("png"))
+        self.action_svg = QAction("Export SVG…", self)
+        self.action_svg.setObjectName("actionExportSvg")
+        self.action_svg.triggered.connect(lambda: self._export_dialog("svg"))
+        export_btn = QToolButton()
+        export_btn.setObjectName("exportButton")
+        export_btn.setText("Export")
+        export_btn.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        export_menu = QMenu(export_btn)
+        export_menu.addAction(self.action_png)
+        export_menu.addAction(self.action_svg)
+        export_btn.setMenu(export_menu)
+        self.toolbar.addWidget(export_btn)
+        self.controls_button = QToolButton()
+        self.controls_button.setObjectName("controlsButton")
+        self.controls_button.setText("Controls")
+        self.controls_button.setCheckable(True)
+        self.controls_button.toggled.connect(self._toggle_controls)
+        self.toolbar.addWidget(self.controls_button)
+
+        self.view = pg.GraphicsView(self, background=THEMES["dark"]["background"])
+        self.view.setObjectName("graphCanvas")
+        self.view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.vb = pg.ViewBox(enableMenu=False, lockAspect=True)
+        self.vb.setMouseEnabled(True, True)
+        self.vb.disableAutoRange()
+        self.view.setCentralItem(self.vb)
+        self.edges = EdgeLayer()
+        self.edges.setZValue(0)
+        self.nodes = NodeLayer()
+        self.nodes.setZValue(1)
+        self.overlay = PassiveScatter(pxMode=True, antialias=True, pen=None)
+        self.overlay.setZValue(2)
+        self.marks = PassiveScatter(pxMode=True, antialias=True, brush=None)
+        self.marks.setZValue(3)
+        self.labels = LabelLayer()
+        self.labels.setZValue(4)
+        self.labels.painted = self._on_painted  # the top layer: the frame is on screen
+        for item in (self.edges, self.nodes, self.overlay, self.marks, self.labels):
+            self.vb.addItem(item, ignoreBounds=True)
+        self.nodes.nodeClicked.connect(self._on_node_clicked)
+        self.nodes.nodeDoubleClicked.connect(self._on_node_double_clicked)
+        self.nodes.nodeHovered.connect(self._on_node_hovered)
+        self.nodes.nodeDragged.connect(self._on_node_dragged)
+        self.nodes.nodeContextMenu.connect(self._on_context_menu)
+        self.view.installEventFilter(self)
+        self.vb.sigTransformChanged.connect(self._on_view_changed)
+
+        self.legend = QLabel(self.view)
+        self.legend.setObjectName("graphLegend")
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.empty_label = QLabel("No entries to show", self.view)
+        self.empty_label.setObjectName("graphEmpty")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+
+        self.controls = GraphControls()
+        self.controls.settingsChanged.connect(self._on_setting_changed)
+        self.controls_area = QScrollArea()
+        self.controls_area.setObjectName("graphControlsArea")
+        self.controls_area.setWidgetResizable(True)
+        self.controls_area.setWidget(self.controls)
+        self.controls_area.setFixedWidth(260)
+        self.controls_area.setVisible(False)
+
+        body = QHBoxLayout()
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(0)
+        body.addWidget(self.view, 1)
+        body.addWidget(self.controls_area)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.toolbar)
+        lay.addLayout(body, 1)
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.view:
+            et = event.type()
+            if et == event.Type.Resize:
+                self._place_overlays()
+            elif et == event.Type.KeyPress and self._key(event):
+                return True
+        return super().eventFilter(obj, event)
+
+    def keyPressEvent(self, event) -> None:
+        if not self._key(event):
+            super().keyPressEvent(event)
+
+    def _key(self, event) -> bool:
+        """Arrows pan, +/− zoom, 0/Home fits.  True when handled."""
+        key = event.key()
+        rect = self.vb.viewRect()
+        step_x, step_y = rect.width() * 0.1, rect.height() * 0.1
+        if key == Qt.Key.Key_Left:
+            self.vb.translateBy(x=-step_x, y=0)
+        elif key == Qt.Key.Key_Right:
+            self.vb.translateBy(x=step_x, y=0)
+        elif key == Qt.Key.Key_Up:
+            self.vb.translateBy(x=0, y=step_y)
+        elif key == Qt.Key.Key_Down:
+            self.vb.translateBy(x=0, y=-step_y)
+        elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.vb.scaleBy((1 / 1.25, 1 / 1.25))
+        elif key in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
+            self.vb.scaleBy((1.25, 1.25))
+        elif key in (Qt.Key.Key_0, Qt.Key.Key_Home):
+            self.fit()
+        else:
+            return False
+        return True
+
+    def _place_overlays(self) -> None:
+        self.legend.adjustSize()
+        h = self.view.height()
+        self.legend.move(8, max(0, h - self.legend.height() - 8))
+        self.empty_label.setGeometry(0, 0, self.view.width(), self.view.height())
+
+    def _toggle_controls(self, on: bool) -> None:
+        self.controls_area.setVisible(on)
+        if self._settings.get("controls_open") != on:
+            self._settings["controls_open"] = on
+            self._schedule_save()
+
+    # ---- public API ------------------------------------------------------------------------
+    def set_graph(
+        self,
+        data: GraphData,
+        positions: dict[str, tuple[float, float]] | None = None,
+        vault_key: str = "",
+    ) -> None:
+        """Replace the graph.  Positions of nodes already shown are kept (so a live reload
+        only settles what changed), then ``positions`` fill in; new nodes start beside their
+        neighbours.  A new ``vault_key`` loads that vault's settings and refits the view."""
+        if self._shut:
+            return
+        new_vault = vault_key != self._vault_key
+        if new_vault:
+            if self._vault_key is not None:
+                self._save_settings()
+            self._vault_key = vault_key
+            self._load_settings()
+            self._pins.clear()
+            self._trail.clear()
+            self._current = self._local_centre = None
+        old_ids, old_pos = self._data.ids, self._gpos
+        old_edges = (
+            {(old_ids[a], old_ids[b]) for a, b in self._data.edges.tolist()}
+            if not new_vault and len(self._data.edges) < 200_000
+            else None
+        )
+        data = sanitize_graph(data)
+        n = data.n
+        index = data.index_of()
+        pos = np.full((n, 2), np.nan)
+        if positions:
+            for node_id, xy in positions.items():
+                i = index.get(node_id)
+                if i is None:
+                    continue
+                with contextlib.suppress(TypeError, ValueError, IndexError):
+                    pos[i] = (float(xy[0]), float(xy[1]))
+        if not new_vault and len(old_ids):
+            old_index = {k: j for j, k in enumerate(old_ids)}
+            keep = [(i, old_index[k]) for i, k in enumerate(data.ids) if k in old_index]
+            if keep:
+                ii, jj = np.array(keep).T
+                fresh = np.isfinite(old_pos[jj]).all(axis=1)
+                pos[ii[fresh]] = old_pos[jj[fresh]]
+        pos[~np.isfinite(pos).all(axis=1)] = np.nan
+        np.clip(pos, -POSITION_LIMIT, POSITION_LIMIT, out=pos)
+        self._changed = bool(
+            (~np.isfinite(pos).all(axis=1)).any()
+            or (
+                old_edges is not None
+                and {(data.ids[a], data.ids[b]) for a, b in data.edges.tolist()} != old_edges
+            )
+        )
+        self._data = data
+        self._index = index
+        self._gpos = pos
+        self._degree_full = data.degrees()
+        self._pins = {k: v for k, v in self._pins.items() if k in index}
+        self._trail = [k for k in self._trail if k in index]
+        if self._current not in index:
+            self._current = None
+        if self._local_centre not in index:
+            self._local_centre = self._current
+        kinds = [
+            k
+            for k, _ in Counter(
+                k for k, g in zip(data.kinds, data.ghost, strict=True) if not g
+            ).most_common()
+        ]
+        rels = [r for r, _ in Counter(r for r in data.relations if r).most_common()]
+        self._relation_names = rels
+        lookup = {r: 1 + j for j, r in enumerate(rels)}
+        self._rel_group_full = np.fromiter(
+            (lookup.get(r, 0) for r in data.relations), np.int64, len(data.relations)
+        )
+        palette = THEMES[self._theme]["palette"]
+        # the vault's usual kinds keep their colours from vault to vault; others follow
+        preferred = [k for k in PREFERRED_KINDS if k in kinds]
+        self._kind_order = preferred + [k for k in kinds if k and k not in preferred]
+        self._kind_colors = {
+            k: QColor(palette[i % len(palette)]) for i, k in enumerate(self._kind_order)
+        }
+        self.controls.set_available(kinds, [MENTION, *rels])
+        self._rebuild(refit=new_vault or not len(old_ids))
+
+    def set_current(self, entry_id: str | None) -> None:
+        """Follow the entry pane: ring the node, extend the trail, recentre or rebuild."""
+        if self._shut:
+            return
+        if entry_id is not None and entry_id not in self._index:
+            entry_id = None
+        self._current = entry_id
+        if entry_id is not None:
+            if entry_id in self._trail:
+                self._trail.remove(entry_id)
+            self._trail.append(entry_id)
+            del self._trail[:-TRAIL_LENGTH]
+        if self._settings["local"]:
+            self._local_centre = entry_id
+            self._rebuild(refit=True)
+        else:
+            self._update_marks()
+            self._reveal(entry_id)
+
+    def current_id(self) -> str | None:
+        return self._current
+
+    def trail(self) -> list[str]:
+        return list(self._trail)
+
+    def positions(self) -> dict[str, tuple[float, float]]:
+        """Global layout coordinates of every placed node (for the index to persist)."""
+        out: dict[str, tuple[float, float]] = {}
+        ok = np.isfinite(self._gpos).all(axis=1)
+        for i in np.flatnonzero(ok).tolist():
+            out[self._data.ids[i]] = (float(self._gpos[i, 0]), float(self._gpos[i, 1]))
+        return out
+
+    def set_theme(self, theme: str) -> None:
+        if theme not in THEMES:
+            raise ValueError(f"unknown theme {theme!r}")
+        self._theme = theme
+        palette = THEMES[theme]["palette"]
+        self._kind_colors = {
+            k: QColor(palette[i % len(palette)]) for i, k in enumerate(self._kind_order)
+        }
+        self._apply_theme()
+        self._restyle()
+
+    def theme(self) -> str:
+        return self._theme
+
+    def shutdown(self) -> None:
+        """Stop the layout thread (idempotent); settings are saved."""
+        if self._shut:
+            return
+        self._shut = True
+        with contextlib.suppress(RuntimeError):
+            self._save_timer.stop()
+            self.edges.cache.timer.stop()
+            self.nodes.cache.timer.stop()
+            self._zoom_timer.stop()
+            self._frame_timer.stop()
+        if self._vault_key is not None:
+            self._save_settings()
+        if self._worker is not None:
+            self._worker.stop()  # late queued frames are dropped by _on_frame (_shut)
+
+    def worker(self) -> LayoutThread | None:
+        return self._worker
+
+    def closeEvent(self, event) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+    # mode, search, pause --------------------------------------------------------------------
+    def set_local(self, local: bool) -> None:
+        local = bool(local)
+        if self.action_local.isChecked() != local:
+            self.action_local.setChecked(local)  # re-enters through toggled
+            return
+        if self._settings["local"] == local:
+            return
+        self._settings["local"] = local
+        if local and self._local_centre is None:
+            self._local_centre = self._current
+        self._schedule_save()
+        self._rebuild(refit=True)
+
+    def is_local(self) -> bool:
+        return bool(self._settings["local"])
+
+    def set_depth(self, depth: int) -> None:
+        depth = max(1, min(3, int(depth)))
+        if self.depth_spin.value() != depth:
+            self.depth_spin.setValue(depth)  # re-enters through valueChanged
+            return
+        if self._settings["depth"] == depth:
+            return
+        self._settings["depth"] = depth
+        self._schedule_save()
+        if self._settings["local"]:
+            self._rebuild(refit=True)
+
+    def show_local_graph(self, entry_id: str) -> None:
+        if entry_id in self._index:
+            self._local_centre = entry_id
+            if self._settings["local"]:
+                self._rebuild(refit=True)
+            else:
+                self.set_local(True)
+
+    def set_search(self, text: str) -> None:
+        if self.search_edit.text() != text:
+            self.search_edit.setText(text)  # re-enters through textChanged
+            return
+        self._search = text.strip().lower()
+        self._compute_search()
+        self._apply_highlight()
+
+    def search_matches(self) -> list[str]:
+        return [self._data.ids[self._shown[i]] for i in self._search_hits.tolist()]
+
+    def set_paused(self, paused: bool) -> None:
+        if self.action_pause.isChecked() != bool(paused):
+            self.action_pause.setChecked(bool(paused))
+            return
+        if self._worker is not None:
+            self._worker.set_paused(bool(paused))
+
+    def fit(self) -> None:
+        pos = self._dpos[np.isfinite(self._dpos).all(axis=1)] if len(self._dpos) else self._dpos
+        if len(pos) == 0:
+            self.vb.setRange(QRectF(-100, -100, 200, 200), padding=0)
+            return
+        x0, y0 = pos.min(axis=0)
+        x1, y1 = pos.max(axis=0)
+        w, h = max(x1 - x0, 60.0), max(y1 - y0, 60.0)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        self.vb.setRange(QRectF(cx - w / 2, cy - h / 2, w, h), padding=0.08)
+
+    # settings -------------------------------------------------------------------------------
+    def settings(self) -> dict:
+        return dict(self._settings)
+
+    def set_setting(self, key: str, value) -> None:
+        """Change one setting as the controls panel would."""
+        self.controls.set_value(key, value)
+
+    def _on_setting_changed(self, key: str) -> None:
+        values = self.controls.values()
+        values["local"] = self._settings["local"]
+        values["depth"] = self._settings["depth"]
+        values["controls_open"] = self._settings["controls_open"]
+        self._settings = values
+        self._schedule_save()
+        if key in ("center", "repel", "link_strength", "link_distance"):
+            if self._worker is not None:
+                self._worker.set_params(self._force_params(), reheat=0.3)
+        elif key in ("hidden_kinds", "tags", "hidden_relations", "orphans", "ghosts"):
+            self._rebuild(refit=False)
+        else:
+            self._restyle()
+
+    def _schedule_save(self) -> None:
+        if not self._shut:
+            self._save_timer.start()
+
+    def _qsettings(self) -> QSettings:
+        return QSettings()
+
+    def _load_settings(self) -> None:
+        s = self._qsettings()
+        raw = s.value(_settings_group(self._vault_key or "") + "/settings", "")
+        values = defaults()
+        if raw:
+            with contextlib.suppress(ValueError, TypeError):
+                stored = json.loads(str(raw))
+                if isinstance(stored, dict):
+                    values.update({k: v for k, v in stored.items() if k in values})
+        self._settings = values
+        self.controls.set_values(values)
+        for w, v in (
+            (self.action_local, values["local"]),
+            (self.controls_button, values["controls_open"]),
+        ):
+            w.blockSignals(True)
+            w.setChecked(bool(v))
+            w.blockSignals(False)
+        self.controls_area.setVisible(bool(values["controls_open"]))
+        self.depth_spin.blockSignals(True)
+        self.depth_spin.setValue(int(values["depth"]))
+        self.depth_spin.blockSignals(False)
+
+    def _save_settings(self) -> None:
+        if self._vault_key is None:
+            return
+        s = self._qsettings()
+        s.setValue(_settings_group(self._vault_key) + "/settings", json.dumps(self._settings))
+        s.sync()
+
+    def _force_params(self) -> ForceParams:
+        st = self._settings
+        ls = st["link_strength"]
+        return ForceParams(
+            gravity=float(st["center"]),
+            repel_strength=float(st["repel"]),
+            link_distance=float(st["link_distance"]),
+            link_strength=None if ls is None else float(ls),
+        )
+
+    # ---- the displayed graph --------------------------------------------------------------
+    def _visible_mask(self) -> tuple[np.ndarray, np.ndarray]:
+        """(node mask, edge mask) over the full graph after the filters."""
+        d, st = self._data, self._settings
+        n = d.n
+        keep = np.ones(n, dtype=bool)
+        if not st["ghosts"]:
+            keep &= ~d.ghost
+        hidden_kinds = set(st["hidden_kinds"])
+        if hidden_kinds:
+            keep &= np.fromiter((k not in hidden_kinds for k in d.kinds), bool, n)
+        wanted = {t.strip().lstrip("#").lower() for t in str(st["tags"]).split(",") if t.strip()}
+        if wanted:
+            keep &= np.fromiter(
+                (any(t.lstrip("#").lower() in wanted for t in tags) for tags in d.tags), bool, n
+            )
+        e = d.edges
+        emask = np.ones(len(e), dtype=bool)
+        hidden_rel = set(st["hidden_relations"])
+        if hidden_rel and len(e):
+            emask &= np.fromiter(
+                ((r or MENTION) not in hidden_rel for r in d.relations), bool, len(e)
+            )
+        if len(e):
+            emask &= keep[e[:, 0]] & keep[e[:, 1]]
+        if not st["orphans"]:
+            deg = np.zeros(n, dtype=np.int64)
+            if emask.any():
+                np.add.at(deg, e[emask].ravel(), 1)
+            keep &= deg > 0
+        return keep, emask
+
+    def _rebuild(self, refit: bool) -> None:
+        if self._shut:
+            return
+        d = self._data
+        keep, emask = self._visible_mask()
+        local = bool(self._settings["local"])
+        centre = self._index.get(self._local_centre) if self._local_centre else None
+        if local and centre is not None:
+            sub = d.edges[emask]
+            shown = bfs_depth(d.n, sub, centre, int(self._settings["depth"]))
+            shown = shown[keep[shown] | (shown == centre)]
+        else:
+            shown = np.flatnonzero(keep)
+        remap = np.full(d.n, -1, dtype=np.int64)
+        remap[shown] = np.arange(len(shown))
+        eidx = np.flatnonzero(emask)
+        if len(eidx):
+            sub = remap[d.edges[eidx]]
+            ok = (sub >= 0).all(axis=1)
+            eidx, sub = eidx[ok], sub[ok]
+        else:
+            sub = np.zeros((0, 2), dtype=np.int64)
+        self._shown = shown
+        self._sub_edges = sub
+        self._sub_edge_ids = eidx
+        self._csr = _neighbours_csr(len(shown), sub)
+        self._hover = -1
+        self.nodes._hover = -1
+        self._highlight = np.zeros(0, dtype=np.int64)
+        self._tooltip = ""
+        self.nodes.setToolTip("")
+
+        start = self._gpos[shown] if len(shown) else np.zeros((0, 2))
+        known = np.isfinite(start).all(axis=1)
+        start = place_missing(start, sub, float(self._settings["link_distance"]))
+        pin_list = []
+        for k, (x, y) in self._pins.items():
+            j = remap[self._index[k]]
+            if j >= 0:
+                start[j] = (x, y)
+                pin_list.append((int(j), float(x), float(y)))
+        self._dpos = start
+        if not local and len(shown):
+            self._gpos[shown] = start
+
+        if len(shown) == 0:
+            alpha = 0.0
+        elif local:
+            alpha = 0.6
+        elif not known.any():
+            alpha = 1.0
+        elif not known.all() or self._changed:
+            # a live reload: settle what changed, gently when little did
+            alpha = float(np.clip(0.1 + (~known).mean() * 2.0, 0.1, 0.3))
+        else:
+            alpha = 0.0
+        self._changed = False
+        self._generation += 1
+        self._base_sizes = np.zeros(0)  # no zoom restyle while the graph is swapped
+        if refit:
+            self.fit()
+        self._restyle(rebuild=True)
+        self._start_worker()
+        self._worker.load(
+            self._generation,
+            LayoutSpec(
+                n=len(shown),
+                edges=sub.copy(),
+                positions=start.copy(),
+                params=self._force_params(),
+                alpha=alpha,
+                pins=tuple(pin_list),
+            ),
+        )
+        self.empty_label.setVisible(len(shown) == 0)
+
+    def _start_worker(self) -> None:
+        if self._worker is None:
+            self._worker = LayoutThread(max_fps=30.0)
+            self._worker.frame.connect(self._on_frame)
+            self._worker.settled.connect(self._on_settled)
+            self._worker.failed.connect(self._on_worker_failed)
+            self._worker.start()
+            # a view dropped without shutdown() must not leave its thread running
+            weakref.finalize(self, _stop_quietly, self._worker)
+            if self.action_pause.isChecked():
+                self._worker.set_paused(True)
+
+    def _on_frame(self, generation: int, arr) -> None:
+        shown = False
+        try:
+            if self._shut or generation != self._generation:
+                return
+            arr = np.asarray(arr, dtype=np.float64)
+            if arr.shape != self._dpos.shape:
+                return
+            arr = _clean_positions(arr, self._dpos)
+            if self._dragging >= 0:
+                arr[self._dragging] = self._dpos[self._dragging]
+            self._set_display_positions(arr)
+            shown = self.view.isVisible()
+        finally:
+            if shown:
+                # the next frame is asked for once this one has been painted (or after
+                # 200 ms), so the frame rate adapts to what the GUI can draw
+                self._awaiting_paint = True
+                self._frame_timer.start()
+            else:
+                self._frame_done()
+
+    def _frame_done(self) -> None:
+        self._awaiting_paint = False
+        self._frame_timer.stop()
+        if self._worker is not None and not self._shut:
+            self._worker.frame_consumed()
+
+    def _on_painted(self) -> None:
+        if self._awaiting_paint:
+            self._frame_done()
+
+    def _on_settled(self, generation: int) -> None:
+        if not self._shut and generation == self._generation:
+            self.layoutSettled.emit()
+
+    def _on_worker_failed(self, message: str) -> None:
+        self.setToolTip(f"Layout stopped: {message}")
+
+    def _set_display_positions(self, pos: np.ndarray) -> None:
+        self._dpos = pos
+        if not self._settings["local"] and len(self._shown):
+            self._gpos[self._shown] = pos
+        self.nodes.set_positions(pos)
+        self.edges.set_positions(pos)
+        self.labels.set_positions(pos)
+        if len(self._highlight):
+            self.overlay.setData(
+                pos=pos[self._highlight],
+                size=self._sizes[self._highlight],
+                brush=[self._brushes[k] for k in self._brush_idx[self._highlight]],
+                pen=None,
+            )
+        self._update_marks()
+
+    # ---- styling ----------------------------------------------------------------------------
+    def _apply_theme(self) -> None:
+        t = THEMES[self._theme]
+        self.view.setBackground(t["background"])
+        fg = t["text"].name()
+        self.empty_label.setStyleSheet(f"color: {fg}; background: transparent;")
+        self._update_legend()
+
+    def _node_colours(self) -> tuple[list[QColor], np.ndarray]:
+        """(colour table, colour index per shown node) for the current colour mode."""
+        t = THEMES[self._theme]
+        d, shown = self._data, self._shown
+        mode = self._settings["color_by"]
+        table: list[QColor] = [QColor(t["node"]), QColor(t["ghost"])]
+        idx = np.zeros(len(shown), dtype=np.int64)
+        palette = [QColor(c) for c in t["palette"]]
+        if mode == "tag":
+            first = [d.tags[i][0].lstrip("#") if d.tags[i] else "" for i in shown.tolist()]
+            names = [k for k, _ in Counter(x for x in first if x).most_common(len(palette))]
+            self._groups = [(name, palette[j]) for j, name in enumerate(names)]
+            lookup = {name: 2 + j for j, name in enumerate(names)}
+            table += palette[: len(names)]
+            idx = np.array([lookup.get(x, 0) for x in first], dtype=np.int64)
+        elif mode == "query":
+            queries = [q.strip() for q in str(self._settings["group_query"]).split(";")]
+            queries = [q for q in queries if q][: len(palette)]
+            self._groups = [(q, palette[j]) for j, q in enumerate(queries)]
+            table += palette[: len(queries)]
+            for j, q in reversed(list(enumerate(queries))):
+                hit = self._match(q)
+                idx[hit] = 2 + j
+        else:
+            self._groups = [(k, self._kind_colors[k]) for k in self._kind_order]
+            table += [self._kind_colors[k] for k in self._kind_order]
+            lookup = {k: 2 + j for j, k in enumerate(self._kind_order)}
+            idx = np.array([lookup.get(d.kinds[i], 0) for i in shown.tolist()], dtype=np.int64)
+        if len(shown):
+            idx[d.ghost[shown]] = 1
+        return table, idx
+
+    def _match(self, query: str) -> np.ndarray:
+        """Shown-node indices matching ``query`` (substring of id/title, or ``tag:name``)."""
+        d, shown = self._data, self._shown
+        q = query.strip().lower()
+        if not q or len(shown) == 0:
+            return np.zeros(0, dtype=np.int64)
+        if q.startswith("tag:"):
+            tag = q[4:].lstrip("#")
+            hits = [
+                j
+                for j, i in enumerate(shown.tolist())
+                if any(t.lstrip("#").lower() == tag for t in d.tags[i])
+            ]
+        else:
+            hits = [
+                j
+                for j, i in enumerate(shown.tolist())
+                if q in d.ids[i].lower() or q in d.titles[i].lower()
+            ]
+        return np.asarray(hits, dtype=np.int64)
+
+    def _edge_groups(self) -> tuple[list[QColor], np.ndarray, list[str]]:
+        t = THEMES[self._theme]
+        names = self._relation_names
+        palette = t["palette"]
+        colours = [QColor(t["mention"])]
+        for j in range(len(names)):
+            c = QColor(palette[(j + 3) % len(palette)])
+            c.setAlpha(130)
+            colours.append(c)
+        group = self._rel_group_full[self._sub_edge_ids]
+        return colours, group, names
+
+    def _restyle(self, rebuild: bool = False) -> None:
+        """Recompute sizes, colours and labels of the shown graph and push them to the items."""
+        st = self._settings
+        t = THEMES[self._theme]
+        d, shown = self._data, self._shown
+        deg = (
+            np.bincount(self._sub_edges.ravel(), minlength=len(shown))
+            if len(self._sub_edges)
+            else np.zeros(len(shown), dtype=np.int64)
+        )
+        base = deg  # degree in the shown graph (what the user sees linked)
+        raw = np.clip(6.0 + 2.0 * np.sqrt(base), 6.0, 36.0) * float(st["node_size"])
+        self._base_sizes = np.round(raw * 2.0) / 2.0  # few distinct sprites
+        self._zoom_step = self._current_zoom_step()
+        sizes = np.round(self._base_sizes * self._zoom_factor(self._zoom_step) * 2.0) / 2.0
+        self._sizes = sizes
+        table, idx = self._node_colours()
+        self._brush_table = table
+        self._brushes = [pg.mkBrush(c) for c in table]
+        self._brush_idx = idx
+        pos = self._dpos
+        self.nodes.set_nodes(pos, sizes, [self._brushes[k] for k in idx.tolist()])
+        colours, group, _names = self._edge_groups()
+        self._edge_colours = colours
+        self._edge_group = group
+        self.edges.set_graph(self._sub_edges, group, colours)
+        self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), sizes / 2.0)
+        self.edges.set_positions(pos)
+        if st["label_by"] == "title":
+            text = [_elide(d.titles[i]) for i in shown.tolist()]
+        else:
+            text = [d.ids[i] for i in shown.tolist()]
+        self.labels.set_graph(text, base, sizes / 2.0)
+        rel_text = [d.relations[k] for k in self._sub_edge_ids.tolist()]
+        self.labels.set_relations(self._sub_edges, rel_text, group, colours)
+        self.labels.set_style(t["text"], float(st["text_fade"]))
+        self.labels.set_positions(pos)
+        self._compute_search()
+        self._apply_highlight()
+        self._update_legend()
+
+    # nodes grow (gently) with the zoom, in quantised steps so the sprite atlas stays small
+    ZOOM_STEP = 2**0.25
+
+    def _current_zoom_step(self) -> int:
+        rect = self.vb.viewRect()
+        w = self.vb.width()
+        if rect.width() <= 0 or w <= 0:
+            return 0
+        z = w / rect.width()  # px per layout unit
+        if not math.isfinite(z) or z <= 0:
+            return 0
+        return round(math.log(z, self.ZOOM_STEP))
+
+    def _zoom_factor(self, step: int) -> float:
+        z = self.ZOOM_STEP**step
+        return float(np.clip(z, 0.3, 2.0) ** 0.5)
+
+    def _on_view_changed(self, *_args) -> None:
+        # applied once the zoom gesture pauses: a size change re-renders every sprite
+        if not self._shut:
+            self._zoom_timer.start()
+
+    def _apply_zoom_step(self) -> None:
+        step = self._current_zoom_step()
+        if (
+            step == self._zoom_step
+            or len(self._base_sizes) == 0
+            or len(self._base_sizes) != len(self._dpos)
+        ):
+            return
+        f_old = self._zoom_factor(self._zoom_step)
+        self._zoom_step = step
+        f = self._zoom_factor(step)
+        if f == f_old:
+            return
+        self._sizes = np.round(self._base_sizes * f * 2.0) / 2.0
+        self.nodes.set_sizes(self._sizes)
+        self.edges.set_style(
+            float(self._settings["link_width"]), bool(self._settings["arrows"]), self._sizes / 2
+        )
+        self.labels.set_radius(self._sizes / 2)
+        if len(self._highlight):
+            self.overlay.setSize(self._sizes[self._highlight])
+        self._update_marks()
+
+    def _compute_search(self) -> None:
+        self._search_hits = self._match(self._search) if self._search else np.zeros(0, np.int64)
+
+    def _apply_highlight(self) -> None:
+        """Hover (neighbourhood) wins over search; everything else is dimmed."""
+        t = THEMES[self._theme]
+        if self._hover >= 0:
+            h = self._hover
+            indptr, nbr, eid = self._csr
+            hl = np.unique(np.concatenate([[h], nbr[indptr[h] : indptr[h + 1]]]))
+            inc = np.unique(eid[indptr[h] : indptr[h + 1]])
+            self._highlight = hl.astype(np.int64)
+            self.nodes.setOpacity(0.18)
+            self.edges.set_highlight(inc, 0.12, t["accent"])
+            self.labels.set_forced(self._highlight, 0.15)
+        elif self._search:
+            self._highlight = self._search_hits
+            self.nodes.setOpacity(0.18)
+            self.edges.set_highlight(None, 0.25, t["accent"])
+            self.labels.set_forced(self._highlight[:60], 0.2)
+        else:
+            self._highlight = np.zeros(0, dtype=np.int64)
+            self.nodes.setOpacity(1.0)
+            self.edges.set_highlight(None, 1.0, t["accent"])
+            self.labels.set_forced(None, 1.0)
+        if len(self._highlight):
+            hl = self._highlight
+            self.overlay.setData(
+                pos=self._dpos[hl],
+                size=self._sizes[hl],
+                brush=[self._brushes[k] for k in self._brush_idx[hl].tolist()],
+                pen=None,
+            )
+        else:
+            self.overlay.clear()
+        self.overlay.setVisible(len(self._highlight) > 0)
+        self._update_marks()
+
+    def _update_marks(self) -> None:
+        """Rings: current entry (accent, thick), visited trail (fading), pins, search hits."""
+        t = THEMES[self._theme]
+        remap = (
+            {self._data.ids[i]: j for j, i in enumerate(self._shown.tolist())}
+            if (len(self._shown) < 5000)
+            else None
+        )
+
+        def local_index(entry_id: str) -> int:
+            if remap is not None:
+                return remap.get(entry_id, -1)
+            i = self._index.get(entry_id)
+            if i is None:
+                return -1
+            j = np.searchsorted(self._shown, i)
+            return int(j) if j < len(self._shown) and self._shown[j] == i else -1
+
+        spots: list[tuple[int, QColor, float, float]] = []  # index, colour, width, extra size
+        if self._search and self._hover < 0:
+            for j in self._search_hits[:500].tolist():
+                spots.append((j, t["search"], 1.5, 5.0))
+        for k in self._pins:
+            j = local_index(k)
+            if j >= 0:
+                spots.append((j, t["pin"], 1.5, 4.0))
+        trail = [k for k in self._trail if k != self._current]
+        for age, k in enumerate(reversed(trail)):
+            j = local_index(k)
+            if j >= 0:
+                c = QColor(t["trail"])
+                c.setAlphaF(max(0.25, 0.75 - 0.06 * age))
+                spots.append((j, c, 1.5, 6.0))
+        if self._current is not None:
+            j = local_index(self._current)
+            if j >= 0:
+                spots.append((j, t["accent"], 3.0, 9.0))
+        if not spots or len(self._dpos) == 0:
+            self.marks.clear()
+            self.marks.setVisible(False)
+            self._mark_spots = []
+            return
+        self.marks.setVisible(True)
+        self._mark_spots = spots
+        idx = np.array([s[0] for s in spots], dtype=np.int64)
+        self.marks.setData(
+            pos=self._dpos[idx],
+            size=[float(self._sizes[j] + s[3]) for j, s in zip(idx.tolist(), spots, strict=True)],
+            pen=[pg.mkPen(s[1], width=s[2]) for s in spots],
+            brush=None,
+        )
+
+    def _update_legend(self) -> None:
+        t = THEMES[self._theme]
+        fg = t["text"].name()
+        rows = []
+        for name, colour in self._groups[:10]:
+            rows.append(f'<span style="color:{colour.name()}">●</span>&nbsp;{escape(name)}')
+        colours = self._edge_colours
+        present = set(np.unique(self._edge_group).tolist()) if len(self._edge_group) else set()
+        for j, name in enumerate(self._relation_names[:8]):
+            if (j + 1) in present and j + 1 < len(colours):
+                rows.append(
+                    f'<span style="color:{colours[j + 1].name()}">━</span>&nbsp;{escape(name)}'
+                )
+        if rows and (0 in present):
+            rows.append(f'<span style="color:{t["mention"].name()}">━</span>&nbsp;{MENTION}')
+        self.legend.setVisible(bool(rows) and bool(self._settings.get("legend", True)))
+        self.legend.setText(
+            f'<div style="color:{fg}; font-size:10px;">' + "<br>".join(rows) + "</div>"
+        )
+        self.legend.setStyleSheet(
+            f"background: {t['legend_bg']}; border-radius: 4px; padding: 4px;"
+        )
+        self._place_overlays()
+
+    # ---- interaction ------------------------------------------------------------------------
+    def _id_of(self, j: int) -> str | None:
+        if 0 <= j < len(self._shown):
+            return self._data.ids[int(self._shown[j])]
+        return None
+
+    def _on_node_clicked(self, j: int) -> None:
+        entry_id = self._id_of(j)
+        if entry_id is not None and not self._data.ghost[self._shown[j]]:
+            self.entryActivated.emit(entry_id)
+
+    def _on_node_double_clicked(self, j: int) -> None:
+        entry_id = self._id_of(j)
+        if entry_id is not None:
+            self.unpin(entry_id)
+
+    def _on_node_hovered(self, j: int) -> None:
+        if j >= len(self._shown):
+            j = -1
+        self._hover = j
+        entry_id = self._id_of(j)
+        if entry_id is None:
+            self._tooltip = ""
+        else:
+            i = int(self._shown[j])
+            title = self._data.titles[i]
+            self._tooltip = entry_id if title == entry_id else f"{entry_id} — {title}"
+        self.nodes.setToolTip(self._tooltip)
+        self._apply_highlight()
+
+    def hover(self, entry_id: str | None) -> None:
+        """Highlight ``entry_id``'s neighbourhood as a hover would (None clears)."""
+        j = -1
+        if entry_id is not None and entry_id in self._index:
+            hit = np.flatnonzero(self._shown == self._index[entry_id])
+            j = int(hit[0]) if len(hit) else -1
+        self.nodes._hover = j
+        self._on_node_hovered(j)
+
+    def highlighted_ids(self) -> set[str]:
+        """Ids drawn at full strength by the hover (the node and its neighbours), else
+        the search hits; empty when nothing is highlighted."""
+        return {self._data.ids[int(self._shown[j])] for j in self._highlight.tolist()}
+
+    def hovered_id(self) -> str | None:
+        return self._id_of(self._hover)
+
+    def tooltip_text(self) -> str:
+        return self._tooltip
+
+    def _on_node_dragged(self, j: int, x: float, y: float, phase: str) -> None:
+        entry_id = self._id_of(j)
+        if entry_id is None or not (math.isfinite(x) and math.isfinite(y)):
+            return
+        self._dragging = -1 if phase == "finish" else j
+        self.pin(entry_id, x, y)
+
+    def pin(self, entry_id: str, x: float, y: float) -> None:
+        """Fix ``entry_id`` at ``(x, y)`` (a drag does this) and reheat the simulation."""
+        i = self._index.get(entry_id)
+        if i is None:
+            return
+        x = float(np.clip(x, -POSITION_LIMIT, POSITION_LIMIT))
+        y = float(np.clip(y, -POSITION_LIMIT, POSITION_LIMIT))
+        self._pins[entry_id] = (x, y)
+        if not self._settings["local"]:
+            self._gpos[i] = (x, y)
+        hit = np.flatnonzero(self._shown == i)
+        if len(hit):
+            j = int(hit[0])
+            pos = self._dpos.copy()
+            pos[j] = (x, y)
+            self._set_display_positions(pos)
+            if self._worker is not None:
+                self._worker.pin(j, x, y, reheat=0.3)
+
+    def unpin(self, entry_id: str) -> None:
+        if self._pins.pop(entry_id, None) is None:
+            return
+        i = self._index.get(entry_id)
+        hit = np.flatnonzero(self._shown == i) if i is not None else []
+        if len(hit) and self._worker is not None:
+            self._worker.unpin(int(hit[0]), reheat=0.3)
+        self._update_marks()
+
+    def pinned_ids(self) -> list[str]:
+        return sorted(self._pins)
+
+    def _on_context_menu(self, j: int, screen_pos: QPoint) -> None:
+        entry_id = self._id_of(j)
+        if entry_id is not None:
+            self.node_menu(entry_id).popup(screen_pos)
+
+    def node_menu(self, entry_id: str) -> QMenu:
+        """The right-click menu of a node: Open, Show local graph, Unpin, Copy id."""
+        menu = QMenu(self)
+        menu.setObjectName("graphNodeMenu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        ghost = self._data.ghost[self._index[entry_id]] if entry_id in self._index else True
+        a = menu.addAction("Open", lambda: self.entryActivated.emit(entry_id))
+        a.setObjectName("menuOpen")
+        a.setEnabled(not ghost)
+        a = menu.addAction("Show local graph", lambda: self.show_local_graph(entry_id))
+        a.setObjectName("menuLocal")
+        a = menu.addAction("Unpin", lambda: self.unpin(entry_id))
+        a.setObjectName("menuUnpin")
+        a.setEnabled(entry_id in self._pins)
+        a = menu.addAction("Copy id", lambda: QGuiApplication.clipboard().setText(entry_id))
+        a.setObjectName("menuCopy")
+        a.setShortcut(QKeySequence.StandardKey.Copy)
+        return menu
+
+    def _reveal(self, entry_id: str | None) -> None:
+        """Pan (keeping the zoom) so ``entry_id`` is in view."""
+        if entry_id is None or entry_id not in self._index:
+            return
+        hit = np.flatnonzero(self._shown == self._index[entry_id])
+        if not len(hit):
+            return
+        x, y = self._dpos[int(hit[0])]
+        rect = self.vb.viewRect()
+        if not rect.contains(QPointF(x, y)):
+            self.vb.translateBy(x=x - rect.center().x(), y=y - rect.center().y())
+
+    # geometry helpers (tests, hosts) ---------------------------------------------------------
+    def node_scene_pos(self, entry_id: str) -> QPointF | None:
+        i = self._index.get(entry_id)
+        if i is None:
+            return None
+        hit = np.flatnonzero(self._shown == i)
+        if not len(hit):
+            return None
+        x, y = self._dpos[int(hit[0])]
+        return self.vb.mapViewToScene(QPointF(float(x), float(y)))
+
+    def node_viewport_pos(self, entry_id: str) -> QPoint | None:
+        """Where ``entry_id`` is drawn, in ``self.view.viewport()`` coordinates."""
+        sp = self.node_scene_pos(entry_id)
+        return None if sp is None else self.view.mapFromScene(sp)
+
+    def shown_ids(self) -> list[str]:
+        return [self._data.ids[i] for i in self._shown.tolist()]
+
+    def shown_edges(self) -> list[tuple[str, str]]:
+        ids = self._data.ids
+        return [(ids[self._shown[a]], ids[self._shown[b]]) for a, b in self._sub_edges.tolist()]
+
+    def labelled_ids(self) -> list[str]:
+        """Ids whose labels the last paint drew."""
+        return [self._id_of(j) or "" for j in self.labels.shown]
+
+    # ---- export -------------------------------------------------------------------------------
+    def _export_dialog(self, kind: str) -> None:
+        filt = "PNG image (*.png)" if kind == "png" else "SVG image (*.svg)"
+        path, _ = QFileDialog.getSaveFileName(
+            self, f"Export graph as {kind.upper()}", f"graph.{kind}", filt
+        )
+        if path:
+            (self.export_png if kind == "png" else self.export_svg)(path)
+
+    def export_png(self, path: str) -> None:
+        """The current view (what the canvas shows, legend included) as a PNG."""
+        self.edges.refresh()
+        self.nodes.refresh()
+        pixmap = self.view.grab()
+        if pixmap.isNull() or not pixmap.save(str(path), "PNG"):
+            raise OSError(f"could not write {path}")
+
+    def export_svg(self, path: str) -> None:
+        """The current view as a vector SVG: edges, nodes, rings and the shown labels."""
+        t = THEMES[self._theme]
+        vp = self.view.viewport()
+        w, h = max(1, vp.width()), max(1, vp.height())
+        tr = self.nodes.deviceTransform_()
+        out = [
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+            f'viewBox="0 0 {w} {h}">',
+            f'<rect width="100%" height="100%" fill="{t["background"]}"/>',
+        ]
+        if tr is not None and len(self._dpos):
+            d = device_coords(tr, self._dpos)
+            dim = self._hover >= 0 or bool(self._search)
+            hl = np.zeros(len(d), dtype=bool)
+            hl[self._highlight] = True
+            if len(self._sub_edges):
+                a, b = d[self._sub_edges[:, 0]], d[self._sub_edges[:, 1]]
+                vis = ~(
+                    ((a[:, 0] < 0) & (b[:, 0] < 0))
+                    | ((a[:, 0] > w) & (b[:, 0] > w))
+                    | ((a[:, 1] < 0) & (b[:, 1] < 0))
+                    | ((a[:, 1] > h) & (b[:, 1] > h))
+                )
+                width = float(self._settings["link_width"])
+                for g in np.unique(self._edge_group[vis]).tolist():
+                    sel = vis & (self._edge_group == g)
+                    c = self._edge_colours[g % len(self._edge_colours)]
+                    op = c.alphaF() * (0.15 if dim else 1.0)
+                    segs = " ".join(
+                        f"M{x0:.1f} {y0:.1f}L{x1:.1f} {y1:.1f}"
+                        for (x0, y0), (x1, y1) in zip(a[sel].tolist(), b[sel].tolist(), strict=True)
+                    )
+                    out.append(
+                        f'<path d="{segs}" stroke="{c.name()}" stroke-opacity="{op:.3f}" '
+                        f'stroke-width="{width:.2f}" fill="none"/>'
+                    )
+            inside = (d[:, 0] > -50) & (d[:, 0] < w + 50) & (d[:, 1] > -50) & (d[:, 1] < h + 50)
+            out.append("<g>")
+            for j in np.flatnonzero(inside).tolist():
+                c = self._brush_table[int(self._brush_idx[j])]
+                op = c.alphaF() * (0.18 if dim and not hl[j] else 1.0)
+                out.append(
+                    f'<circle cx="{d[j, 0]:.1f}" cy="{d[j, 1]:.1f}" r="{self._sizes[j] / 2:.1f}" '
+                    f'fill="{c.name()}" fill-opacity="{op:.3f}"/>'
+                )
+            out.append("</g>")
+            for j, c, width, extra in self._mark_spots:
+                if inside[j]:
+                    out.append(
+                        f'<circle cx="{d[j, 0]:.1f}" cy="{d[j, 1]:.1f}" '
+                        f'r="{(self._sizes[j] + extra) / 2:.1f}" fill="none" '
+                        f'stroke="{c.name()}" stroke-opacity="{c.alphaF():.3f}" '
+                        f'stroke-width="{width:.1f}"/>'
+                    )
+            fg = t["text"]
+            texts = self.labels._text
+            for j in self.labels.shown:
+                if j < len(d) and inside[j] and j < len(texts):
+                    y = d[j, 1] + self._sizes[j] / 2 + 13
+                    op = self.labels.alphas.get(j, 1.0)
+                    out.append(
+                        f'<text x="{d[j, 0]:.1f}" y="{y:.1f}" text-anchor="middle" '
+                        f'font-family="sans-serif" font-size="11" fill="{fg.name()}" '
+                        f'fill-opacity="{op:.3f}">{escape(texts[j])}</text>'
+                    )
+        out.append(f"<title>{escape(self._vault_key or 'graph')}</title>")
+        out.append(f"<desc>{len(self._shown)} nodes</desc>")
+        out.append("</svg>")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(out))

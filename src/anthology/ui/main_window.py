@@ -1,0 +1,628 @@
+"""The main window a reader lives in: entry pane, graph, backlinks, search, navigation.
+
+It asks the core (:class:`VaultIndex`) questions and draws the answers; it never writes SQL.
+Indexing runs in :class:`IndexWorker` off the GUI thread; the window stays usable meanwhile
+and shows progress in the status bar. Edits made in another editor reach the window through
+a file watcher: the changed files are re-indexed and the reader keeps their place.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QEvent, QFileSystemWatcher, QObject, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QWidget,
+)
+
+from anthology import __version__
+from anthology.paths import entries_dir
+from anthology.ui.backlinks_panel import BacklinksPanel
+from anthology.ui.entry_pane import EntryPane
+from anthology.ui.graph_view import GraphView
+from anthology.ui.index_worker import IndexWorker
+from anthology.ui.problems_dialog import ProblemsDialog
+from anthology.ui.quick_switcher import QuickSwitcher
+from anthology.ui.search_panel import SearchPanel
+from anthology.ui.theme import apply_theme
+from anthology.vault.index import VaultIndex, default_db_path
+from anthology.vault.indexer import RefreshReport
+from anthology.vault.render import clear_render_cache, preview_html
+from anthology.vault.scan import VaultError, vault_root
+
+MAX_RECENT = 8
+# inotify watches are a shared, limited resource: past this many files, poll instead.
+MAX_WATCHED_FILES = 4000
+POLL_MS = 2000
+DEBOUNCE_MS = 150
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        vault: Path | None = None,
+        *,
+        db: Path | None = None,
+        entry: str | None = None,
+        settings: QSettings | None = None,
+    ) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.settings = settings or QSettings("Anthology", "Anthology")
+        self.index: VaultIndex | None = None
+        self.root: Path | None = None
+        self.db: Path | None = db
+        self.worker: IndexWorker | None = None
+        self._rerun = False
+        self.history: list[str] = []
+        self.history_pos = -1
+        self.ready = False  # an entry is on screen (for screenshots and tests)
+        self.last_report: RefreshReport | None = None
+        self._pending_entry: str | None = entry
+        self.demo_dock: QDockWidget | None = None
+        self.theme = str(self.settings.value("theme", "light"))
+
+        self._build_widgets()
+        self._build_actions()
+        self._build_status_bar()
+        self._restore_layout()
+        self.set_theme(self.theme)
+
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.directoryChanged.connect(self._on_disk_change)
+        self.watcher.fileChanged.connect(self._on_disk_change)
+        self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.reindex)
+        self._poll = QTimer(self, interval=POLL_MS)
+        self._poll.timeout.connect(self.reindex)
+        QApplication.instance().installEventFilter(self)
+
+        if vault is None:
+            last = self.settings.value("lastVault")
+            vault = Path(str(last)) if last and Path(str(last)).is_dir() else entries_dir()
+        self.open_vault(vault, entry=entry)
+
+    # -- construction ------------------------------------------------------------------
+    def _build_widgets(self) -> None:
+        self.entry_pane = EntryPane()
+        self.entry_pane.entryLinkActivated.connect(self._follow_link)
+        self.entry_pane.tagActivated.connect(lambda tag: self.search(f"tag:{tag}"))
+        self.entry_pane.demoRequested.connect(self.open_demo)
+        self.entry_pane.unresolvedLinkActivated.connect(
+            lambda text: self.statusBar().showMessage(f"“{text}” is not an entry yet", 4000)
+        )
+        self.entry_pane.set_preview_provider(self._preview)
+
+        self.graph = GraphView()
+        self.graph.entryActivated.connect(self.show_entry)
+        self.graph.layoutSettled.connect(self._save_positions)
+
+        self.backlinks = BacklinksPanel()
+        self.backlinks.entryActivated.connect(self.show_entry)
+
+        self.right = QSplitter(Qt.Orientation.Vertical)
+        self.right.setObjectName("rightSplitter")
+        self.right.addWidget(self.graph)
+        self.right.addWidget(self.backlinks)
+        self.right.setStretchFactor(0, 3)
+        self.right.setStretchFactor(1, 2)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(self.entry_pane)
+        self.splitter.addWidget(self.right)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([820, 540])
+        self.right.setSizes([480, 320])
+        self.setCentralWidget(self.splitter)
+
+        self.search_panel = SearchPanel()
+        self.search_panel.entryActivated.connect(self.show_entry)
+        self.search_dock = QDockWidget("Search", self)
+        self.search_dock.setObjectName("searchDock")
+        self.search_dock.setWidget(self.search_panel)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.search_dock)
+        self.search_dock.hide()
+
+        self.switcher = QuickSwitcher(self)
+        self.switcher.entryChosen.connect(self.show_entry)
+        self.problems_dialog = ProblemsDialog(self)
+        self.problems_dialog.pathActivated.connect(self._open_path)
+
+    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, list):
+                # Platform bindings may repeat ours (Back is Alt+Left on Linux): keep one of each.
+                unique = {k.toString(): k for k in shortcut if not k.isEmpty()}
+                action.setShortcuts(list(unique.values()))
+            else:
+                action.setShortcut(shortcut)
+        action.setStatusTip(tip or text.replace("&", "").rstrip("…"))
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        K = QKeySequence
+        self.act_open = self._action("&Open Folder…", self.choose_vault, K("Ctrl+Shift+O"),
+                                     "Open a folder of Markdown files as a vault")  # fmt: skip
+        self.act_reload = self._action("&Reload", self.reindex, K.StandardKey.Refresh,
+                                       "Re-read what changed on disk")  # fmt: skip
+        self.act_quit = self._action("&Quit", self.close, K.StandardKey.Quit)
+        back = [K("Alt+Left"), *K.keyBindings(K.StandardKey.Back)]
+        forward = [K("Alt+Right"), *K.keyBindings(K.StandardKey.Forward)]
+        self.act_back = self._action("&Back", self.go_back, back)
+        self.act_forward = self._action("&Forward", self.go_forward, forward)
+        self.act_home = self._action("&Home", self.go_home, K("Alt+Home"))
+        self.act_switcher = self._action("&Quick Switcher…", self.open_switcher, K("Ctrl+O"),
+                                         "Jump to an entry by id, title or alias")  # fmt: skip
+        self.act_search = self._action("&Search…", self.focus_search, K("Ctrl+Shift+F"),
+                                       "Full-text search")  # fmt: skip
+        self.act_problems = self._action("&Problems…", self.show_problems)
+        self.act_demo = self._action("&Attention-Scaling Demo", lambda: self.open_demo(
+            "attention-scaling"))  # fmt: skip
+        self.act_about = self._action("&About Anthology", self.about)
+        self.act_back.setText("← Back")
+        self.act_forward.setText("Forward →")
+
+        themes = QActionGroup(self)
+        self.act_light = QAction("&Light", self, checkable=True)
+        self.act_dark = QAction("&Dark", self, checkable=True)
+        for action, name in ((self.act_light, "light"), (self.act_dark, "dark")):
+            themes.addAction(action)
+            action.triggered.connect(lambda _c=False, n=name: self.set_theme(n))
+        self.act_toggle_theme = self._action("Toggle &Theme", lambda: self.set_theme(
+            "dark" if self.theme == "light" else "light"), K("Ctrl+Shift+L"))  # fmt: skip
+
+        bar = self.menuBar()
+        m = bar.addMenu("&File")
+        m.addAction(self.act_open)
+        self.recent_menu = m.addMenu("Open &Recent")
+        m.addSeparator()
+        m.addAction(self.act_reload)
+        m.addSeparator()
+        m.addAction(self.act_quit)
+        m = bar.addMenu("&Go")
+        for a in (self.act_back, self.act_forward, self.act_home, None, self.act_switcher,
+                  self.act_search):  # fmt: skip
+            m.addSeparator() if a is None else m.addAction(a)
+        m = bar.addMenu("&View")
+        tm = m.addMenu("&Theme")
+        tm.addAction(self.act_light)
+        tm.addAction(self.act_dark)
+        m.addAction(self.act_toggle_theme)
+        m.addSeparator()
+        m.addAction(self.search_dock.toggleViewAction())
+        m.addAction(self.act_problems)
+        m.addAction(self.act_demo)
+        m = bar.addMenu("&Help")
+        m.addAction(self.act_about)
+
+        tb = self.addToolBar("Navigation")
+        tb.setObjectName("navigationToolbar")
+        tb.setMovable(False)
+        for a in (self.act_back, self.act_forward, self.act_home, None, self.act_switcher,
+                  self.act_search, None, self.act_open, self.act_reload, None,
+                  self.act_toggle_theme):  # fmt: skip
+            tb.addSeparator() if a is None else tb.addAction(a)
+        self.act_switcher.setIconText("Go to…")
+        self.act_search.setIconText("Search")
+        self.act_open.setIconText("Open…")
+        self.act_toggle_theme.setIconText("Theme")
+        self._update_nav_actions()
+
+    def _build_status_bar(self) -> None:
+        sb = self.statusBar()
+        self.count_label = QLabel("")
+        self.count_label.setObjectName("entryCount")
+        self.progress = QProgressBar()
+        self.progress.setObjectName("indexProgress")
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        self.problems_button = QPushButton("")
+        self.problems_button.setObjectName("problemsButton")
+        self.problems_button.setFlat(True)
+        self.problems_button.clicked.connect(self.show_problems)
+        sb.addPermanentWidget(self.progress)
+        sb.addPermanentWidget(self.problems_button)
+        sb.addPermanentWidget(self.count_label)
+
+    def _restore_layout(self) -> None:
+        s = self.settings
+        geometry = s.value("geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1400, 900)
+        state = s.value("windowState")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        for splitter in (self.splitter, self.right):
+            sizes = s.value(f"splitters/{splitter.objectName()}")
+            if isinstance(sizes, QByteArray) and not sizes.isEmpty():
+                splitter.restoreState(sizes)
+
+    def _save_layout(self) -> None:
+        s = self.settings
+        s.setValue("geometry", self.saveGeometry())
+        s.setValue("windowState", self.saveState())
+        for splitter in (self.splitter, self.right):
+            s.setValue(f"splitters/{splitter.objectName()}", splitter.saveState())
+        s.setValue("theme", self.theme)
+        s.sync()
+
+    # -- vaults ------------------------------------------------------------------------
+    def choose_vault(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a vault folder",
+                                                  str(self.root or Path.home()))  # fmt: skip
+        if folder:
+            self.open_vault(Path(folder))
+
+    def open_vault(self, vault: Path, *, entry: str | None = None) -> None:
+        """Open a vault: show what the index already knows at once, refresh in the background."""
+        try:
+            root = vault_root(vault)
+        except VaultError as exc:
+            QMessageBox.warning(self, "Cannot open vault", str(exc))
+            return
+        self._close_vault()
+        self.root = root
+        self.setWindowTitle(f"{root.name} — Anthology")
+        self._remember_vault(root)
+        self._pending_entry = entry or self._last_entry()
+        db = self.db or default_db_path(root)
+        self.db_path = db
+        if db.exists():
+            self._attach_index(VaultIndex.open(root, db, refresh=False))
+        else:
+            self.entry_pane.setHtml(
+                f"<h2>Indexing {html.escape(root.name)}…</h2><p>The entries appear as soon as "
+                "the index is built.</p>"
+            )
+        self.reindex()
+
+    def _close_vault(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker.wait()
+            self.worker = None
+        self._save_positions()
+        if self.index is not None:
+            self.index.close()
+            self.index = None
+        if self.watcher.files():
+            self.watcher.removePaths(self.watcher.files())
+        if self.watcher.directories():
+            self.watcher.removePaths(self.watcher.directories())
+        self.history.clear()
+        self.history_pos = -1
+        self.ready = False
+
+    def _attach_index(self, index: VaultIndex) -> None:
+        self.index = index
+        self.entry_pane.set_vault(index, index.root)
+        self.search_panel.set_search_function(index.search)
+        self._refresh_views(first=True)
+
+    def _remember_vault(self, root: Path) -> None:
+        self.settings.setValue("lastVault", str(root))
+        recent = [str(root)] + [p for p in self._recent() if p != str(root)]
+        self.settings.setValue("recentVaults", recent[:MAX_RECENT])
+        self._update_recent_menu()
+
+    def _recent(self) -> list[str]:
+        value = self.settings.value("recentVaults") or []
+        return [str(v) for v in (value if isinstance(value, list) else [value])]
+
+    def _update_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for path in self._recent():
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _c=False, p=path: self.open_vault(Path(p)))
+        self.recent_menu.setEnabled(bool(self._recent()))
+
+    def _vault_key(self) -> str:
+        return str(self.root) if self.root else ""
+
+    def _last_entry(self) -> str | None:
+        value = self.settings.value(f"lastEntry/{self._vault_key()}")
+        return str(value) if value else None
+
+    # -- indexing and live reload ------------------------------------------------------
+    def reindex(self) -> None:
+        """Refresh the index in the background (only changed files are read)."""
+        if self.root is None:
+            return
+        if self.worker is not None and self.worker.isRunning():
+            self._rerun = True
+            return
+        self._rerun = False
+        self.worker = IndexWorker(self.root, self.db_path, self)
+        self.worker.progress.connect(self._on_progress)
+        self.worker.refreshed.connect(self._on_refreshed)
+        self.worker.failed.connect(self._on_index_failed)
+        self.worker.finished.connect(self._on_worker_finished)
+        self.worker.start()
+
+    def _on_progress(self, done: int, total: int, stage: str) -> None:
+        if total >= 200:  # short runs would only flicker
+            self.progress.show()
+            self.progress.setMaximum(max(total, 1))
+            self.progress.setValue(done)
+            self.progress.setFormat(f"{stage} %v/%m")
+
+    def _on_refreshed(self, report: RefreshReport) -> None:
+        self.progress.hide()
+        self.last_report = report
+        if self.index is None:
+            self._attach_index(VaultIndex.open(self.root, self.db_path, refresh=False))
+        elif report.added or report.changed or report.removed:
+            clear_render_cache()  # an embedded or linked entry may have changed
+            self._refresh_views(report=report)
+        self._sync_watches()
+
+    def _on_index_failed(self, message: str) -> None:
+        self.progress.hide()
+        self.statusBar().showMessage(f"Indexing failed: {message}", 10000)
+
+    def _on_worker_finished(self) -> None:
+        if self._rerun:
+            QTimer.singleShot(0, self.reindex)
+
+    def _on_disk_change(self, _path: str) -> None:
+        self._debounce.start()
+
+    def _sync_watches(self) -> None:
+        """Watch every folder, and every entry file while there are few enough of them."""
+        if self.root is None or self.index is None:
+            return
+        folders = {str(self.root)}
+        files = []
+        for ref in self.index.entries():
+            path = self.root / ref.path
+            folders.add(str(path.parent))
+            files.append(str(path))
+        wanted = folders | (set(files) if len(files) <= MAX_WATCHED_FILES else set())
+        current = set(self.watcher.files()) | set(self.watcher.directories())
+        stale = current - wanted
+        if stale:
+            self.watcher.removePaths(list(stale))
+        new = wanted - current
+        if new:
+            self.watcher.addPaths(sorted(new))
+        if len(files) > MAX_WATCHED_FILES:
+            self._poll.start()
+        else:
+            self._poll.stop()
+
+    def _refresh_views(self, *, first: bool = False, report: RefreshReport | None = None) -> None:
+        index = self.index
+        if index is None:
+            return
+        stats = index.stats()
+        self.count_label.setText(f"{stats['entries']} entries")
+        problems = stats["errors"] + stats["warnings"]
+        self.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''}"
+                                     if problems else "No problems")  # fmt: skip
+        self.switcher.set_entries(index.switcher_items())
+        positions = self.graph.positions() if not first else index.load_positions()
+        self.graph.set_graph(index.graph(ghosts=True), positions, vault_key=self._vault_key())
+        current = self.current_id()
+        if first or current is None:
+            target = self._pending_entry
+            self._pending_entry = None
+            if not target or index.entry_ref(target) is None:
+                target = index.home_id()
+            if target:
+                self.show_entry(target)
+            else:
+                self.entry_pane.setHtml("<h2>This vault has no entries yet.</h2>")
+                self.ready = True
+            return
+        if (
+            report is not None
+            and current in report.removed_ids
+            and index.entry_ref(current) is None
+        ):
+            self.statusBar().showMessage(f"{current} was deleted on disk", 6000)
+            self.go_home()
+            return
+        if report is not None and current in report.changed_ids:
+            self.show_entry(current, push=False, keep_scroll=True)
+        else:
+            self._show_backlinks(current)
+        if self.search_panel.box.text():
+            self.search_panel.run_search()
+
+    # -- reading -----------------------------------------------------------------------
+    def current_id(self) -> str | None:
+        return self.entry_pane.current_entry_id
+
+    def show_entry(self, entry_id: str, *, push: bool = True, keep_scroll: bool = False,
+                   heading: str = "") -> bool:  # fmt: skip
+        """Open an entry in the pane, with its backlinks, and follow it in the graph."""
+        if self.index is None:
+            self._pending_entry = entry_id
+            return False
+        entry = self.index.entry(entry_id)
+        if entry is None:
+            self.statusBar().showMessage(f"No entry “{entry_id}”", 5000)
+            return False
+        same = entry.id == self.current_id()
+        self.entry_pane.show_entry(entry, keep_scroll=keep_scroll or (same and not push))
+        if heading:
+            self.entry_pane.scroll_to_heading(heading)
+        self._show_backlinks(entry.id)
+        self.graph.set_current(entry.id)
+        if push and not same:
+            del self.history[self.history_pos + 1 :]
+            self.history.append(entry.id)
+            self.history_pos = len(self.history) - 1
+        self._update_nav_actions()
+        self.settings.setValue(f"lastEntry/{self._vault_key()}", entry.id)
+        self.setWindowTitle(
+            f"{entry.id} — {entry.title} — {self.root.name if self.root else ''} — Anthology"
+        )
+        self.ready = True
+        return True
+
+    def _show_backlinks(self, entry_id: str) -> None:
+        assert self.index is not None
+        self.backlinks.set_links(entry_id, self.index.backlinks(entry_id),
+                                 self.index.unlinked_mentions(entry_id))  # fmt: skip
+
+    def _follow_link(self, entry_id: str, heading: str) -> None:
+        if entry_id == self.current_id():
+            if heading:
+                self.entry_pane.scroll_to_heading(heading)
+            return
+        self.show_entry(entry_id, heading=heading)
+
+    def _preview(self, entry_id: str) -> str | None:
+        if self.index is None:
+            return None
+        entry = self.index.entry(entry_id)
+        return preview_html(entry, theme=self.theme) if entry else None
+
+    def _open_path(self, path: str) -> None:
+        if self.index is None:
+            return
+        for ref in self.index.entries():
+            if ref.path == path:
+                self.show_entry(ref.id)
+                return
+        self.statusBar().showMessage(f"{path} is not an entry (it could not be indexed)", 5000)
+
+    # -- navigation --------------------------------------------------------------------
+    def go_back(self) -> None:
+        if self.history_pos > 0:
+            self.history_pos -= 1
+            self.show_entry(self.history[self.history_pos], push=False)
+        self._update_nav_actions()
+
+    def go_forward(self) -> None:
+        if self.history_pos < len(self.history) - 1:
+            self.history_pos += 1
+            self.show_entry(self.history[self.history_pos], push=False)
+        self._update_nav_actions()
+
+    def go_home(self) -> None:
+        home = self.index.home_id() if self.index else None
+        if home:
+            self.show_entry(home)
+
+    def _update_nav_actions(self) -> None:
+        self.act_back.setEnabled(self.history_pos > 0)
+        self.act_forward.setEnabled(self.history_pos < len(self.history) - 1)
+
+    def open_switcher(self) -> None:
+        self.switcher.open_switcher()
+
+    def focus_search(self) -> None:
+        self.search_dock.show()
+        self.search_dock.raise_()
+        self.search_panel.box.setFocus()
+        self.search_panel.box.selectAll()
+
+    def search(self, query: str) -> None:
+        self.search_dock.show()
+        self.search_panel.search(query)
+
+    def show_problems(self) -> None:
+        if self.index is not None:
+            self.problems_dialog.set_problems(self.index.problems())
+        self.problems_dialog.show()
+        self.problems_dialog.raise_()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        # The mouse's back and forward buttons, anywhere in the window.
+        if (
+            event.type() == QEvent.Type.MouseButtonPress
+            and isinstance(obj, QWidget)
+            and (obj.window() is self)
+        ):
+            button = event.button()
+            if button == Qt.MouseButton.BackButton:
+                self.go_back()
+                return True
+            if button == Qt.MouseButton.ForwardButton:
+                self.go_forward()
+                return True
+        return super().eventFilter(obj, event)
+
+    # -- demo, theme, about ------------------------------------------------------------
+    def open_demo(self, name: str) -> None:
+        """Open an embedded demo in a dock beside the entry."""
+        from anthology.ui.demo_widget import create_demo_widget
+
+        if self.demo_dock is None:
+            self.demo_dock = QDockWidget("Demo", self)
+            self.demo_dock.setObjectName("demoDock")
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.demo_dock)
+        old = self.demo_dock.widget()
+        if old is not None and getattr(old, "demo_name", None) == name:
+            self.demo_dock.show()
+            return
+        if old is not None:
+            getattr(old, "shutdown", lambda: None)()
+            old.deleteLater()
+        widget = create_demo_widget(name, self.demo_dock)
+        widget.demo_name = name
+        if hasattr(widget, "entryLinkActivated"):
+            widget.entryLinkActivated.connect(self.show_entry)
+        if hasattr(widget, "set_theme"):
+            widget.set_theme(self.theme)
+        self.demo_dock.setWindowTitle(f"Demo — {name}")
+        self.demo_dock.setWidget(widget)
+        self.demo_dock.show()
+
+    def set_theme(self, theme: str) -> None:
+        self.theme = "dark" if theme == "dark" else "light"
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, self.theme)
+        self.entry_pane.set_theme(self.theme)
+        self.graph.set_theme(self.theme)
+        if self.demo_dock is not None and hasattr(self.demo_dock.widget(), "set_theme"):
+            self.demo_dock.widget().set_theme(self.theme)
+        (self.act_dark if self.theme == "dark" else self.act_light).setChecked(True)
+        self.settings.setValue("theme", self.theme)
+
+    def about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About Anthology",
+            f"<h3>Anthology {__version__}</h3><p>An offline reader for a linked knowledge base "
+            "of Markdown entries. Nothing is fetched from the network.</p>"
+            f"<p>Vault: {html.escape(str(self.root or ''))}</p>",
+        )
+
+    # -- shutting down -----------------------------------------------------------------
+    def _save_positions(self) -> None:
+        if self.index is not None and self.graph.positions():
+            self.index.save_positions(self.graph.positions())
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        QApplication.instance().removeEventFilter(self)
+        self._debounce.stop()
+        self._poll.stop()
+        self._save_layout()
+        self._close_vault()
+        self.graph.shutdown()
+        if self.demo_dock is not None:
+            getattr(self.demo_dock.widget(), "shutdown", lambda: None)()
+        super().closeEvent(event)

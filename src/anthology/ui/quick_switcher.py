@@ -1,0 +1,77 @@
+"""The quick switcher (Ctrl+O): type a few letters of an id, title or alias, press Enter."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
+
+from anthology.vault.fuzzy import rank
+from anthology.vault.model import EntryRef
+
+ROLE_ID = Qt.ItemDataRole.UserRole
+
+
+class QuickSwitcher(QDialog):
+    entryChosen = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("quickSwitcher")
+        self.setWindowTitle("Go to entry")
+        self.setModal(True)
+        self.resize(560, 420)
+        self.input = QLineEdit()
+        self.input.setPlaceholderText("Type an id, a title or an alias…")
+        self.list = QListWidget()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.input)
+        layout.addWidget(self.list)
+        self.input.textChanged.connect(self._filter)
+        self.input.returnPressed.connect(self._choose)
+        self.list.itemActivated.connect(self._choose)
+        self.input.installEventFilter(self)
+        self._items: list[EntryRef] = []
+        self._names: list[list[str]] = []
+
+    def set_entries(self, entries: list[tuple[EntryRef, list[str]]]) -> None:
+        self._items = [ref for ref, _ in entries]
+        self._names = [[ref.id, ref.title, *aliases] for ref, aliases in entries]
+        self._filter(self.input.text())
+
+    def open_switcher(self) -> None:
+        self.input.clear()
+        self._filter("")
+        self.show()
+        self.raise_()
+        self.input.setFocus()
+
+    def _filter(self, text: str) -> None:
+        self.list.clear()
+        for ref in rank(text, self._items, self._names, limit=100):
+            item = QListWidgetItem(ref.label)
+            item.setData(ROLE_ID, ref.id)
+            item.setToolTip(ref.path)
+            self.list.addItem(item)
+        if self.list.count():
+            self.list.setCurrentRow(0)
+
+    def _choose(self, *_args) -> None:
+        item = self.list.currentItem()
+        if item is None:
+            return
+        self.accept()
+        self.entryChosen.emit(item.data(ROLE_ID))
+
+    def eventFilter(self, obj, event) -> bool:
+        # Up/Down in the input move through the list, as in every switcher.
+        if obj is self.input and event.type() == event.Type.KeyPress:
+            key = event.key()
+            if key in (Qt.Key.Key_Down, Qt.Key.Key_Up) and self.list.count():
+                row = self.list.currentRow() + (1 if key == Qt.Key.Key_Down else -1)
+                self.list.setCurrentRow(max(0, min(self.list.count() - 1, row)))
+                return True
+        return super().eventFilter(obj, event)
+
+    def visible_ids(self) -> list[str]:
+        return [self.list.item(i).data(ROLE_ID) for i in range(self.list.count())]

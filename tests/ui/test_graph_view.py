@@ -1,0 +1,860 @@
+"""The graph view: clicks at real screen positions, hover, local graph, filters, export,
+the layout thread, and bad input."""
+
+from __future__ import annotations
+
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtTest import QTest
+
+from anthology.ui.graph_view import GraphView, bfs_depth, sanitize_graph
+from anthology.vault.graph_data import GraphData
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from synthetic_graph import power_law_graph
+
+# the offscreen platform plugin warns about window-manager requests it cannot honour
+# (size hints, raising a tooltip or a popup menu, grabbing the keyboard for a menu)
+pytestmark = pytest.mark.qt_log_ignore(
+    "This plugin does not support propagateSizeHints",
+    "This plugin does not support raise",
+    "This plugin does not support grabbing the keyboard",
+)
+
+# ---------------------------------------------------------------------------------------
+# fixtures and helpers
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tmp_settings(tmp_path):
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    yield tmp_path
+
+
+@pytest.fixture
+def make_view(qtbot, tmp_settings):
+    views: list[GraphView] = []
+
+    def make(width: int = 800, height: int = 600) -> GraphView:
+        v = GraphView()
+        qtbot.addWidget(v)
+        v.resize(width, height)
+        v.show()
+        qtbot.waitExposed(v)
+        views.append(v)
+        return v
+
+    yield make
+    for v in views:
+        v.shutdown()
+        worker = v.worker()
+        assert worker is None or not worker.isRunning()
+
+
+@pytest.fixture
+def view(make_view):
+    return make_view()
+
+
+def graph(
+    n: int,
+    edges,
+    kinds=None,
+    relations=None,
+    tags=None,
+    ghost=None,
+    prefix: str = "E",
+) -> GraphData:
+    ids = [f"{prefix}{i}" for i in range(n)]
+    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    return GraphData(
+        ids=ids,
+        titles=[f"Title {i}" for i in range(n)],
+        kinds=kinds if kinds is not None else ["note"] * n,
+        tags=tags if tags is not None else [[] for _ in range(n)],
+        edges=edges,
+        relations=relations if relations is not None else [None] * len(edges),
+        ghost=np.asarray(ghost if ghost is not None else np.zeros(n, bool)),
+    )
+
+
+def grid_positions(g: GraphData, spacing: float = 40.0) -> dict[str, tuple[float, float]]:
+    """Well separated positions, so that a click lands on exactly one node."""
+    side = max(1, int(np.ceil(np.sqrt(g.n))))
+    return {k: ((i % side) * spacing, (i // side) * spacing) for i, k in enumerate(g.ids)}
+
+
+# a small realistic graph: a star at 0, a chain, a triangle, an orphan
+SMALL_EDGES = [(0, 1), (0, 2), (0, 3), (3, 4), (4, 5), (5, 6), (6, 7), (2, 8), (8, 9), (9, 2)]
+SMALL_N = 11  # node 10 is an orphan
+
+
+def small(**kw) -> GraphData:
+    kinds = ["literature", "practice", "note"] * 4
+    return graph(SMALL_N, SMALL_EDGES, kinds=kinds[:SMALL_N], **kw)
+
+
+def viewport_point(v: GraphView, entry_id: str) -> QPoint:
+    """The node's real position on screen: layout coords → scene → viewport widget."""
+    i = v.shown_ids().index(entry_id)
+    x, y = v._dpos[i]
+    scene = v.vb.mapViewToScene(QPointF(float(x), float(y)))
+    return v.view.mapFromScene(scene)
+
+
+def settle_paint(qtbot, v: GraphView) -> None:
+    v.view.viewport().repaint()
+    qtbot.wait(10)
+
+
+# ---------------------------------------------------------------------------------------
+# clicking, hovering, dragging, menu, keyboard
+# ---------------------------------------------------------------------------------------
+
+
+def test_click_on_node_at_its_screen_position_opens_it(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    settle_paint(qtbot, view)
+    for target in ("E0", "E7", "E10"):
+        pt = viewport_point(view, target)
+        assert view.view.viewport().rect().contains(pt)
+        with qtbot.waitSignal(view.entryActivated, timeout=2000) as sig:
+            qtbot.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton, pos=pt)
+        assert sig.args == [target]
+
+
+def test_click_on_empty_space_opens_nothing(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    settle_paint(qtbot, view)
+    a, b = viewport_point(view, "E0"), viewport_point(view, "E1")
+    mid = QPoint((a.x() + b.x()) // 2, (a.y() + b.y()) // 2 + 1)
+    with qtbot.assertNotEmitted(view.entryActivated, wait=100):
+        qtbot.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton, pos=mid)
+
+
+def test_hover_highlights_exactly_the_neighbours(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    settle_paint(qtbot, view)
+    nxg = nx.Graph(SMALL_EDGES)
+    for target in ("E0", "E4", "E2"):
+        i = int(target[1:])
+        expected = {f"E{j}" for j in [i, *nxg.neighbors(i)]}
+        qtbot.wait(15)  # pyqtgraph drops moves closer than 10 ms (mouseRateLimit)
+        QTest.mouseMove(view.view.viewport(), viewport_point(view, target))
+        qtbot.waitUntil(lambda e=expected: view.highlighted_ids() == e, timeout=2000)
+        assert view.hovered_id() == target
+        assert view.tooltip_text() == f"{target} — Title {i}"
+        assert view.nodes.opacity() < 0.5  # the rest is dimmed
+    view.hover(None)
+    assert view.highlighted_ids() == set()
+    assert view.nodes.opacity() == 1.0
+
+
+def test_drag_moves_and_pins_then_double_click_unpins(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    view.set_paused(True)
+    settle_paint(qtbot, view)
+    vp = view.view.viewport()
+    start = viewport_point(view, "E10")
+    end = start + QPoint(60, 40)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    for k in range(1, 6):
+        qtbot.wait(15)  # pyqtgraph drops moves closer than 10 ms (mouseRateLimit)
+        QTest.mouseMove(vp, start + (end - start) * (k / 5))
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    assert view.pinned_ids() == ["E10"]
+    now = viewport_point(view, "E10")
+    assert abs(now.x() - end.x()) <= 2 and abs(now.y() - end.y()) <= 2
+    # the worker got the pin too
+    x, y = view.positions()["E10"]
+    assert view._pins["E10"] == pytest.approx((x, y))
+    # what a real double-click delivers: press, release, double-click, release
+    # (QTest.mouseDClick alone sends only the MouseButtonDblClick event)
+    qtbot.wait(15)
+    QTest.mouseClick(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, now)
+    QTest.mouseDClick(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, now)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, now)
+    qtbot.waitUntil(lambda: view.pinned_ids() == [], timeout=2000)
+
+
+def test_context_menu_actions(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    view.pin("E3", 5.0, 5.0)
+    menu = view.node_menu("E3")
+    actions = {a.objectName(): a for a in menu.actions()}
+    assert [a.text() for a in menu.actions()] == ["Open", "Show local graph", "Unpin", "Copy id"]
+    with qtbot.waitSignal(view.entryActivated) as sig:
+        actions["menuOpen"].trigger()
+    assert sig.args == ["E3"]
+    actions["menuUnpin"].trigger()
+    assert view.pinned_ids() == []
+    actions["menuCopy"].trigger()
+    from PySide6.QtGui import QGuiApplication
+
+    assert QGuiApplication.clipboard().text() == "E3"
+    actions["menuLocal"].trigger()
+    assert view.is_local()
+    assert set(view.shown_ids()) == {"E3", "E0", "E4"}
+    menu.close()
+
+
+def test_right_click_on_node_opens_the_menu(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    settle_paint(qtbot, view)
+    opened = []
+
+    class FakeMenu:
+        def __init__(self, entry_id):
+            self.entry_id = entry_id
+
+        def popup(self, pos):
+            opened.append((self.entry_id, pos))
+
+    view.node_menu = FakeMenu  # the offscreen plugin cannot pop a real menu up quietly
+    vp = view.view.viewport()
+    pt = viewport_point(view, "E5")
+    qtbot.mouseClick(vp, Qt.MouseButton.RightButton, pos=pt)
+    assert [k for k, _ in opened] == ["E5"]
+    assert opened[0][1] == vp.mapToGlobal(pt)
+
+
+def test_keyboard_pans_and_zooms(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    r0 = view.vb.viewRect()
+    view.view.setFocus()
+    qtbot.keyClick(view.view, Qt.Key.Key_Right)
+    r1 = view.vb.viewRect()
+    assert r1.center().x() > r0.center().x()
+    qtbot.keyClick(view.view, Qt.Key.Key_Plus)
+    r2 = view.vb.viewRect()
+    assert r2.width() < r1.width()
+    qtbot.keyClick(view.view, Qt.Key.Key_Minus)
+    qtbot.keyClick(view.view, Qt.Key.Key_Minus)
+    assert view.vb.viewRect().width() > r2.width()
+
+
+def test_wheel_zooms(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    r0 = view.vb.viewRect()
+    from PySide6.QtGui import QWheelEvent
+
+    vp = view.view.viewport()
+    c = QPointF(vp.width() / 2, vp.height() / 2)
+    ev = QWheelEvent(
+        c, vp.mapToGlobal(c), QPoint(0, 0), QPoint(0, 120), Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False,
+    )  # fmt: skip
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.sendEvent(vp, ev)
+    assert view.vb.viewRect().width() < r0.width()
+
+
+# ---------------------------------------------------------------------------------------
+# current entry, local / global
+# ---------------------------------------------------------------------------------------
+
+
+def test_current_and_trail_are_marked(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    for k in ("E1", "E2", "E1", "E9"):
+        view.set_current(k)
+    assert view.current_id() == "E9"
+    assert view.trail() == ["E2", "E1", "E9"]
+    marked = {view.shown_ids()[j] for j, *_ in view._mark_spots}
+    assert marked == {"E1", "E2", "E9"}
+    view.set_current("nope")
+    assert view.current_id() is None
+
+
+def test_local_depth_2_is_exactly_the_ego_graph(qtbot, view):
+    edges = power_law_graph(300, 500, seed=7)
+    g = graph(300, edges)
+    view.set_graph(g, None, "v")
+    nxg = nx.Graph()
+    nxg.add_nodes_from(range(300))
+    nxg.add_edges_from(edges.tolist())
+    centre = int(edges[0, 0])
+    view.set_current(f"E{centre}")
+    view.action_local.trigger()  # the toolbar toggle
+    assert view.is_local()
+    assert view.depth_spin.value() == 1
+    ego1 = nx.ego_graph(nxg, centre, radius=1, undirected=True)
+    assert set(view.shown_ids()) == {f"E{i}" for i in ego1.nodes}
+    view.depth_spin.setValue(2)
+    ego2 = nx.ego_graph(nxg, centre, radius=2, undirected=True)
+    assert set(view.shown_ids()) == {f"E{i}" for i in ego2.nodes}
+    assert {frozenset(e) for e in view.shown_edges()} == {
+        frozenset((f"E{a}", f"E{b}")) for a, b in ego2.edges
+    }
+    # the local graph starts from the global coordinates
+    glob = view.positions()
+    for k, (x, y) in zip(view.shown_ids(), view._dpos.tolist(), strict=True):
+        if k not in view.pinned_ids():
+            assert (x, y) == pytest.approx(glob[k]), k
+    # back to global: everything again
+    view.action_local.trigger()
+    assert len(view.shown_ids()) == 300
+
+
+def test_local_graph_follows_set_current(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    view.set_local(True)
+    view.set_current("E5")
+    assert set(view.shown_ids()) == {"E4", "E5", "E6"}
+    view.set_current("E10")
+    assert view.shown_ids() == ["E10"]
+
+
+def test_bfs_depth_matches_networkx():
+    edges = power_law_graph(200, 300, seed=3)
+    nxg = nx.Graph()
+    nxg.add_nodes_from(range(200))
+    nxg.add_edges_from(edges.tolist())
+    for depth in (1, 2, 3):
+        got = set(bfs_depth(200, edges, 5, depth).tolist())
+        assert got == set(nx.ego_graph(nxg, 5, radius=depth).nodes)
+
+
+# ---------------------------------------------------------------------------------------
+# filters, groups, search, settings
+# ---------------------------------------------------------------------------------------
+
+
+def test_filters_hide_what_they_say(qtbot, view):
+    n = 8
+    edges = [(0, 1), (1, 2), (2, 3), (3, 4), (0, 5)]
+    rels = [None, "extends", "extends", "introduced by", None]
+    kinds = ["literature", "practice", "note", "note", "literature", "practice", "note", ""]
+    tags = [["ml"], ["ml", "nlp"], [], ["nlp"], [], ["ml"], [], []]
+    ghost = [False] * 7 + [True]
+    g = graph(n, [*edges, (6, 7)], kinds=kinds, relations=[*rels, None], tags=tags, ghost=ghost)
+    view.set_graph(g, None, "v")
+    assert set(view.shown_ids()) == {f"E{i}" for i in range(7)}  # ghosts hidden by default
+    view.set_setting("ghosts", True)
+    assert "E7" in view.shown_ids()
+    view.set_setting("hidden_kinds", ["note"])
+    assert not {"E2", "E3", "E6"} & set(view.shown_ids())
+    view.set_setting("hidden_kinds", [])
+    view.set_setting("hidden_relations", ["extends"])
+    assert ("E1", "E2") not in view.shown_edges() and ("E2", "E3") not in view.shown_edges()
+    assert ("E3", "E4") in view.shown_edges()
+    view.set_setting("hidden_relations", ["mention"])
+    assert ("E0", "E1") not in view.shown_edges() and ("E1", "E2") in view.shown_edges()
+    view.set_setting("hidden_relations", [])
+    view.set_setting("orphans", False)
+    view.set_setting("ghosts", False)
+    assert "E6" not in view.shown_ids()  # its only link went to a hidden ghost
+    view.set_setting("orphans", True)
+    view.set_setting("tags", "ml, #nlp")
+    assert set(view.shown_ids()) == {"E0", "E1", "E3", "E5"}
+    # the panel's check lists drive the same filters
+    view.set_setting("tags", "")
+    kinds_list = view.controls.kinds
+    for r in range(kinds_list.count()):
+        it = kinds_list.item(r)
+        if it.data(Qt.ItemDataRole.UserRole) == "literature":
+            it.setCheckState(Qt.CheckState.Unchecked)
+    assert not {"E0", "E4"} & set(view.shown_ids())
+
+
+def test_search_highlights_matching_nodes(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    view.search_edit.setText("title 1")
+    assert set(view.search_matches()) == {"E1", "E10"}
+    assert view.highlighted_ids() == {"E1", "E10"}
+    view.search_edit.setText("E3")
+    assert view.search_matches() == ["E3"]
+    view.search_edit.clear()
+    assert view.highlighted_ids() == set()
+
+
+def test_colour_groups_by_tag_and_query(qtbot, view):
+    tags = [["ml"], ["ml"], ["nlp"], []] + [[]] * 7
+    g = small(tags=tags)
+    view.set_graph(g, grid_positions(g), "v")
+    view.set_setting("color_by", "tag")
+    assert [name for name, _ in view._groups] == ["ml", "nlp"]
+    assert view._brush_idx[0] == view._brush_idx[1] != view._brush_idx[2]
+    view.set_setting("color_by", "query")
+    view.set_setting("group_query", "tag:nlp; Title 1")
+    idx = dict(zip(view.shown_ids(), view._brush_idx.tolist(), strict=True))
+    assert idx["E2"] == 2 and idx["E1"] == 3 and idx["E10"] == 3 and idx["E5"] == 0
+
+
+def test_settings_persist_per_vault(qtbot, make_view, tmp_settings):
+    a = make_view()
+    a.set_graph(small(), None, "/vaults/a")
+    a.set_setting("orphans", False)
+    a.set_setting("repel", -120.0)
+    a.set_depth(3)
+    a.shutdown()
+    assert any(tmp_settings.rglob("*.ini"))
+    b = make_view()
+    b.set_graph(small(), None, "/vaults/a")
+    assert b.settings()["orphans"] is False
+    assert b.settings()["repel"] == -120.0
+    assert b.depth_spin.value() == 3
+    assert "E10" not in b.shown_ids()
+    b.set_graph(small(), None, "/vaults/b")
+    assert b.settings()["orphans"] is True
+    assert "E10" in b.shown_ids()
+
+
+def test_force_sliders_reach_the_engine(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    view.controls._sliders["link_distance"].setValue(95)
+    assert view.settings()["link_distance"] == pytest.approx(100.0)
+    assert view._force_params().link_distance == pytest.approx(100.0)
+    view.controls._sliders["repel"].setValue(100)
+    assert view._force_params().repel_strength == pytest.approx(-100.0)
+    qtbot.waitSignal(view.layoutSettled, timeout=10000).wait()
+
+
+def test_long_titles_are_elided_and_the_legend_can_be_hidden(qtbot, view):
+    from anthology.ui.graph_view import _elide
+
+    assert _elide("Short title") == "Short title"
+    long = "On Layer Normalization in the Transformer Architecture"
+    assert _elide(long) == "On Layer Normalization in…" and len(_elide(long)) <= 28
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    assert view.legend.isVisibleTo(view)
+    view.set_setting("legend", False)
+    assert not view.legend.isVisibleTo(view)
+
+
+def test_theme_and_display_settings(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    view.set_theme("light")
+    assert view.view.backgroundBrush().color().name() == "#ffffff"
+    view.set_setting("arrows", True)
+    view.set_setting("link_width", 2.0)
+    view.set_setting("node_size", 2.0)
+    view.set_setting("label_by", "id")
+    settle_paint(qtbot, view)
+    assert view.labels._text[0] == "E0"
+    view.set_theme("dark")
+    assert view.view.backgroundBrush().color().name() == "#1e1e1e"
+    with pytest.raises(ValueError):
+        view.set_theme("sepia")
+
+
+# ---------------------------------------------------------------------------------------
+# export
+# ---------------------------------------------------------------------------------------
+
+
+def test_export_png_and_svg(qtbot, view, tmp_path):
+    g = small(relations=["extends"] + [None] * 9)
+    view.set_graph(g, grid_positions(g), "v")
+    view.set_current("E0")
+    settle_paint(qtbot, view)
+    png, svg = tmp_path / "g.png", tmp_path / "g.svg"
+    view.export_png(str(png))
+    assert png.stat().st_size > 1000
+    img = QImage(str(png))
+    assert not img.isNull() and img.width() == view.view.viewport().width()
+    view.export_svg(str(svg))
+    root = ET.parse(svg).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg"
+    assert len(root.findall(f".//{ns}circle")) >= SMALL_N
+    assert len(root.findall(f".//{ns}path")) >= 2  # mention + "extends"
+    assert QSvgRenderer(str(svg)).isValid()
+
+
+# ---------------------------------------------------------------------------------------
+# the layout thread
+# ---------------------------------------------------------------------------------------
+
+
+def test_fresh_graph_settles_off_thread_and_worker_stops(qtbot, view):
+    edges = power_law_graph(40, 60, seed=1)
+    g = graph(40, edges)
+    with qtbot.waitSignal(view.layoutSettled, timeout=15000):
+        view.set_graph(g, None, "v")
+    worker = view.worker()
+    assert worker.isRunning() and worker.ticks > 0 and worker.frames > 0
+    pos = view.positions()
+    assert set(pos) == set(g.ids)
+    assert np.isfinite(np.array(list(pos.values()))).all()
+    view.shutdown()
+    assert not worker.isRunning()
+    view.shutdown()  # idempotent
+
+
+def test_frames_are_rate_limited_and_pause_stops_ticks(qtbot, view):
+    edges = power_law_graph(120, 200, seed=2)
+    g = graph(120, edges)
+    t0 = time.monotonic()
+    view.set_graph(g, None, "v")
+    worker = view.worker()
+    qtbot.waitUntil(lambda: worker.frames >= 3, timeout=5000)
+    view.action_pause.trigger()
+    qtbot.wait(100)
+    ticks = worker.ticks
+    qtbot.wait(200)
+    assert worker.ticks == ticks
+    elapsed = time.monotonic() - t0
+    assert worker.frames <= 30 * elapsed + 2
+    view.action_pause.trigger()
+    qtbot.waitUntil(lambda: worker.ticks > ticks, timeout=5000)
+
+
+def test_live_reload_keeps_known_positions_and_places_new_near_neighbours(qtbot, view):
+    g = small()
+    pos = grid_positions(g)
+    view.set_graph(g, pos, "v")
+    view.set_paused(True)
+    g2 = graph(SMALL_N + 1, [*SMALL_EDGES, (11, 7)], kinds=["note"] * (SMALL_N + 1))
+    view.set_graph(g2, None, "v")  # same vault: a live reload
+    now = view.positions()
+    for k, xy in pos.items():
+        assert now[k] == pytest.approx(xy)
+    d = np.hypot(now["E11"][0] - pos["E7"][0], now["E11"][1] - pos["E7"][1])
+    assert 0 < d <= 31
+
+
+def test_reopen_with_saved_positions_runs_no_simulation(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    qtbot.wait(150)
+    assert view.worker().ticks == 0
+
+
+# ---------------------------------------------------------------------------------------
+# bad input
+# ---------------------------------------------------------------------------------------
+
+
+def test_empty_graph(qtbot, view, tmp_path):
+    view.set_graph(graph(0, []), None, "v")
+    settle_paint(qtbot, view)
+    assert view.shown_ids() == [] and view.positions() == {}
+    assert view.empty_label.isVisible()
+    view.set_current("x")
+    view.set_local(True)
+    view.hover("x")
+    view.export_svg(str(tmp_path / "e.svg"))
+    view.export_png(str(tmp_path / "e.png"))
+    assert QSvgRenderer(str(tmp_path / "e.svg")).isValid()
+
+
+def test_single_entry(qtbot, view):
+    with qtbot.waitSignal(view.layoutSettled, timeout=10000):
+        view.set_graph(graph(1, []), None, "v")
+    view.set_current("E0")
+    settle_paint(qtbot, view)
+    with qtbot.waitSignal(view.entryActivated) as sig:
+        qtbot.mouseClick(
+            view.view.viewport(), Qt.MouseButton.LeftButton, pos=viewport_point(view, "E0")
+        )
+    assert sig.args == ["E0"]
+
+
+def test_five_thousand_orphans(qtbot, view):
+    g = graph(5000, [])
+    view.set_graph(g, None, "v")
+    view.set_paused(True)
+    settle_paint(qtbot, view)
+    assert len(view.shown_ids()) == 5000
+    assert np.isfinite(view._dpos).all()
+    view.set_setting("orphans", False)
+    assert view.shown_ids() == []
+
+
+def test_one_hub_with_ten_thousand_links(qtbot, view):
+    n = 10_001
+    edges = np.column_stack([np.zeros(n - 1, np.int64), np.arange(1, n)])
+    g = graph(n, edges)
+    rng = np.random.default_rng(0)
+    pos = {k: tuple(rng.normal(0, 300, 2)) for k in g.ids}
+    pos["E0"] = (0.0, 0.0)
+    view.set_graph(g, pos, "v")
+    settle_paint(qtbot, view)
+    assert view._sizes[0] == view._sizes.max()
+    view.hover("E0")
+    assert len(view.highlighted_ids()) == n
+    settle_paint(qtbot, view)
+    view.set_local(True)
+    view.set_current("E5")
+    assert set(view.shown_ids()) == {"E0", "E5"}
+
+
+def test_self_links_and_duplicate_edges(qtbot, view):
+    edges = [(0, 0), (0, 1), (0, 1), (1, 0), (2, 2), (1, 2), (5, 1), (-1, 2)]
+    g = graph(3, edges, relations=["x", None, None, "y", None, None, None])
+    clean = sanitize_graph(g)
+    assert clean.edges.tolist() == [[0, 1], [1, 0], [1, 2]]
+    assert len(clean.relations) == 3
+    view.set_graph(g, None, "v")
+    assert sorted(view.shown_edges()) == [("E0", "E1"), ("E1", "E0"), ("E1", "E2")]
+    qtbot.waitSignal(view.layoutSettled, timeout=10000).wait()
+    assert np.isfinite(view._dpos).all()
+
+
+def test_unresolved_links_are_ghost_nodes(qtbot, view):
+    g = graph(4, [(0, 1), (0, 2), (2, 3)], ghost=[False, False, True, True])
+    view.set_graph(g, grid_positions(g), "v")
+    assert view.shown_ids() == ["E0", "E1"]
+    view.set_setting("ghosts", True)
+    assert view.shown_ids() == ["E0", "E1", "E2", "E3"]
+    settle_paint(qtbot, view)
+    assert view._brush_idx[2] == view._brush_idx[3] == 1  # the ghost colour
+    # a click on a ghost does not open anything
+    with qtbot.assertNotEmitted(view.entryActivated, wait=50):
+        qtbot.mouseClick(
+            view.view.viewport(), Qt.MouseButton.LeftButton, pos=viewport_point(view, "E2")
+        )
+
+
+def test_nan_positions_are_skipped(qtbot, view):
+    g = small()
+    pos = grid_positions(g)
+    pos["E1"] = (float("nan"), 0.0)
+    pos["E2"] = (float("inf"), float("-inf"))
+    pos["E3"] = "garbage"  # type: ignore[assignment]
+    pos["E4"] = (1e300, -1e300)
+    view.set_graph(g, pos, "v")
+    view.set_paused(True)
+    assert np.isfinite(view._dpos).all()
+    assert np.abs(view._dpos).max() <= 1e6
+    # a frame full of NaN from the worker keeps the last good positions
+    before = view._dpos.copy()
+    bad = before.copy()
+    bad[0] = np.nan
+    bad[5] = (np.inf, 3.0)
+    view._on_frame(view._generation, bad)
+    assert np.isfinite(view._dpos).all()
+    assert view._dpos[0] == pytest.approx(before[0])
+    view._on_frame(view._generation, np.full_like(before, np.nan))
+    assert np.isfinite(view._dpos).all()
+    view._on_frame(view._generation, np.zeros((3, 2)))  # wrong shape: ignored
+    view._on_frame(view._generation - 1, before + 5)  # stale generation: ignored
+    assert view._dpos[0] == pytest.approx(before[0])
+    settle_paint(qtbot, view)
+
+
+def test_entry_deleted_while_current_hovered_and_pinned(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    view.set_current("E4")
+    view.hover("E4")
+    view.pin("E4", 10.0, 10.0)
+    view.set_local(True)
+    keep = [i for i in range(SMALL_N) if i != 4]
+    g2 = g.subgraph(keep)
+    view.set_graph(g2, None, "v")
+    assert view.current_id() is None
+    assert view.hovered_id() is None and view.highlighted_ids() == set()
+    assert view.pinned_ids() == []
+    assert "E4" not in view.trail() and "E4" not in view.positions()
+    settle_paint(qtbot, view)
+    view.set_local(False)
+    assert "E4" not in view.shown_ids() and len(view.shown_ids()) == SMALL_N - 1
+    view.unpin("E4")
+    view.hover("E4")
+    # a hover event for an index that no longer exists is ignored
+    view.nodes.nodeHovered.emit(999)
+    assert view.highlighted_ids() == set()
+
+
+# ---------------------------------------------------------------------------------------
+# scale
+# ---------------------------------------------------------------------------------------
+
+
+def test_ten_thousand_nodes_smoke(qtbot, view):
+    n, m = 10_000, 50_000
+    edges = power_law_graph(n, m, seed=0)
+    rng = np.random.default_rng(0)
+    xy = rng.normal(0, 800, (n, 2))
+    g = graph(n, edges, kinds=list(rng.choice(["literature", "practice", "note"], n)))
+    pos = {k: (float(a), float(b)) for k, (a, b) in zip(g.ids, xy.tolist(), strict=True)}
+    t0 = time.perf_counter()
+    view.set_graph(g, pos, "big")
+    view.view.viewport().repaint()
+    first_paint = time.perf_counter() - t0
+    assert first_paint < 5.0
+    stats = view.edges.stats
+    renders = stats["render"]
+    times = []
+    for _ in range(5):
+        view.vb.translateBy(x=20, y=0)
+        t = time.perf_counter()
+        view.view.viewport().repaint()
+        times.append(time.perf_counter() - t)
+    assert stats["render"] == renders  # panning blits the edge cache
+    assert float(np.median(times)) < 0.5
+    view.set_current(g.ids[int(edges[0, 0])])
+    view.hover(g.ids[int(edges[0, 0])])
+    view.view.viewport().repaint()
+
+
+# ---------------------------------------------------------------------------------------
+# rendering: caches, labels
+# ---------------------------------------------------------------------------------------
+
+
+def test_pan_blits_the_caches_and_zoom_rerenders_after_the_gesture(qtbot, view):
+    edges = power_law_graph(300, 600, seed=4)
+    g = graph(300, edges)
+    rng = np.random.default_rng(1)
+    pos = {k: tuple(rng.normal(0, 200, 2)) for k in g.ids}
+    view.set_graph(g, pos, "v")
+    qtbot.wait(50)
+    vp = view.view.viewport()
+    vp.repaint()
+    e, nstats = view.edges.stats, view.nodes.cache.stats
+    renders = (e["render"], nstats["render"])
+    for _ in range(3):
+        view.vb.translateBy(x=5, y=3)
+        vp.repaint()
+    assert (e["render"], nstats["render"]) == renders  # panning: blits only
+    stale = e["stale"]
+    view.vb.scaleBy((0.9, 0.9))
+    vp.repaint()
+    assert e["stale"] == stale + 1  # mid-zoom: the cached image, scaled
+    qtbot.waitUntil(lambda: e["render"] > renders[0], timeout=2000)  # then sharp again
+
+
+def test_labels_fade_in_with_zoom_hubs_first(qtbot, view):
+    n = 40
+    edges = [(0, i) for i in range(1, 30)] + [(30 + i, 31 + i) for i in range(9)]
+    g = graph(n, edges)
+    rng = np.random.default_rng(0)
+    pos = {k: tuple(rng.uniform(-300, 300, 2)) for k in g.ids}
+    view.set_graph(g, pos, "v")
+    view.set_paused(True)
+
+    def labelled_at(px_per_unit: float) -> set[str]:
+        w = view.vb.width() / px_per_unit
+        view.vb.setRange(QRectF(-w / 2, -w / 2, w, w), padding=0)
+        view.view.viewport().repaint()
+        return set(view.labelled_ids())
+
+    far = labelled_at(0.2)
+    assert far <= {"E0"}  # far away: at most the hub
+    mid = labelled_at(0.6)
+    assert "E0" in mid and len(mid) < n  # the hub before the leaves
+    near = labelled_at(4.0)
+    visible = {k for k in g.ids if abs(pos[k][0]) < 90 and abs(pos[k][1]) < 90}
+    assert visible <= near | {"E0"}
+
+
+def test_relation_labels_only_at_close_zoom(qtbot, view):
+    g = graph(3, [(0, 1), (1, 2)], relations=["extends", None])
+    view.set_graph(g, {"E0": (0.0, 0.0), "E1": (60.0, 0.0), "E2": (120.0, 0.0)}, "v")
+    view.set_paused(True)
+    view.vb.setRange(QRectF(-2000, -2000, 4000, 4000), padding=0)
+    view.view.viewport().repaint()
+    assert view.labels.relations_shown == []
+    view.vb.setRange(QRectF(-10, -40, 80, 80), padding=0)
+    view.view.viewport().repaint()
+    assert view.labels.relations_shown == [0]
+
+
+# ---------------------------------------------------------------------------------------
+# more interaction and plumbing
+# ---------------------------------------------------------------------------------------
+
+
+def test_pin_goes_through_the_worker_queue_while_it_runs(qtbot, view):
+    edges = power_law_graph(80, 120, seed=5)
+    g = graph(80, edges)
+    view.set_graph(g, None, "v")
+    worker = view.worker()
+    qtbot.waitUntil(lambda: worker.frames >= 1, timeout=5000)
+    view.pin("E3", 500.0, -500.0)
+    frames = worker.frames
+    qtbot.waitUntil(lambda: worker.frames > frames + 1, timeout=5000)
+    assert view.positions()["E3"] == pytest.approx((500.0, -500.0))
+    view.unpin("E3")
+    qtbot.waitSignal(view.layoutSettled, timeout=15000).wait()
+    assert view.positions()["E3"] != pytest.approx((500.0, -500.0))
+
+
+def test_export_actions_ask_for_a_file(qtbot, view, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    target = {"png": tmp_path / "a.png", "svg": tmp_path / "a.svg"}
+    monkeypatch.setattr(
+        QFileDialog,
+        "getSaveFileName",
+        lambda *a, **k: (str(target["png" if "PNG" in a[1] else "svg"]), ""),
+    )
+    view.action_png.trigger()
+    view.action_svg.trigger()
+    assert target["png"].stat().st_size > 0 and target["svg"].stat().st_size > 0
+
+
+def test_controls_panel_toggles_and_is_remembered(qtbot, make_view):
+    a = make_view()
+    a.set_graph(small(), None, "k")
+    assert not a.controls_area.isVisible()
+    qtbot.mouseClick(a.controls_button, Qt.MouseButton.LeftButton)
+    assert a.controls_area.isVisible()
+    a.shutdown()
+    b = make_view()
+    b.set_graph(small(), None, "k")
+    assert b.controls_area.isVisible() and b.controls_button.isChecked()
+
+
+def test_new_vault_forgets_pins_and_trail(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "a")
+    view.set_current("E1")
+    view.pin("E2", 1.0, 1.0)
+    view.set_graph(g, None, "b")
+    assert view.trail() == [] and view.pinned_ids() == [] and view.current_id() is None
+
+
+def test_layout_thread_rate_limit_and_stop(qapp):
+    from anthology.ui.layout_worker import LayoutSpec, LayoutThread
+
+    got: list[float] = []
+    t = LayoutThread(max_fps=30.0)
+    t.frame.connect(lambda _g, _p: (got.append(time.monotonic()), t.frame_consumed()))
+    edges = power_law_graph(200, 400, seed=1)
+    t.start()
+    try:
+        t.load(1, LayoutSpec(n=200, edges=edges, positions=np.full((200, 2), np.nan)))
+        from PySide6.QtCore import QCoreApplication
+
+        end = time.monotonic() + 1.0
+        while time.monotonic() < end:
+            QCoreApplication.processEvents()
+            time.sleep(0.005)
+        assert len(got) >= 5
+        gaps = np.diff(got)
+        assert np.median(gaps) >= 1 / 30 - 0.005
+    finally:
+        assert t.stop()
+    assert not t.isRunning()

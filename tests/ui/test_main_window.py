@@ -1,0 +1,189 @@
+"""The reading window end to end: real widgets, offscreen, a real index of real files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
+
+from anthology.paths import entries_dir
+from anthology.ui.main_window import MainWindow
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path, settings: QSettings):
+    vault = tmp_path / "entries"
+    shutil.copytree(entries_dir(), vault)
+    win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings)
+    qtbot.addWidget(win)
+    win.resize(1300, 850)
+    win.show()
+    qtbot.waitUntil(lambda: win.ready, timeout=20000)
+    qtbot.waitUntil(lambda: win.worker is None or not win.worker.isRunning(), timeout=20000)
+    yield win
+    win.close()
+
+
+def properties_rows(win: MainWindow) -> list[str]:
+    text = win.entry_pane.toPlainText()
+    start = text.index("Properties")
+    end = text.index("Key takeaways") if "Key takeaways" in text else len(text)
+    return [line.strip() for line in text[start:end].splitlines() if line.strip()]
+
+
+def test_the_reading_journey(window: MainWindow, qtbot) -> None:
+    win = window
+    for name in ("entryPane", "backlinksPanel", "graphView", "searchBox", "quickSwitcher"):
+        assert win.findChild(QWidget, name) is not None, name
+    assert win.current_id() == "HOME"
+
+    # Open LIT-008 through the quick switcher, as a user would.
+    win.open_switcher()
+    switcher_input = win.switcher.findChild(QLineEdit)
+    qtbot.keyClicks(switcher_input, "attention is all")
+    assert win.switcher.visible_ids()[0] in ("LIT-008", "NOTE-011")
+    win.switcher.list.setCurrentRow(win.switcher.visible_ids().index("LIT-008"))
+    qtbot.keyClick(switcher_input, Qt.Key.Key_Return)
+    assert win.current_id() == "LIT-008"
+
+    # The Properties box shows the seed's seven rows, the three reverse relations among them.
+    text = win.entry_pane.toPlainText()
+    assert "Properties" in text and "7" in properties_rows(win)[0]
+    assert "Cited as “introduced by” by" in text
+    assert "Cited as “paper” by" in text and "Cited as “source” by" in text
+    assert "SOTA-050 — Scale attention weights by 1/sqrt(head_dim)" in text
+    assert "2 min read" in text
+
+    # The backlinks panel groups by relation; a click on a backlink navigates.
+    groups = win.backlinks.groups()
+    assert groups["introduced by (1)"] == ["SOTA-050"]
+    assert groups["paper (1)"] == ["NOTE-011"]
+    item = win.backlinks.item_for("paper", "NOTE-011")
+    rect = win.backlinks.tree.visualItemRect(item)
+    qtbot.mouseClick(win.backlinks.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert win.current_id() == "NOTE-011"
+
+    # Back returns to LIT-008 (Alt+Left), forward goes on again.
+    qtbot.keyClick(win.entry_pane, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    assert win.current_id() == "LIT-008"
+    win.act_forward.trigger()
+    assert win.current_id() == "NOTE-011"
+
+    # Full-text search with a filter, then open a result.
+    qtbot.keyClick(win, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)  # fmt: skip
+    assert win.search_dock.isVisible()
+    box = win.search_panel.box
+    qtbot.keyClicks(box, "rmsnorm kind:literature")
+    qtbot.waitUntil(lambda: bool(win.search_panel.result_ids()), timeout=3000)
+    first = win.search_panel.result_ids()[0]
+    assert win.index.entry(first).kind == "literature"
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert win.current_id() == first
+
+
+def test_an_internal_link_click_navigates(window: MainWindow, qtbot) -> None:
+    win = window
+    win.show_entry("LIT-008")
+    with qtbot.waitSignal(win.entry_pane.entryLinkActivated, timeout=2000):
+        win.entry_pane.anchorClicked.emit(__import__("PySide6.QtCore").QtCore.QUrl("entry:LIT-709"))
+    assert win.current_id() == "LIT-709"
+
+
+def test_a_tag_chip_searches_the_tag(window: MainWindow) -> None:
+    window.entry_pane.tagActivated.emit("normalization")
+    ids = window.search_panel.result_ids()
+    assert ids and all("normalization" in window.index.entry(i).tags for i in ids)
+
+
+def test_live_reload_shows_edits_and_keeps_the_place(window: MainWindow, qtbot) -> None:
+    win = window
+    win.show_entry("NOTE-011")
+    path = win.root / "NOTE-011.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + "\n\nA freshly added paragraph about [[LIT-709]].\n", encoding="utf-8")
+    qtbot.waitUntil(lambda: "freshly added paragraph" in win.entry_pane.toPlainText(),
+                    timeout=5000)  # fmt: skip
+    assert win.current_id() == "NOTE-011"
+    qtbot.waitUntil(lambda: any(b.source.id == "NOTE-011" for b in win.index.backlinks("LIT-709")),
+                    timeout=5000)  # fmt: skip
+
+    # A new entry appears in the switcher; a broken one lands in the problems list.
+    (win.root / "NEW-001.md").write_text("---\nid: NEW-001\ntitle: Brand new\n---\n[[HOME]]\n")
+    (win.root / "BROKEN.md").write_text("---\ntitle: [oops\n---\n")
+    qtbot.waitUntil(lambda: win.index.entry_ref("NEW-001") is not None, timeout=5000)
+    qtbot.waitUntil(lambda: "problem" in win.problems_button.text(), timeout=5000)
+    win.show_problems()
+    paths = [win.problems_dialog.tree.topLevelItem(i).text(0)
+             for i in range(win.problems_dialog.tree.topLevelItemCount())]  # fmt: skip
+    assert "BROKEN.md" in paths
+
+    # Deleting the entry on screen takes the reader home, with a message.
+    win.show_entry("NEW-001")
+    os.remove(win.root / "NEW-001.md")
+    qtbot.waitUntil(lambda: win.current_id() == "HOME", timeout=5000)
+
+
+def test_settings_persist_geometry_theme_and_last_entry(qtbot, tmp_path, settings) -> None:
+    vault = tmp_path / "v"
+    shutil.copytree(entries_dir(), vault)
+    win = MainWindow(vault, db=tmp_path / "i.sqlite", settings=settings)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: win.ready, timeout=20000)
+    win.show_entry("SOTA-050")
+    win.set_theme("dark")
+    win.resize(701, 503)  # inside the offscreen screen (800×600)
+    win.close()
+    again = MainWindow(None, db=tmp_path / "i.sqlite", settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitUntil(lambda: again.ready, timeout=20000)
+    assert again.root == vault.resolve()
+    assert again.current_id() == "SOTA-050"
+    assert again.theme == "dark" and again.act_dark.isChecked()
+    assert (again.width(), again.height()) == (701, 503)
+    again.close()
+    QApplication.instance().setPalette(QApplication.style().standardPalette())
+
+
+def test_a_missing_entry_is_a_message_not_a_crash(window: MainWindow) -> None:
+    assert window.show_entry("NOPE-404") is False
+    assert "NOPE-404" in window.statusBar().currentMessage()
+
+
+def test_the_demo_link_in_sota_050_opens_the_demo_beside_the_entry(window: MainWindow) -> None:
+    window.show_entry("SOTA-050")
+    assert "Open the attention-scaling demo" in window.entry_pane.toPlainText()
+    window.entry_pane.demoRequested.emit("attention-scaling")
+    dock = window.demo_dock
+    assert dock is not None and dock.isVisible()
+    assert dock.widget().objectName() == "attentionDemo"
+    # Its links to the papers navigate the entry pane.
+    dock.widget().entryLinkActivated.emit("NOTE-011")
+    assert window.current_id() == "NOTE-011"
+
+
+def test_screenshot_command_renders_the_real_window(tmp_path: Path) -> None:
+    from PySide6.QtGui import QImage
+
+    from anthology.cli import main
+
+    out = tmp_path / "shot.png"
+    code = main(["screenshot", "--entry", "LIT-008", "--out", str(out), "--size", "900x600",
+                 "--db", str(tmp_path / "i.sqlite")])  # fmt: skip
+    assert code == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (900, 600)
+    # Not a blank picture: many distinct colours (text, graph nodes, chips).
+    colours = {image.pixel(x, y) for x in range(0, 900, 7) for y in range(0, 600, 7)}
+    assert len(colours) > 50
