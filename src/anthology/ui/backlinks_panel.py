@@ -8,9 +8,10 @@ A click (or Enter) on a row navigates to its source entry.
 from __future__ import annotations
 
 import html
+import re
 from collections import defaultdict
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
@@ -36,6 +37,10 @@ def highlight_link(context: str, text: str, alias: str | None) -> str:
     return escaped
 
 
+def _strip_tags(text: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
 def snippet_html(snippet: str) -> str:
     return (
         html.escape(" ".join(snippet.split()))
@@ -57,6 +62,7 @@ class BacklinksPanel(QWidget):
         self.tree.setColumnCount(1)
         self.tree.setWordWrap(True)
         self.tree.setIndentation(14)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.setUniformRowHeights(False)
         self.tree.itemActivated.connect(self._activate)
         self.tree.itemClicked.connect(self._activate)
@@ -104,17 +110,21 @@ class BacklinksPanel(QWidget):
     def _add_row(self, group: QTreeWidgetItem, entry_id: str, label: str, context: str) -> None:
         item = QTreeWidgetItem(group)
         item.setData(0, ROLE_ID, entry_id)
-        item.setToolTip(0, label)
         muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
         text = QLabel(
-            f"<div style='margin:1px 0'><b>{html.escape(label)}</b></div>"
-            f"<div style='color:{muted}'>{context}</div>"
+            f"<b>{html.escape(label)}</b><br><span style='color:{muted}'>{context}</span>"
         )
-        text.setWordWrap(True)
+        # Two unwrapped lines (source, then context) clipped at the panel's edge: rows stay
+        # one height, and the whole context is in the tooltip.
+        text.setWordWrap(False)
         text.setTextFormat(Qt.TextFormat.RichText)
         text.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         text.setContentsMargins(2, 2, 2, 4)
+        text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        item.setToolTip(0, f"{label}\n{' '.join(_strip_tags(context).split())}")
         self.tree.setItemWidget(item, 0, text)
+        line = text.fontMetrics().lineSpacing()
+        item.setSizeHint(0, QSize(0, 2 * line + 14))
 
     def _activate(self, item: QTreeWidgetItem) -> None:
         entry_id = item.data(0, ROLE_ID)
