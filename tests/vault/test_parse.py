@@ -135,3 +135,56 @@ def test_link_grammar_survives_bracket_soup(parts: list[str]) -> None:
     text = "".join(parts)
     for link in iter_links(text):
         assert "[" not in link.target and "]" not in link.target
+
+
+@given(st.text(st.characters(max_codepoint=0x3000)))
+@settings(max_examples=300, deadline=None)
+def test_word_count_is_split_length(text: str) -> None:
+    from anthology.vault.parse import count_words
+
+    for t in (text, text.encode("ascii", "ignore").decode(), " a\x1cb\x1f c\t\n"):
+        assert count_words(t) == len(t.split())
+
+
+def test_the_indexer_rows_are_parse_entry_without_offsets() -> None:
+    from anthology.vault.parse import parse_parts
+    from conftest import REALISTIC_VAULT
+
+    for path, text in REALISTIC_VAULT.items():
+        with_offsets = parse_parts(text, path)
+        rows = parse_parts(text, path, offsets=False)
+        assert rows[6] == [t[:10] for t in with_offsets[6]]
+        assert rows[:6] == with_offsets[:6] and rows[7:] == with_offsets[7:]
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "# H",
+                "## H ##",
+                "####### no",
+                "#tag",
+                "[[a]]",
+                "[[b|c]] ",
+                "x" * 130,
+                "[m](n.md\n)",
+                "\n",
+                "\n#",
+                "word ",
+                "`[[code]]`",
+                "![[e.png]]",
+            ]
+        ),
+        max_size=30,
+    ).map("".join)
+)
+@settings(max_examples=300, deadline=None)
+def test_headings_and_link_contexts_match_their_plain_definitions(body: str) -> None:
+    from anthology.vault.parse import _HEADING_RE, _body_link_rows, _context, _headings
+
+    masked = mask_code(body)
+    plain = [(len(m.group(1)), m.group(2).strip()) for m in _HEADING_RE.finditer(masked)]
+    assert _headings(masked) == [h for h in plain if h[1]]
+    rows = _body_link_rows(body, masked, 1, offsets=True)
+    assert [r[6] for r in rows] == [_context(body, r[10], r[11]) for r in rows]

@@ -11,22 +11,30 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import pickle
 import posixpath
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import sqlite_utils
 
-from anthology.vault.parse import ParsedEntry, ParseProblem, parse_entry, path_id, reading_minutes
-from anthology.vault.resolve import NamedEntry, Resolver, name_keys, target_key
-from anthology.vault.scan import FileStat, read_entry_text, scan_vault
+from anthology.vault.parse import ParseProblem, path_id
+from anthology.vault.resolve import NamedEntry, Resolver, name_keys
+from anthology.vault.scan import FileStat, read_and_parse_rows, scan_vault
 
 # Below this many files to read, parsing in-process beats starting worker processes.
 PARALLEL_THRESHOLD = 1500
+MAX_WORKERS = 4
+# Files a worker parses per task, and files written per transaction (between which a
+# refresh can be cancelled).
+CHUNK = 100
 BATCH = 1000
+# From this many files on, an empty index is built in bulk (see Indexer.cold).
+COLD_THRESHOLD = 200
 
 
 class Cancelled(Exception):
@@ -72,40 +80,76 @@ class RefreshReport:
         )
 
 
-def _read_and_parse(root: str, stat: FileStat) -> tuple[FileStat, ParsedEntry | None, list]:
-    read = read_entry_text(Path(root) / stat.path)
-    if read.text is None:
-        return stat, None, read.problems
-    parsed = parse_entry(read.text, stat.path)
-    return stat, parsed, read.problems + parsed.problems
-
-
-def _parse_chunk(root: str, stats: Sequence[FileStat]) -> list:
-    return [_read_and_parse(root, s) for s in stats]
-
-
-def _parse_all(root: Path, stats: list[FileStat], task: Task) -> Iterable[tuple]:
-    """Read and parse ``stats``, in worker processes when there are many."""
+def _parse_serial(root: Path, stats: list[FileStat], task: Task, start: int = 0) -> Iterator:
     total = len(stats)
-    if total < PARALLEL_THRESHOLD or (os.cpu_count() or 1) < 2:
-        for i, s in enumerate(stats):
-            if i % 200 == 0:
-                task.progress(i, total, "parsing")
-            yield _read_and_parse(str(root), s)
+    for i in range(start, total, CHUNK):
+        task.progress(i, total, "parsing")
+        part = stats[i : i + CHUNK]
+        yield from zip(part, read_and_parse_rows(str(root), [s.path for s in part]), strict=True)
+
+
+def _parse_all(root: Path, stats: list[FileStat], task: Task) -> Iterator[tuple[FileStat, tuple]]:
+    """Read and parse ``stats`` into ``(stat, (problems, entry))``, in order; in worker
+    processes too when there are many, while the caller writes what is already parsed."""
+    total = len(stats)
+    cpus = os.cpu_count() or 1
+    if total < PARALLEL_THRESHOLD or cpus < 2:
+        yield from _parse_serial(root, stats, task)
         return
-    workers = min(os.cpu_count() or 2, 4)
-    chunk = 250
-    chunks = [stats[i : i + chunk] for i in range(0, total, chunk)]
+    # As many workers as cores: this process writes, and parses only when it would wait.
+    workers = min(cpus, MAX_WORKERS)
+    chunks = [stats[i : i + CHUNK] for i in range(0, total, CHUNK)]
     done = 0
-    # The main process writes SQLite while the workers read and parse the next chunks.
     # "spawn", not "fork": the GUI calls this from a thread, and forking a threaded process
-    # can deadlock. Workers import only the parser (no Qt), so they start quickly.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        for result in pool.map(_parse_chunk, [str(root)] * len(chunks), chunks):
-            yield from result
-            done += len(result)
+    # can deadlock. The workers import only the parser (no Qt, no SQLite), so they start
+    # quickly. A pool that cannot start or breaks (a script without a __main__ guard, a
+    # worker killed) is not fatal: what is left is parsed here.
+    pool = None
+    try:
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        # The first chunk is parsed here while the workers start.
+        futures = [None] + [
+            pool.submit(read_and_parse_rows, str(root), [s.path for s in c]) for c in chunks[1:]
+        ]
+        # While the next chunk in order is not ready, this process takes the last chunk no
+        # worker has started (workers go from the front, this one from the back, and they
+        # meet) rather than wait: when the cores are busy (with the writing, or with other
+        # programs) this is no slower than parsing in-process; when they are free the
+        # workers run ahead. Chunks are still handed on in order.
+        taken: dict[int, list] = {}
+        tail = len(chunks) - 1
+        for i, chunk in enumerate(chunks):
+            future = futures[i]
+            if future is None:
+                rows = read_and_parse_rows(str(root), [s.path for s in chunk])
+            else:
+                while tail > i and not future.done():
+                    if futures[tail].cancel():
+                        taken[tail] = read_and_parse_rows(str(root), [s.path for s in chunks[tail]])
+                        tail -= 1
+                    else:  # the workers have reached it: everything before is theirs
+                        tail = i
+                rows = taken.pop(i) if i in taken else future.result()
+                futures[i] = None  # let the parsed chunk go once written
+            yield from zip(chunk, rows, strict=True)
+            done += len(chunk)
             task.progress(done, total, "parsing")
+    except (BrokenProcessPool, OSError, RuntimeError, EOFError, pickle.PicklingError):
+        pass
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+    if done < total:
+        yield from _parse_serial(root, stats, task, done)
+
+
+def _nocase(text: str) -> str:
+    """``text`` as SQLite's NOCASE collation compares it: ASCII letters folded, no others."""
+    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 
 def _problem_rows(path: str, problems: Iterable[ParseProblem]) -> list[tuple]:
@@ -120,8 +164,13 @@ class Indexer:
         self.conn = db.conn
         self.root = root
         # Links of the entries written in this refresh, resolved and inserted in one pass
-        # once every new name is known: (source eid, source path, text, target_name, …).
-        self.pending_links: list[tuple] = []
+        # once every new name is known: (source eid, source path, link rows).
+        self.pending_links: list[tuple[int, str, list[tuple]]] = []
+        # A cold build (empty index) skips every per-file look-up: ids are checked against
+        # this map (NOCASE id → path) and row ids counted here.
+        self.cold = False
+        self.cold_ids: dict[str, str] = {}
+        self.next_eid = 1
 
     # -- the refresh -----------------------------------------------------------------------
     def refresh(self, task: Task | None = None) -> RefreshReport:
@@ -152,8 +201,18 @@ class Indexer:
             report.links = self._count("links")
             return report
 
+        if len(to_read) >= PARALLEL_THRESHOLD and getattr(
+            multiprocessing.current_process(), "_inheriting", False
+        ):
+            # A worker starting up is re-running a script that has no ``if __name__ ==
+            # "__main__":`` guard: fail here, before writing, as spawn does; the parent then
+            # parses in-process.
+            raise RuntimeError("a worker process is re-running a script without a main guard")
+        self.cold = not known and len(to_read) >= COLD_THRESHOLD and not self._count("entries")
         affected_names: set[str] = set()
         touched_eids: set[int] = set()
+        if self.cold:
+            self.conn.execute("PRAGMA synchronous = OFF")  # a cache: rebuilt if ever torn
         with self.conn:
             for path in removed_paths:
                 old = self._entry_names(path)
@@ -167,20 +226,34 @@ class Indexer:
                 self.conn.executemany(
                     "INSERT INTO attachments(path) VALUES (?)", [(a,) for a in scan.attachments]
                 )
+            if self.cold:
+                # Only scan problems can be left in an index without files; they are
+                # written again below.
+                self.conn.execute("DELETE FROM problems")
 
-        batch: list[tuple] = []
-        for item in _parse_all(self.root, to_read, task):
-            batch.append(item)
-            if len(batch) >= BATCH:
-                self._write_batch(batch, report, affected_names, touched_eids)
-                batch = []
-        if batch:
-            self._write_batch(batch, report, affected_names, touched_eids)
-
-        task.progress(0, 1, "resolving links")
-        with self.conn:
-            self._resolve(touched_eids, affected_names, attachments_changed)
-            self._replace_scan_problems(scan.problems, scan_problem_paths)
+        try:
+            batch: list[tuple] = []
+            try:
+                for item in _parse_all(self.root, to_read, task):
+                    batch.append(item)
+                    if len(batch) >= BATCH:
+                        self._write_batch(batch, report, affected_names, touched_eids)
+                        batch = []
+                if batch:
+                    self._write_batch(batch, report, affected_names, touched_eids)
+            except Cancelled:
+                # What was written stays: give it its links, or they would be lost, since
+                # the next refresh sees those files unchanged.
+                with self.conn:
+                    self._resolve(touched_eids, affected_names, attachments_changed)
+                raise
+            task.progress(0, 1, "resolving links")
+            with self.conn:
+                self._resolve(touched_eids, affected_names, attachments_changed)
+                self._replace_scan_problems(scan.problems, scan_problem_paths)
+        finally:
+            if self.cold:
+                self.conn.execute("PRAGMA synchronous = NORMAL")
         report.links = self._count("links")
         report.problems = self._count("problems")
         report.seconds = time.perf_counter() - t0
@@ -191,7 +264,8 @@ class Indexer:
     def _count(self, table: str) -> int:
         return self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
-    def _entry_names(self, path: str) -> tuple[int, set[str], str] | None:
+    def _entry_names(self, path: str) -> tuple[int, set[str], str, str] | None:
+        """(eid, the names links may use for it, id, aliases JSON) of the entry at ``path``."""
         row = self.conn.execute(
             "SELECT eid, id, aliases FROM entries WHERE path = ?", (path,)
         ).fetchone()
@@ -199,7 +273,7 @@ class Indexer:
             return None
         eid, entry_id, aliases = row
         named = NamedEntry(entry_id, path, tuple(json.loads(aliases or "[]")))
-        return eid, {posixpath.basename(k) for k in name_keys(named)}, entry_id
+        return eid, {posixpath.basename(k) for k in name_keys(named)}, entry_id, aliases
 
     def _delete_path(self, path: str) -> None:
         c = self.conn
@@ -217,28 +291,34 @@ class Indexer:
         c.execute("DELETE FROM problems WHERE path = ?", (path,))
         c.execute("DELETE FROM files WHERE path = ?", (path,))
 
-    def _assign_id(self, parsed: ParsedEntry, eid: int | None) -> tuple[str, ParseProblem | None]:
-        """The entry's id, unique in the index; a duplicate falls back to its path id."""
-        wanted = parsed.id
-        holder = self.conn.execute(
-            "SELECT eid, path FROM entries WHERE id = ? COLLATE NOCASE", (wanted,)
+    def _id_holder(self, entry_id: str) -> tuple[int | None, str] | None:
+        """(eid, path) of the entry that already has ``entry_id`` (NOCASE), or None."""
+        if self.cold:
+            path = self.cold_ids.get(_nocase(entry_id))
+            return None if path is None else (None, path)
+        return self.conn.execute(
+            "SELECT eid, path FROM entries WHERE id = ? COLLATE NOCASE", (entry_id,)
         ).fetchone()
-        if holder is None or holder[0] == eid:
+
+    def _assign_id(self, wanted: str, path: str, eid: int | None) -> tuple[str, tuple | None]:
+        """The entry's id, unique in the index; a duplicate falls back to its path id."""
+        holder = self._id_holder(wanted)
+        if holder is None or (eid is not None and holder[0] == eid):
             return wanted, None
-        fallback = path_id(parsed.path)
+        fallback = path_id(path)
         n = 1
         candidate = fallback
         while True:
-            row = self.conn.execute(
-                "SELECT eid FROM entries WHERE id = ? COLLATE NOCASE", (candidate,)
-            ).fetchone()
-            if row is None or row[0] == eid:
+            row = self._id_holder(candidate)
+            if row is None or (eid is not None and row[0] == eid):
                 break
             n += 1
             candidate = f"{fallback}~{n}"
-        problem = ParseProblem(
+        problem = (
+            None,
             "duplicate-id",
             f"id “{wanted}” is already used by {holder[1]}; this entry is indexed as “{candidate}”",
+            "error",
         )
         return candidate, problem
 
@@ -250,27 +330,35 @@ class Indexer:
         touched_eids: set[int],
     ) -> None:
         c = self.conn
+        cold = self.cold
+        entry_rows: list[tuple] = []
         tag_rows: list[tuple] = []
         alias_rows: list[tuple] = []
         prop_rows: list[tuple] = []
         fts_rows: list[tuple] = []
         problem_rows: list[tuple] = []
         file_rows: list[tuple] = []
+        pending = self.pending_links
         with c:
-            for stat, parsed, problems in batch:
-                file_rows.append((stat.path, stat.size, stat.mtime_ns))
-                old = self._entry_names(stat.path)
-                c.execute("DELETE FROM problems WHERE path = ?", (stat.path,))
-                if parsed is None:
+            for stat, (problems, entry) in batch:
+                path = stat.path
+                file_rows.append((path, stat.size, stat.mtime_ns))
+                old = None
+                if not cold:
+                    old = self._entry_names(path)
+                    c.execute("DELETE FROM problems WHERE path = ?", (path,))
+                if entry is None:
                     if old is not None:
                         affected_names |= old[1]
-                        self._delete_path(stat.path)
+                        self._delete_path(path)
                         report.removed_ids.append(old[2])
-                    problem_rows += _problem_rows(stat.path, problems)
+                    problem_rows += [(path, *p) for p in problems]
                     continue
+                (declared_id, title, kind, status, words, minutes, body_line, headings_json,
+                 tags, aliases, props_json, props, tags_json, aliases_json, body,
+                 links) = entry  # fmt: skip
                 eid = old[0] if old else None
                 if old is not None:
-                    affected_names |= old[1]
                     for table in ("tags", "aliases", "properties"):
                         c.execute(f"DELETE FROM {table} WHERE eid = ?", (eid,))
                     c.execute("DELETE FROM links WHERE source = ?", (eid,))
@@ -278,26 +366,18 @@ class Indexer:
                     report.changed += 1
                 else:
                     report.added += 1
-                entry_id, dup = self._assign_id(parsed, eid)
+                entry_id, dup = self._assign_id(declared_id, path, eid)
                 if dup is not None:
                     problems = [*problems, dup]
-                values = (
-                    entry_id,
-                    parsed.id,
-                    parsed.path,
-                    parsed.title,
-                    parsed.kind,
-                    parsed.status,
-                    parsed.words,
-                    reading_minutes(parsed.words),
-                    parsed.body_line,
-                    json.dumps(parsed.headings, ensure_ascii=False),
-                    json.dumps(parsed.tags, ensure_ascii=False),
-                    json.dumps(parsed.aliases, ensure_ascii=False),
-                    json.dumps(parsed.properties, ensure_ascii=False),
-                    stat.mtime_ns,
-                )
-                if eid is None:
+                values = (entry_id, declared_id, path, title, kind, status, words, minutes,
+                          body_line, headings_json, tags_json, aliases_json, props_json,
+                          stat.mtime_ns)  # fmt: skip
+                if cold:
+                    eid = self.next_eid
+                    self.next_eid += 1
+                    self.cold_ids[_nocase(entry_id)] = path
+                    entry_rows.append((eid, *values))
+                elif eid is None:
                     cur = c.execute(
                         "INSERT INTO entries(id, declared_id, path, title, kind, status, words, "
                         "reading_minutes, body_line, headings, tags, aliases, properties, "
@@ -315,44 +395,32 @@ class Indexer:
                 assert eid is not None
                 touched_eids.add(eid)
                 report.changed_ids.append(entry_id)
-                affected_names |= {
-                    posixpath.basename(k)
-                    for k in name_keys(NamedEntry(entry_id, parsed.path, tuple(parsed.aliases)))
-                }
-                for pl in parsed.links:
-                    lk = pl.link
-                    self.pending_links.append(
-                        (
-                            eid,
-                            parsed.path,
-                            lk.target,
-                            posixpath.basename(target_key(lk.target)),
-                            pl.relation,
-                            int(lk.embed),
-                            int(lk.markdown),
-                            lk.line,
-                            pl.context,
-                            lk.alias,
-                            lk.heading,
-                            lk.block,
-                        )
-                    )
-                tag_rows += [(eid, t) for t in parsed.tags]
-                alias_rows += [(eid, a) for a in parsed.aliases]
-                prop_rows += [
-                    (eid, k, json.dumps(v, ensure_ascii=False))
-                    for k, v in parsed.properties.items()
-                ]
-                fts_rows.append(
-                    (
-                        eid,
-                        parsed.title,
-                        " ".join(parsed.aliases),
-                        " ".join(parsed.tags),
-                        parsed.body,
-                    )
+                # Links elsewhere need resolving again only when the entry's names changed
+                # (its path is the same; its row id too); a cold build has no such links.
+                if not cold and (old is None or (old[2], old[3]) != (entry_id, aliases_json)):
+                    if old is not None:
+                        affected_names |= old[1]
+                    affected_names |= {
+                        posixpath.basename(k)
+                        for k in name_keys(NamedEntry(entry_id, path, tuple(aliases)))
+                    }
+                if links:
+                    pending.append((eid, path, links))
+                if tags:
+                    tag_rows += [(eid, t) for t in tags]
+                if aliases:
+                    alias_rows += [(eid, a) for a in aliases]
+                prop_rows += [(eid, k, v) for k, v in props]
+                fts_rows.append((eid, title, " ".join(aliases), " ".join(tags), body))
+                if problems:
+                    problem_rows += [(path, *p) for p in problems]
+            if entry_rows:
+                c.executemany(
+                    "INSERT INTO entries(eid, id, declared_id, path, title, kind, status, words, "
+                    "reading_minutes, body_line, headings, tags, aliases, properties, "
+                    "mtime_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    entry_rows,
                 )
-                problem_rows += _problem_rows(stat.path, problems)
             c.executemany("INSERT INTO tags(eid, tag) VALUES (?,?)", tag_rows)
             c.executemany("INSERT INTO aliases(eid, alias) VALUES (?,?)", alias_rows)
             c.executemany("INSERT INTO properties(eid, key, value) VALUES (?,?,?)", prop_rows)
@@ -386,7 +454,7 @@ class Indexer:
     # -- resolution ------------------------------------------------------------------------
     def resolver(self) -> Resolver:
         entries = [
-            NamedEntry(i, p, tuple(json.loads(a or "[]")))
+            NamedEntry(i, p, tuple(json.loads(a)) if a and a != "[]" else ())
             for i, p, a in self.conn.execute("SELECT id, path, aliases FROM entries")
         ]
         attachments = [r[0] for r in self.conn.execute("SELECT path FROM attachments")]
@@ -446,25 +514,14 @@ class Indexer:
                 [(*resolve(text, path, md), lid) for lid, text, md, path in existing],
             )
         rows = []
-        for (
-            eid,
-            path,
-            text,
-            name,
-            relation,
-            embed,
-            md,
-            line,
-            context,
-            alias,
-            heading,
-            block,
-        ) in self.pending_links:
-            target, status, extra = resolve(text, path, md)
-            rows.append((eid, target, status, text, name, extra, relation, embed, md, line,
-                         context, alias, heading, block))  # fmt: skip
+        get = memo.get
+        for eid, path, links in self.pending_links:
+            folder = posixpath.dirname(path)
+            for t in links:  # (text, target_name, relation, embed, markdown, line, …)
+                hit = get((t[0], folder, t[4])) or resolve(t[0], path, t[4])
+                rows.append((eid, *hit, *t))
         c.executemany(
-            "INSERT INTO links(source, target, status, text, target_name, resolved_path, "
+            "INSERT INTO links(source, target, status, resolved_path, text, target_name, "
             "relation, embed, markdown, line, context, alias, heading, block) "
             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             rows,

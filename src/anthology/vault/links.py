@@ -191,40 +191,45 @@ def mask_code(text: str) -> str:
     return text
 
 
-class _LineCounter:
-    """1-based line numbers for increasing offsets, counting each newline once."""
-
-    def __init__(self, text: str, first_line: int) -> None:
-        self.text, self.pos, self.line = text, 0, first_line
-
-    def at(self, offset: int) -> int:
-        self.line += self.text.count("\n", self.pos, offset)
-        self.pos = offset
-        return self.line
-
-
 def iter_links(text: str, *, masked: str | None = None, first_line: int = 1) -> Iterator[Link]:
     """Every wikilink and relative Markdown link in ``text``, in order of appearance.
 
     ``masked`` may pass a :func:`mask_code` result already computed; ``first_line`` is the
     line number of the text's first line in its file (after front matter, say).
     """
+    for found in find_links(text, masked=masked, first_line=first_line):
+        yield Link(*found)
+
+
+def find_links(
+    text: str, *, masked: str | None = None, first_line: int = 1
+) -> list[tuple[str, str | None, str | None, str | None, bool, bool, int, int, int]]:
+    """What :func:`iter_links` yields, as plain tuples in :class:`Link`'s field order (the
+    indexer's hot path: no object per link)."""
     if masked is None:
         masked = mask_code(text)
-    if "[" not in masked:
-        return
-    found: list[tuple[int, int, bool, str, str | None, str | None, str | None, bool]] = []
+    if "[[" not in masked and "](" not in masked:
+        return []
+    found: list = []
+    line, pos = first_line, 0
+    count = text.count
     for m in _WIKILINK_SCAN_RE.finditer(masked):
-        target, heading, block, alias = split_wikilink(m.group(1))
+        inner = m.group(1)
+        if "|" in inner or "#" in inner or "\\" in inner:
+            target, heading, block, alias = split_wikilink(inner)
+        else:  # the usual [[name]]: what split_wikilink gives, without the call
+            target, heading, block, alias = inner.strip(), None, None, None
         if target or heading or block:
             start = m.start()
             embed = start > 0 and masked[start - 1] == "!"
             if embed:
                 start -= 1
-            found.append((start, m.end(), False, target, alias, heading, block, embed))
+            line += count("\n", pos, start)
+            pos = start
+            found.append((target, alias, heading, block, embed, False, start, m.end(), line))
     if "](" in masked:
-        wiki_spans = [(f[0], f[1]) for f in found]
-        any_md = False
+        wiki_spans = [(f[6], f[7]) for f in found]
+        markdown: list = []
         for m in MDLINK_RE.finditer(masked):
             if any(s <= m.start() < e for s, e in wiki_spans):
                 continue
@@ -234,14 +239,17 @@ def iter_links(text: str, *, masked: str | None = None, first_line: int = 1) -> 
             path, heading, block = parts
             if path or heading or block:
                 alias = m.group(2).strip() or None
-                found.append((m.start(), m.end(), True, path, alias, heading, block,
-                              m.group(1) == "!"))  # fmt: skip
-                any_md = True
-        if any_md:
-            found.sort(key=lambda f: f[0])
-    lines = _LineCounter(text, first_line)
-    for start, end, markdown, target, alias, heading, block, embed in found:
-        yield Link(target, alias, heading, block, embed, markdown, start, end, lines.at(start))
+                markdown.append((path, alias, heading, block, m.group(1) == "!", True, m.start(),
+                                 m.end()))  # fmt: skip
+        if markdown:  # interleave, then number the lines again in order of appearance
+            merged = sorted([f[:8] for f in found] + markdown, key=lambda f: f[6])
+            found = []
+            line, pos = first_line, 0
+            for f in merged:
+                line += count("\n", pos, f[6])
+                pos = f[6]
+                found.append((*f, line))
+    return found
 
 
 def _inside(text: str, pos: int, open_: str, close: str) -> bool:

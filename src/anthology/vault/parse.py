@@ -8,13 +8,15 @@ only looks for structure. It never raises on bad content: what is wrong becomes 
 from __future__ import annotations
 
 import math
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
 from anthology.vault.frontmatter import FrontMatterError, load_properties, split_front_matter
-from anthology.vault.links import Link, iter_links, iter_tags, mask_code
+from anthology.vault.links import Link, find_links, iter_tags, mask_code
+from anthology.vault.resolve import target_key
 
 WORDS_PER_MINUTE = 200
 CONTEXT_CHARS = 240
@@ -64,6 +66,19 @@ class ParsedEntry:
     @property
     def reading_minutes(self) -> int:
         return reading_minutes(self.words)
+
+
+# str.split()'s whitespace among ASCII characters → b" ", anything else → b"x".
+_WORD_BYTES = bytes(32 if c in b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f" else 120 for c in range(256))
+
+
+def count_words(text: str) -> int:
+    """``len(text.split())``: whitespace-separated words (6× cheaper than a regex, close
+    enough), counted without making a string per word when the text is ASCII."""
+    if text.isascii():
+        marks = text.encode("ascii").translate(_WORD_BYTES)
+        return marks.count(b"x ") + (marks[-1:] == b"x")  # word ends: finds the rarer byte
+    return len(text.split())
 
 
 def reading_minutes(words: int) -> int:
@@ -120,9 +135,81 @@ def _context(text: str, start: int, end: int) -> str:
     return line.strip()
 
 
-def _relation_links(properties: dict[str, Any], yaml_text: str) -> list[ParsedLink]:
-    """``[[links]]`` inside front-matter values: typed relations named after their key."""
-    found: list[ParsedLink] = []
+def _body_link_rows(body: str, masked: str, first_line: int, offsets: bool) -> list[tuple]:
+    """The body's links as link rows, each with its :func:`_context` (computed once per line)."""
+    rows: list[tuple] = []
+    ls = le = -1
+    plain = False  # whether body[ls:le] is one line (no newline inside)
+    line_text = short = ""
+    long = False
+    half = CONTEXT_CHARS // 2
+    for target, alias, heading, block, embed, md, start, end, line in find_links(
+        body, masked=masked, first_line=first_line
+    ):
+        if not (plain and ls <= start and end <= le):
+            ls = body.rfind("\n", 0, start) + 1
+            le = body.find("\n", end)
+            if le < 0:
+                le = len(body)
+            line_text = body[ls:le]
+            plain = "\n" not in line_text
+            long = len(line_text) > CONTEXT_CHARS
+            short = "" if long else line_text.strip()
+        if long:  # as _context trims it
+            lo = max(0, start - ls - half)
+            hi = min(len(line_text), lo + CONTEXT_CHARS)
+            context = (
+                ("…" if lo else "") + line_text[lo:hi] + ("…" if hi < len(line_text) else "")
+            ).strip()
+        else:
+            context = short
+        name = _target_names.get(target) or target_name(target)
+        if offsets:
+            rows.append((target, name, None, 1 if embed else 0, 1 if md else 0, line, context,
+                         alias, heading, block, start, end))  # fmt: skip
+        else:
+            rows.append((target, name, None, 1 if embed else 0, 1 if md else 0, line, context,
+                         alias, heading, block))  # fmt: skip
+    return rows
+
+
+_target_names: dict[str, str] = {}
+
+
+def target_name(text: str) -> str:
+    """``links.target_name`` of a link's target text: the last segment of its key (what a
+    rename touches). Memoised: hubs are linked thousands of times."""
+    name = _target_names.get(text)
+    if name is None:
+        if len(_target_names) > 100_000:
+            _target_names.clear()
+        name = _target_names[text] = posixpath.basename(target_key(text))
+    return name
+
+
+def _headings(masked: str) -> list[tuple[int, str]]:
+    """What ``_HEADING_RE.finditer`` finds, trying it only where a line starts with '#'."""
+    out: list[tuple[int, str]] = []
+    match = _HEADING_RE.match
+    find = masked.find
+    pos = 0 if masked.startswith("#") else find("\n#") + 1
+    while pos or masked.startswith("#"):
+        m = match(masked, pos)
+        if m is not None:
+            text = m.group(2).strip()
+            if text:
+                out.append((len(m.group(1)), text))
+        pos = find("\n#", pos + 1) + 1  # the next line that starts with '#'
+        if not pos:
+            break
+    return out
+
+
+def _relation_links(properties: dict[str, Any], yaml_text: str, offsets: bool) -> list[tuple]:
+    """``[[links]]`` inside front-matter values: typed relations named after their key.
+
+    Each is a link row (see :func:`parse_parts`)."""
+    found: list[tuple] = []
     key_lines: dict[str, int] | None = None
     for key, value in properties.items():
         strings = [s for s in _walk_strings(value) if "[[" in s]
@@ -131,19 +218,21 @@ def _relation_links(properties: dict[str, Any], yaml_text: str) -> list[ParsedLi
         if key_lines is None:
             key_lines = {}
             for i, raw in enumerate(yaml_text.splitlines()):
-                m = re.match(r"""^["']?([^"':#\s][^"':]*?)["']?\s*:""", raw)
+                m = _KEY_RE.match(raw)
                 if m and m.group(1) not in key_lines:
                     key_lines[m.group(1)] = i + 2  # '---' is line 1
         line = key_lines.get(key, 1)
         relation = relation_name(key)
         for s in strings:
-            for link in iter_links(s, masked=s):
-                positioned = Link(
-                    link.target, link.alias, link.heading, link.block,
-                    link.embed, link.markdown, link.start, link.end, line,
-                )  # fmt: skip
-                found.append(ParsedLink(positioned, relation, f"{key}: {s}"[:CONTEXT_CHARS]))
+            context = f"{key}: {s}"[:CONTEXT_CHARS]
+            for target, alias, heading, block, embed, md, start, end, _ in find_links(s, masked=s):
+                row = (target, target_name(target), relation, int(embed), int(md), line,
+                       context, alias, heading, block)  # fmt: skip
+                found.append((*row, start, end) if offsets else row)
     return found
+
+
+_KEY_RE = re.compile(r"""^["']?([^"':#\s][^"':]*?)["']?\s*:""")
 
 
 def _walk_strings(value: Any) -> list[str]:
@@ -158,25 +247,50 @@ def _walk_strings(value: Any) -> list[str]:
 
 def parse_entry(text: str, path: str) -> ParsedEntry:
     """Parse the text of the entry at vault-relative ``path``."""
+    (entry_id, title, properties, aliases, tags, headings, links, body, body_line, words,
+     problems) = parse_parts(text, path)  # fmt: skip
+    return ParsedEntry(
+        path=path,
+        id=entry_id,
+        title=title,
+        properties=properties,
+        aliases=aliases,
+        tags=tags,
+        headings=headings,
+        links=[
+            ParsedLink(
+                Link(t[0], t[7], t[8], t[9], bool(t[3]), bool(t[4]), t[10], t[11], t[5]), t[2], t[6]
+            )
+            for t in links
+        ],
+        body=body,
+        body_line=body_line,
+        words=words,
+        problems=problems,
+    )
+
+
+def parse_parts(text: str, path: str, *, offsets: bool = True) -> tuple:
+    """:func:`parse_entry`'s work as a plain tuple, for the indexer's hot path: ``(id, title,
+    properties, aliases, tags, headings, links, body, body_line, words, problems)``; each
+    link is a row ``(text, target_name, relation, embed, markdown, line, context, alias,
+    heading, block, start, end)`` (embed and markdown as 0/1; without ``start, end`` when
+    not ``offsets``)."""
     problems: list[ParseProblem] = []
     split = split_front_matter(text)
     properties: dict[str, Any] = {}
-    relation_links: list[ParsedLink] = []
+    relation_links: list[tuple] = []
     if split.yaml_text is not None:
         try:
             properties = load_properties(split.yaml_text)
         except FrontMatterError as exc:
             problems.append(ParseProblem("front-matter", str(exc), exc.line))
         else:
-            relation_links = _relation_links(properties, split.yaml_text)
+            relation_links = _relation_links(properties, split.yaml_text, offsets)
     body = split.body
     masked = mask_code(body)
 
-    headings = [
-        (len(m.group(1)), m.group(2).strip())
-        for m in _HEADING_RE.finditer(masked)
-        if m.group(2).strip()
-    ]
+    headings = _headings(masked)
     entry_id = _scalar(properties.get("id")) or path_id(path)
     title = _scalar(properties.get("title"))
     if not title:
@@ -197,22 +311,7 @@ def parse_entry(text: str, path: str) -> ParsedEntry:
             seen.add(norm.lower())
             tags.append(norm)
 
-    body_links = [
-        ParsedLink(link, None, _context(body, link.start, link.end))
-        for link in iter_links(body, masked=masked, first_line=split.body_line)
-    ]
-    words = len(masked.split())  # whitespace words: 6× cheaper than a regex, close enough
-    return ParsedEntry(
-        path=path,
-        id=entry_id,
-        title=title,
-        properties=properties,
-        aliases=list(dict.fromkeys(aliases)),
-        tags=tags,
-        headings=headings,
-        links=relation_links + body_links,
-        body=body,
-        body_line=split.body_line,
-        words=words,
-        problems=problems,
-    )
+    links = relation_links + _body_link_rows(body, masked, split.body_line, offsets)
+    words = count_words(masked)
+    return (entry_id, title, properties, list(dict.fromkeys(aliases)), tags, headings, links,
+            body, split.body_line, words, problems)  # fmt: skip

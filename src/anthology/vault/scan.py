@@ -7,12 +7,17 @@ does. Symlinked folders are followed once; a loop is reported and cut.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from anthology.vault.parse import ParseProblem
+from anthology.vault.parse import ParseProblem, _scalar, parse_parts, reading_minutes
+
+# json.dumps(v, ensure_ascii=False) without building an encoder on every call.
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 # Past this size only the head of a file is indexed for links, tags and search: a 20 MB
 # log pasted into a vault should not stall indexing. The entry pane still opens it whole.
@@ -161,3 +166,47 @@ def read_entry_text(path: Path, size_hint: int | None = None) -> ReadResult:
     if "\x02" in text or "\x03" in text:  # reserved as search-snippet markers
         text = text.replace("\x02", "").replace("\x03", "")
     return ReadResult(text, problems)
+
+
+def read_and_parse_rows(root: str, paths: Sequence[str]) -> list[tuple]:
+    """Read and parse each file into the compact rows the indexer writes.
+
+    This is the work the indexer hands to worker processes, so it returns plain tuples
+    (cheap to pickle) and lives in a module that imports only the parser. For each path:
+    ``(problems, entry)`` where ``problems`` are ``(line, kind, message, severity)`` and
+    ``entry`` is ``None`` (nothing readable) or ``(declared_id, title, kind, status, words,
+    reading_minutes, body_line, headings_json, tags, aliases, properties_json,
+    property_rows, tags_json, aliases_json, body, links)``; each link is ``(text,
+    target_name, relation, embed, markdown, line, context, alias, heading, block)``.
+    """
+    out: list[tuple] = []
+    base = Path(root)
+    for path in paths:
+        read = read_entry_text(base / path)
+        if read.text is None:
+            out.append(([(p.line, p.kind, p.message, p.severity) for p in read.problems], None))
+            continue
+        (entry_id, title, props, aliases, tags, headings, links, body, body_line, words,
+         parse_problems) = parse_parts(read.text, path, offsets=False)  # fmt: skip
+        problems = [(p.line, p.kind, p.message, p.severity)
+                    for p in (*read.problems, *parse_problems)]  # fmt: skip
+        entry = (
+            entry_id,
+            title,
+            _scalar(props.get("kind")),
+            _scalar(props.get("status")),
+            words,
+            reading_minutes(words),
+            body_line,
+            _dumps(headings),
+            tags,
+            aliases,
+            _dumps(props),
+            [(k, _dumps(v)) for k, v in props.items()],
+            _dumps(tags),
+            _dumps(aliases),
+            body,
+            links,
+        )
+        out.append((problems, entry))
+    return out

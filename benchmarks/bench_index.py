@@ -1,0 +1,122 @@
+"""Indexing: parse rate, cold index against the bare floor, incremental refresh, obsidiantools.
+
+The floor is the least any full-text index of the vault must do: read every file and insert its
+raw text into an FTS5 table. ``obsidiantools`` builds the same link graph on the same vault.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from anthology.vault.index import VaultIndex
+from anthology.vault.scan import read_and_parse_rows, scan_vault
+from synthetic_vault import generate
+
+
+def row(name, size, unit, ours, peer, peer_value, lower_is_better=True) -> dict:
+    if peer_value is None or ours in (None, 0):
+        ratio = None
+    else:
+        ratio = peer_value / ours if lower_is_better else ours / peer_value
+    return {"name": name, "size": size, "unit": unit, "ours": ours, "peer": peer,
+            "peer_value": peer_value, "ratio": ratio}  # fmt: skip
+
+
+def floor_seconds(root: Path, db: Path) -> float:
+    t0 = time.perf_counter()
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE VIRTUAL TABLE f USING fts5(body)")
+    with conn:
+        conn.executemany(
+            "INSERT INTO f(body) VALUES (?)",
+            ((p.read_text(encoding="utf-8"),) for p in sorted(root.rglob("*.md"))),
+        )
+    conn.close()
+    return time.perf_counter() - t0
+
+
+def parse_rate(root: Path) -> tuple[float, float]:
+    """Entries per second: our parse (front matter + links), and python-markdown rendering."""
+    import markdown
+
+    # What a worker of the indexer does per file: read, parse, and build the rows to write.
+    paths = [s.path for s in scan_vault(root).entries[:2000]]
+    best = float("inf")
+    for _ in range(3):  # best of three: the machine may be shared
+        t0 = time.perf_counter()
+        read_and_parse_rows(str(root), paths)
+        best = min(best, time.perf_counter() - t0)
+    ours = len(paths) / best
+    md = markdown.Markdown(extensions=["tables", "fenced_code", "toc", "footnotes"])
+    texts = [(root / p).read_text(encoding="utf-8") for p in paths[:500]]
+    t0 = time.perf_counter()
+    for text in texts:
+        md.reset().convert(text)
+    render = len(texts) / (time.perf_counter() - t0)
+    return ours, render
+
+
+def obsidiantools_run(root: Path) -> tuple[float, int] | None:
+    try:
+        import obsidiantools.api as otools
+    except ImportError:
+        return None
+    t0 = time.perf_counter()
+    vault = otools.Vault(root).connect()
+    seconds = time.perf_counter() - t0
+    links = sum(len(v) for v in vault.wikilinks_index.values())
+    return seconds, links
+
+
+def run(quick: bool = False) -> list[dict]:
+    n = 1000 if quick else 10_000
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpdir = Path(tmp)
+        root = generate(tmpdir / "vault", n, seed=1)
+        ours_rate, render_rate = parse_rate(root)
+        rows.append(row("parse stage (front matter + links)", n, "entries/s", ours_rate,
+                        "python-markdown render", render_rate, lower_is_better=False))  # fmt: skip
+        floors, colds = [], []
+        for k in range(1 if quick else 3):
+            floors.append(floor_seconds(root, tmpdir / f"floor{k}.sqlite"))
+            t0 = time.perf_counter()
+            index = VaultIndex.open(root, tmpdir / f"index{k}.sqlite")
+            colds.append(time.perf_counter() - t0)
+            if k == 0:
+                links = index.stats()["links"]
+                noop = []
+                for _ in range(5):
+                    t0 = time.perf_counter()
+                    index.refresh()
+                    noop.append(time.perf_counter() - t0)
+                edits = []
+                target = next(root.rglob("*.md"))
+                for i in range(5):
+                    with target.open("a", encoding="utf-8") as fh:
+                        fh.write(f"\nedit {i} links [[LIT-00003]]\n")
+                    st = target.stat()
+                    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9 * (i + 1)))
+                    t0 = time.perf_counter()
+                    index.refresh()
+                    edits.append(time.perf_counter() - t0)
+            index.close()
+        cold, floor = min(colds), min(floors)
+        rows.append(row("cold index, FTS included", n, "s", cold,
+                        "floor: read + FTS5 insert", floor))  # fmt: skip
+        rows.append(row("re-run, nothing changed", n, "s", statistics.median(noop),
+                        "cold index", cold))  # fmt: skip
+        rows.append(row("re-run, one entry edited", n, "s", statistics.median(edits),
+                        "cold index", cold))  # fmt: skip
+        peer = obsidiantools_run(root)
+        if peer is not None:
+            rows.append(row("link graph of the vault", n, "s", cold, "obsidiantools connect()",
+                            peer[0]))  # fmt: skip
+            rows.append(row("links found", n, "links", links, "obsidiantools wikilinks",
+                            peer[1], lower_is_better=False))  # fmt: skip
+    return rows

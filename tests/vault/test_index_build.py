@@ -1,0 +1,199 @@
+"""The cold build (empty index, bulk path) and the incremental path build the same index."""
+
+from __future__ import annotations
+
+import os
+import random
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pytest
+
+from anthology.vault import indexer
+from anthology.vault.index import VaultIndex
+from anthology.vault.indexer import Cancelled, Task
+from conftest import REALISTIC_VAULT, write_vault
+
+EXTRA: dict[str, str | bytes] = {
+    "dup/one.md": "---\nid: SAME\ntitle: First\n---\nSee [[same]] and [[Émile]].\n",
+    "dup/two.md": "---\nid: same\n---\nSecond with the id in another case. #tagged\n",
+    "dup/three.md": "---\nid: dup/two\n---\nTakes the fallback id of the one before.\n",
+    "uni/Émile.md": "---\nid: Émile\naliases: [Em, 'É']\n---\n[[émile]] [[Em]] ![[pic.png]]\n",
+    "uni/émile.md": "NOCASE folds ASCII only: [[Émile]] [[ÉMILE]].\n",
+    "bad/yaml.md": "---\ntitle: [unclosed\n---\nBody [[HOME]]\n",
+    "bad/empty.md": "",
+    "bad/binary.md": b"\x00\x01\x02 not text",
+    "bad/latin1.md": "caf\xe9 [[HOME]]".encode("latin-1"),
+    "props/typed.md": (
+        "---\nyear: 2017\nratio: 0.5\nok: yes\nwhen: 2024-01-05\nnothing:\n"
+        "nested:\n  a: [1, 2]\nrefines: ['[[LIT-008]]', '[[Nowhere]]']\n---\n# Heading\n"
+    ),
+    "pic.png": b"\x89PNG",
+}
+
+
+def _synthetic(n: int, seed: int = 3) -> dict[str, str]:
+    rng = random.Random(seed)
+    files = {}
+    for i in range(n):
+        targets = [f"S-{rng.randrange(n):03d}" for _ in range(rng.randint(0, 4))]
+        rel = f'related: ["[[S-{rng.randrange(n):03d}]]"]\n' if i % 3 else ""
+        body = " ".join(f"text [[{t}|alias]] more" if j % 2 else f"[[{t}]]"
+                        for j, t in enumerate(targets))  # fmt: skip
+        files[f"s/{i % 4}/S-{i:03d}.md"] = (
+            f"---\nid: S-{i:03d}\ntitle: Synthetic {i}\ntags: [t{i % 5}]\n{rel}---\n"
+            f"## Part\n{body} #body-tag\n\n```\n[[not-a-link]]\n```\n"
+        )
+    return files
+
+
+def _files() -> dict[str, str | bytes]:
+    return {**REALISTIC_VAULT, **EXTRA, **_synthetic(60)}
+
+
+def _write(root: Path, files: dict[str, str | bytes]) -> Path:
+    write_vault(root, {k: v for k, v in files.items() if isinstance(v, str)})
+    for rel, data in files.items():
+        if isinstance(data, bytes):
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_bytes(data)
+    return root
+
+
+def dump(idx: VaultIndex) -> dict[str, list]:
+    """Every table's content, row ids replaced by entry ids, in a stable order."""
+    q = idx.conn.execute
+    ids = dict(q("SELECT eid, id FROM entries"))
+
+    def rows(sql: str, eid_columns: tuple[int, ...] = ()) -> list:
+        out = []
+        for r in q(sql):
+            r = list(r)
+            for i in eid_columns:
+                r[i] = ids.get(r[i], r[i])
+            out.append(tuple(r))
+        return sorted(out, key=repr)
+
+    return {
+        "entries": rows(
+            "SELECT id, declared_id, path, title, kind, status, words, reading_minutes, "
+            "body_line, headings, tags, aliases, properties, mtime_ns FROM entries"
+        ),
+        "links": rows(
+            "SELECT source, target, status, text, target_name, resolved_path, relation, embed, "
+            "markdown, line, context, alias, heading, block FROM links",
+            (0, 1),
+        ),
+        "tags": rows("SELECT eid, tag FROM tags", (0,)),
+        "aliases": rows("SELECT eid, alias FROM aliases", (0,)),
+        "properties": rows("SELECT eid, key, value FROM properties", (0,)),
+        "problems": rows("SELECT path, line, kind, message, severity FROM problems"),
+        "files": rows("SELECT path, size, mtime_ns FROM files"),
+        "fts": rows("SELECT rowid, title, aliases, tags, body FROM entries_fts", (0,)),
+        "indexes": rows("SELECT name, sql FROM sqlite_master WHERE type = 'index'"),
+        "export": [idx.export_json()],
+    }
+
+
+def _build(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, **settings) -> dict:
+    with monkeypatch.context() as m:
+        for key, value in settings.items():
+            m.setattr(indexer, key, value)
+        with VaultIndex.open(tmp_path / "v", tmp_path / f"{name}.sqlite") as idx:
+            return dump(idx)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return _write(tmp_path / "v", _files())
+
+
+def test_cold_and_incremental_builds_agree(root: Path, tmp_path, monkeypatch) -> None:
+    incremental = _build(tmp_path, "inc", monkeypatch, COLD_THRESHOLD=10**9)
+    cold = _build(tmp_path, "cold", monkeypatch, COLD_THRESHOLD=1)
+    assert cold == incremental
+    assert any(p[2] == "duplicate-id" for p in cold["problems"])
+    assert any(e[0] == "dup/two~2" for e in cold["entries"])
+
+
+def test_parsing_in_worker_processes_agrees(root: Path, tmp_path, monkeypatch) -> None:
+    serial = _build(tmp_path, "serial", monkeypatch, COLD_THRESHOLD=1)
+    parallel = _build(tmp_path, "par", monkeypatch, COLD_THRESHOLD=1, PARALLEL_THRESHOLD=1,
+                      CHUNK=7, BATCH=20)  # fmt: skip
+    assert parallel == serial
+
+
+def test_a_broken_pool_falls_back_to_parsing_here(root: Path, tmp_path, monkeypatch) -> None:
+    class Broken:
+        def __init__(self, *args, **kwargs) -> None:
+            pass
+
+        def submit(self, *args, **kwargs):
+            raise BrokenProcessPool("a worker died")
+
+        def shutdown(self, *args, **kwargs) -> None:
+            pass
+
+    serial = _build(tmp_path, "serial", monkeypatch, COLD_THRESHOLD=1)
+    monkeypatch.setattr(indexer, "ProcessPoolExecutor", Broken)
+    broken = _build(tmp_path, "broken", monkeypatch, COLD_THRESHOLD=1, PARALLEL_THRESHOLD=1)
+    assert broken == serial
+
+
+def test_a_build_split_in_two_agrees_with_one(root: Path, tmp_path, monkeypatch) -> None:
+    whole = _build(tmp_path, "whole", monkeypatch, COLD_THRESHOLD=1)
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    moved = sorted((root / "s").rglob("*.md"))[::2]
+    for p in moved:
+        p.rename(hidden / p.name)
+    with monkeypatch.context() as m:
+        m.setattr(indexer, "COLD_THRESHOLD", 1)
+        VaultIndex.open(root, tmp_path / "split.sqlite").close()  # cold, half the vault
+    for p in moved:
+        (hidden / p.name).rename(p)
+    split = _build(tmp_path, "split", monkeypatch, COLD_THRESHOLD=1)  # incremental now
+    for key in ("entries", "links", "tags", "aliases", "properties", "problems", "files"):
+        assert split[key] == whole[key], key
+
+
+def test_a_cancelled_cold_build_keeps_its_links(root: Path, tmp_path, monkeypatch) -> None:
+    whole = _build(tmp_path, "whole", monkeypatch, COLD_THRESHOLD=1)
+    seen = []
+
+    def report(done: int, total: int, stage: str) -> None:
+        seen.append(stage)
+        if seen.count("parsing") == 3:
+            raise Cancelled
+
+    with monkeypatch.context() as m:
+        m.setattr(indexer, "COLD_THRESHOLD", 1)
+        m.setattr(indexer, "CHUNK", 10)
+        m.setattr(indexer, "BATCH", 10)
+        with pytest.raises(Cancelled):
+            VaultIndex.open(root, tmp_path / "c.sqlite", task=Task(report=report))
+    again = _build(tmp_path, "c", monkeypatch, COLD_THRESHOLD=1)
+    for key in ("entries", "links", "tags", "problems", "files", "indexes"):
+        assert again[key] == whole[key], key
+
+
+def test_edits_give_what_a_fresh_build_gives(root: Path, tmp_path, monkeypatch) -> None:
+    hub = root / "papers" / "LIT-008.md"
+    text = hub.read_text(encoding="utf-8")
+    edits = [
+        text + "\nAn edited body, names unchanged. [[SOTA-050]]\n",
+        text.replace("title: Attention", "aliases: [Primer]\ntitle: Attention"),
+        text.replace("id: LIT-008", "id: Primer"),  # an id beats an alias elsewhere
+        text.replace("id: LIT-008", "id: renamed"),
+        text,
+    ]
+    with VaultIndex.open(root, tmp_path / "i.sqlite") as idx:
+        for n, new in enumerate(edits, 1):
+            hub.write_text(new, encoding="utf-8")
+            st = hub.stat()
+            os.utime(hub, ns=(st.st_atime_ns, st.st_mtime_ns + n * 10**9))
+            idx.refresh()
+            fresh = _build(tmp_path, f"fresh{n}", monkeypatch)
+            got = dump(idx)
+            for key in ("entries", "links", "problems", "export"):
+                assert got[key] == fresh[key], (n, key)
