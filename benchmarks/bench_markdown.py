@@ -13,11 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from synthetic_vault import generate
-
 from anthology.paths import entries_dir
 from anthology.vault.index import VaultIndex
 from anthology.vault.render import clear_render_cache, render_entry
+from synthetic_vault import generate
 
 
 def _median_ms(fn, items, repeat: int = 3) -> float:
