@@ -111,6 +111,40 @@ def phyllotaxis(index: np.ndarray) -> np.ndarray:
     return np.column_stack([r * np.cos(a), r * np.sin(a)])
 
 
+def place_near_neighbours(
+    pos: np.ndarray,
+    placed: np.ndarray,
+    src: np.ndarray,
+    tgt: np.ndarray,
+    distance: float,
+    rng: np.random.Generator,
+    max_hops: int = 32,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Put unplaced nodes at the mean of their placed neighbours plus a seeded offset.
+
+    Done in rounds (breadth-first over the unplaced nodes), at most ``max_hops``, so a new
+    entry appears beside what it links to. ``pos`` and ``placed`` are updated in place.
+    """
+    n = len(pos)
+    a = np.concatenate([src, tgt])
+    b = np.concatenate([tgt, src])
+    for _ in range(max_hops):
+        ok = placed[b] & ~placed[a]
+        if not ok.any():
+            break
+        aa, bb = a[ok], b[ok]
+        cnt = np.bincount(aa, minlength=n)
+        sx = np.bincount(aa, pos[bb, 0], minlength=n)
+        sy = np.bincount(aa, pos[bb, 1], minlength=n)
+        new = np.flatnonzero(cnt > 0)
+        ang = rng.uniform(0.0, 2.0 * math.pi, len(new))
+        rad = distance * rng.uniform(0.5, 1.0, len(new))
+        pos[new, 0] = sx[new] / cnt[new] + rad * np.cos(ang)
+        pos[new, 1] = sy[new] / cnt[new] + rad * np.sin(ang)
+        placed[new] = True
+    return pos, placed
+
+
 class ForceLayout:
     """Live d3-force style simulation over ``n`` nodes and an edge list.
 
@@ -218,29 +252,8 @@ class ForceLayout:
         return pos
 
     def _place_near_neighbours(self, pos: np.ndarray, placed: np.ndarray):
-        """Put unplaced nodes at the mean of their placed neighbours plus a seeded offset.
-
-        Done in rounds (breadth-first over the unplaced nodes), at most 32 hops.
-        """
-        n = self.n
-        a = np.concatenate([self._src, self._tgt])
-        b = np.concatenate([self._tgt, self._src])
         dist = self.params.link_distance if self.params.link_distance > 0 else 30.0
-        for _ in range(32):
-            ok = placed[b] & ~placed[a]
-            if not ok.any():
-                break
-            aa, bb = a[ok], b[ok]
-            cnt = np.bincount(aa, minlength=n)
-            sx = np.bincount(aa, pos[bb, 0], minlength=n)
-            sy = np.bincount(aa, pos[bb, 1], minlength=n)
-            new = np.flatnonzero(cnt > 0)
-            ang = self._rng.uniform(0.0, 2.0 * math.pi, len(new))
-            rad = dist * self._rng.uniform(0.5, 1.0, len(new))
-            pos[new, 0] = sx[new] / cnt[new] + rad * np.cos(ang)
-            pos[new, 1] = sy[new] / cnt[new] + rad * np.sin(ang)
-            placed[new] = True
-        return pos, placed
+        return place_near_neighbours(pos, placed, self._src, self._tgt, dist, self._rng)
 
     # --------------------------------------------------------------- public API
     def settled(self) -> bool:

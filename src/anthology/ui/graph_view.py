@@ -58,7 +58,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from anthology.layout.force_layout import ForceParams
+from anthology.layout.force_layout import ForceParams, place_near_neighbours
 from anthology.ui.graph_controls import MENTION, GraphControls, defaults
 from anthology.ui.graph_items import (
     EdgeLayer,
@@ -210,28 +210,12 @@ def place_missing(pos: np.ndarray, edges: np.ndarray, spacing: float = 30.0) -> 
     """Fill NaN rows: beside the mean of placed neighbours (over a few hops), else on a
     spiral around the placed nodes.  Deterministic."""
     pos = np.array(pos, dtype=np.float64, copy=True)
-    n = len(pos)
     placed = np.isfinite(pos).all(axis=1)
     if placed.all():
         return pos
-    rng = np.random.default_rng(12345)
     if len(edges) and placed.any():
-        a = np.concatenate([edges[:, 0], edges[:, 1]])
-        b = np.concatenate([edges[:, 1], edges[:, 0]])
-        for _ in range(16):
-            ok = placed[b] & ~placed[a]
-            if not ok.any():
-                break
-            aa, bb = a[ok], b[ok]
-            cnt = np.bincount(aa, minlength=n)
-            sx = np.bincount(aa, pos[bb, 0], minlength=n)
-            sy = np.bincount(aa, pos[bb, 1], minlength=n)
-            new = np.flatnonzero(cnt > 0)
-            ang = rng.uniform(0, 2 * math.pi, len(new))
-            rad = spacing * rng.uniform(0.5, 1.0, len(new))
-            pos[new, 0] = sx[new] / cnt[new] + rad * np.cos(ang)
-            pos[new, 1] = sy[new] / cnt[new] + rad * np.sin(ang)
-            placed[new] = True
+        rng = np.random.default_rng(12345)
+        pos, placed = place_near_neighbours(pos, placed, edges[:, 0], edges[:, 1], spacing, rng, 16)
     rest = np.flatnonzero(~placed)
     if len(rest):
         i = np.arange(len(rest), dtype=np.float64)
