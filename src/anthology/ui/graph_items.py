@@ -62,6 +62,23 @@ def _same_linear(a: QTransform, b: QTransform) -> bool:
     )
 
 
+def _claim(grid: dict, cell: float, box: tuple[float, float, float, float]) -> bool:
+    """Reserve ``box`` (x0, y0, x1, y1) in a grid of placed labels, unless it overlaps one."""
+    x0, y0, x1, y1 = box
+    keys = [
+        (cx, cy)
+        for cx in range(int(x0 // cell), int(x1 // cell) + 1)
+        for cy in range(int(y0 // cell), int(y1 // cell) + 1)
+    ]
+    if any(
+        x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for k in keys for b in grid.get(k, ())
+    ):
+        return False
+    for k in keys:
+        grid.setdefault(k, []).append(box)
+    return True
+
+
 class ViewportCache:
     """A device-resolution image of one layer covering the viewport plus a margin.
 
@@ -766,21 +783,8 @@ class LabelLayer(pg.GraphicsObject):
                 continue
             w = self._width(i)
             x0, y0 = px - w / 2 - 1, py + r + 2.0
-            x1, y1 = x0 + w + 2, y0 + h
-            keys = [
-                (cx, cy)
-                for cx in range(int(x0 // cell), int(x1 // cell) + 1)
-                for cy in range(int(y0 // cell), int(y1 // cell) + 1)
-            ]
-            if any(
-                x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1
-                for k in keys
-                for b in grid.get(k, ())
-            ):
+            if not _claim(grid, cell, (x0, y0, x0 + w + 2, y0 + h)):
                 continue
-            box = (x0, y0, x1, y1)
-            for k in keys:
-                grid.setdefault(k, []).append(box)
             level = round(a * 20)
             color = colours.get(level)
             if color is None:
@@ -829,19 +833,8 @@ class LabelLayer(pg.GraphicsObject):
                 continue
             x0, y1 = mid[k, 0] - w / 2 - 1, mid[k, 1] - 3 + fm.descent()
             x1, y0 = x0 + w + 2, y1 - h
-            keys = [
-                (cx, cy)
-                for cx in range(int(x0 // cell), int(x1 // cell) + 1)
-                for cy in range(int(y0 // cell), int(y1 // cell) + 1)
-            ]
-            if any(
-                x0 < bx[2] and bx[0] < x1 and y0 < bx[3] and bx[1] < y1
-                for key in keys
-                for bx in grid.get(key, ())
-            ):
+            if not _claim(grid, cell, (x0, y0, x1, y1)):
                 continue
-            for key in keys:
-                grid.setdefault(key, []).append((x0, y0, x1, y1))
             g = int(self._rel_group[k]) if len(self._rel_group) > k else 0
             color = QColor(
                 self._rel_colors[g % len(self._rel_colors)] if self._rel_colors else self._color
