@@ -520,7 +520,10 @@ def _defuse_brackets(text: str, ctx: RenderContext) -> str:
     return "".join(paragraphs)
 
 
-class _SourcePreprocessor(Preprocessor):
+class _TrustedStash:
+    """Our own HTML goes through python-markdown's stash, marked trusted: the sanitiser
+    cleans only what the entry's author wrote, never the renderer's markup."""
+
     def __init__(self, md: markdown.Markdown, ctx: RenderContext, trusted: set[int]) -> None:
         super().__init__(md)
         self.ctx = ctx
@@ -531,6 +534,8 @@ class _SourcePreprocessor(Preprocessor):
         self.trusted.add(self.md.htmlStash.html_counter - 1)
         return placeholder
 
+
+class _SourcePreprocessor(_TrustedStash, Preprocessor):
     def _block(self, html: str, prefix: str) -> str:
         """A placeholder on a paragraph of its own, for a span that starts mid-line."""
         ph = self.stash(html)
@@ -715,18 +720,8 @@ class _StyledInline(InlineProcessor):
         return el, m.start(0), m.end(0)
 
 
-class _PageTreeprocessor(Treeprocessor):
+class _PageTreeprocessor(_TrustedStash, Treeprocessor):
     """Anchors on headings, task boxes, table styling, and the vault's link/image rules."""
-
-    def __init__(self, md: markdown.Markdown, ctx: RenderContext, trusted: set[int]) -> None:
-        super().__init__(md)
-        self.ctx = ctx
-        self.trusted = trusted
-
-    def stash(self, html: str) -> str:
-        placeholder = self.md.htmlStash.store(html)
-        self.trusted.add(self.md.htmlStash.html_counter - 1)
-        return placeholder
 
     def run(self, root: etree.Element) -> None:
         p = self.ctx.palette
