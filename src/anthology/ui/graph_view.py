@@ -277,6 +277,9 @@ class GraphView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("graphView")
+        # Where per-vault settings persist: the main window hands over its own QSettings
+        # (so a screenshot's or a test's throwaway settings stay throwaway).
+        self.settings_store: QSettings | None = None
         self._theme = "dark"
         self._vault_key: str | None = None
         self._settings = defaults()
@@ -750,7 +753,7 @@ class GraphView(QWidget):
             self._save_timer.start()
 
     def _qsettings(self) -> QSettings:
-        return QSettings()
+        return self.settings_store if self.settings_store is not None else QSettings()
 
     def _load_settings(self) -> None:
         s = self._qsettings()

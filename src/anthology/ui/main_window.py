@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
         self.entry_pane.set_preview_provider(self._preview)
 
         self.graph = GraphView()
+        self.graph.settings_store = self.settings
         self.graph.entryActivated.connect(self.show_entry)
         self.graph.layoutSettled.connect(self._save_positions)
 
