@@ -7,92 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from sample_vault import REALISTIC_VAULT, write_vault
+
 # GUI tests run without a display, in CI and here alike.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-REALISTIC_VAULT: dict[str, str] = {
-    "HOME.md": """---
-id: HOME
-title: Home
-kind: home
----
-# Home
-
-Start with [[LIT-008]], then the practice [[SOTA-050|scaling]].
-Folders: [[papers/LIT-709]] and [a note](notes/Reading%20note.md).
-""",
-    "papers/LIT-008.md": """---
-id: LIT-008
-title: Attention Is All You Need
-kind: literature
-status: active
-version: 2
-tags: [model-architecture, attention-techniques]
-authors: Vaswani et al.
-year: 2017
-arxiv: "1706.03762"
-compared_against: ["[[LIT-709]]"]
----
-# Attention Is All You Need
-
-Body with [[SOTA-050]], [[NOTE-011|the reading note]], [[LIT-709#Results]] and a
-block link [[NOTE-011#^key-claim]]. Tagged #transformers and #area/attention.
-
-| paper | link |
-| ----- | ---- |
-| Primer | [[LIT-709\\|Primer]] |
-
-```python
-# [[not-a-link-in-code]] #not-a-tag
-x = 1
-```
-
-Inline `[[not-in-inline-code]]` and <!-- [[not-in-comment]] --> stay out.
-See https://example.com/page#fragment for the web.
-""",
-    "papers/LIT-709.md": """---
-id: LIT-709
-title: "Primer: Searching for Efficient Transformers for Language Modeling"
-kind: literature
-aliases: [Primer]
----
-## Results
-
-Primer-EZ beats the vanilla Transformer; see Attention Is All You Need for the base.
-![[diagram.png]]
-""",
-    "practices/SOTA-050.md": """---
-id: SOTA-050
-title: Scale attention weights by 1/sqrt(head_dim)
-kind: practice
-introduced_by: "[[LIT-008]]"
-source: "[[LIT-008]]"
----
-Divide by $\\sqrt{d_k}$. The [[Primer]] alias resolves. ![[NOTE-011]] embeds.
-A link to [[Missing Entry]] stays unresolved.
-""",
-    "notes/NOTE-011.md": """---
-id: NOTE-011
-title: Attention Is All You Need
-kind: note
-paper: "[[LIT-008]]"
----
-The reading. ^key-claim
-""",
-    "notes/Reading note.md": """# Reading note, with spaces
-
-Non-ASCII: café, naïve. Links back to [[HOME]].
-""",
-    "attachments/diagram.png": "\x89PNG fake",
-}
-
-
-def write_vault(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
 
 
 @pytest.fixture

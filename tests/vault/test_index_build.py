@@ -12,7 +12,7 @@ import pytest
 from anthology.vault import indexer
 from anthology.vault.index import VaultIndex
 from anthology.vault.indexer import Cancelled, Task
-from conftest import REALISTIC_VAULT, write_vault
+from sample_vault import REALISTIC_VAULT, write_vault
 
 EXTRA: dict[str, str | bytes] = {
     "dup/one.md": "---\nid: SAME\ntitle: First\n---\nSee [[same]] and [[Émile]].\n",

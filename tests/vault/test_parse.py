@@ -148,7 +148,7 @@ def test_word_count_is_split_length(text: str) -> None:
 
 def test_the_indexer_rows_are_parse_entry_without_offsets() -> None:
     from anthology.vault.parse import parse_parts
-    from conftest import REALISTIC_VAULT
+    from sample_vault import REALISTIC_VAULT
 
     for path, text in REALISTIC_VAULT.items():
         with_offsets = parse_parts(text, path)
