@@ -794,8 +794,8 @@ def test_pin_goes_through_the_worker_queue_while_it_runs(qtbot, view):
     frames = worker.frames
     qtbot.waitUntil(lambda: worker.frames > frames + 1, timeout=5000)
     assert view.positions()["E3"] == pytest.approx((500.0, -500.0))
-    view.unpin("E3")
-    qtbot.waitSignal(view.layoutSettled, timeout=15000).wait()
+    with qtbot.waitSignal(view.layoutSettled, timeout=15000):  # armed before the unpin
+        view.unpin("E3")
     assert view.positions()["E3"] != pytest.approx((500.0, -500.0))
 
 

@@ -5,14 +5,8 @@ from __future__ import annotations
 import re
 from html import unescape
 from html.parser import HTMLParser
-from pathlib import Path
 
-import pytest
-
-try:  # rootdir-style import (no __init__.py) or package-style
-    from test_render_sample import REF, FakeResolver, lit_008, make_vault
-except ImportError:
-    from .test_render_sample import REF, FakeResolver, lit_008, make_vault  # type: ignore[no-redef]
+from test_render_sample import REF, FakeResolver, lit_008
 
 from anthology.vault.model import EntryRef
 from anthology.vault.render import (
@@ -55,12 +49,6 @@ def text_of(html: str) -> str:
 
 def hrefs(html: str) -> list[str]:
     return [unescape(h) for h in re.findall(r'href="([^"]*)"', html)]
-
-
-@pytest.fixture
-def resolver(tmp_path: Path) -> FakeResolver:
-    clear_render_cache()
-    return make_vault(tmp_path)
 
 
 def render(body: str, resolver: FakeResolver, **kw) -> RenderedEntry:

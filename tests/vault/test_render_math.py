@@ -4,27 +4,13 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 
 import pytest
+from test_render import text_of
+from test_render_sample import FakeResolver, lit_008
 
-try:  # rootdir-style import (no __init__.py) or package-style
-    from test_render import text_of
-except ImportError:
-    from .test_render import text_of  # type: ignore[no-redef]
-try:  # rootdir-style import (no __init__.py) or package-style
-    from test_render_sample import FakeResolver, lit_008, make_vault
-except ImportError:
-    from .test_render_sample import FakeResolver, lit_008, make_vault  # type: ignore[no-redef]
-
-from anthology.vault.render import clear_render_cache, render_entry
+from anthology.vault.render import render_entry
 from anthology.vault.render.mathtex import TexError, tex_to_svg
-
-
-@pytest.fixture
-def resolver(tmp_path: Path) -> FakeResolver:
-    clear_render_cache()
-    return make_vault(tmp_path)
 
 
 def body_html(body: str, resolver: FakeResolver, theme: str = "light"):

@@ -9,23 +9,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_render import text_of
+from test_render_sample import FakeResolver, lit_008
 
-try:  # rootdir-style import (no __init__.py) or package-style
-    from test_render import text_of
-except ImportError:
-    from .test_render import text_of  # type: ignore[no-redef]
-try:  # rootdir-style import (no __init__.py) or package-style
-    from test_render_sample import FakeResolver, lit_008, make_vault
-except ImportError:
-    from .test_render_sample import FakeResolver, lit_008, make_vault  # type: ignore[no-redef]
-
-from anthology.vault.render import clear_render_cache, render_entry, sanitise_html
-
-
-@pytest.fixture
-def resolver(tmp_path: Path) -> FakeResolver:
-    clear_render_cache()
-    return make_vault(tmp_path)
+from anthology.vault.render import render_entry, sanitise_html
 
 
 def body_html(body: str, resolver: FakeResolver):
