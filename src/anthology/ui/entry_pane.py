@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
-from PySide6.QtCore import QByteArray, QPoint, QRectF, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QByteArray, QPoint, QRectF, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QCursor, QDesktopServices, QFont, QImage, QPainter, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QToolTip, QWidget
 
@@ -70,7 +70,9 @@ class EntryPane(QTextBrowser):
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.highlighted.connect(self._on_highlighted)
         self._apply_theme_palette()
-        _warm_up_math()
+        # Warm the TeX typesetter once the window is up, not while it starts: the thread
+        # holds the GIL for ~0.2 s and would delay the first painted entry.
+        QTimer.singleShot(1500, _warm_up_math)
 
     # ------------------------------------------------------------------ API
     @property
