@@ -139,7 +139,9 @@ def _parse_all(root: Path, stats: list[FileStat], task: Task) -> Iterator[tuple[
         pass
     finally:
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            # Waiting costs at most the chunks already running (≤ CHUNK files each); not
+            # waiting leaves the pool's thread to die at interpreter exit, with a traceback.
+            pool.shutdown(wait=True, cancel_futures=True)
     if done < total:
         yield from _parse_serial(root, stats, task, done)
 
