@@ -21,9 +21,6 @@ from synthetic_vault import generate
 CHILD = r"""
 import os, sys, time
 t0 = float(sys.argv[1])
-# The bench extra's obsidiantools drags in pandas, which sqlite-utils imports whenever it is
-# installed (0.4 s). A user's install has no pandas: measure what the user gets.
-sys.modules["pandas"] = None
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication

@@ -83,11 +83,10 @@ class VaultIndex:
         self.root = root
         self.db_path = db_path
         try:
-            self.db, self.created = open_database(db_path)
+            self.conn, self.created = open_database(db_path)
         except sqlite3.DatabaseError:
             remove_index(db_path)  # corrupt beyond what the header check sees
-            self.db, self.created = open_database(db_path)
-        self.conn = self.db.conn
+            self.conn, self.created = open_database(db_path)
         self._lock = threading.RLock()
         self._cache_version: int | None = None
         self._resolver: Resolver | None = None
@@ -115,16 +114,15 @@ class VaultIndex:
         """Bring the index up to date with the files; only what changed is read again."""
         with self._lock:
             try:
-                report = Indexer(self.db, self.root).refresh(task)
+                report = Indexer(self.conn, self.root).refresh(task)
             except sqlite3.DatabaseError as exc:
                 if not _is_corruption(exc):
                     raise
                 # A file that passed the header check but is damaged inside: start over.
                 self.conn.close()
                 remove_index(self.db_path)
-                self.db, self.created = open_database(self.db_path)
-                self.conn = self.db.conn
-                report = Indexer(self.db, self.root).refresh(task)
+                self.conn, self.created = open_database(self.db_path)
+                report = Indexer(self.conn, self.root).refresh(task)
             self._cache_version = None
             self.last_report = report
             return report
@@ -539,7 +537,7 @@ class VaultIndex:
         with self._lock:
             self._fresh()
             if self._resolver is None:
-                self._resolver = Indexer(self.db, self.root).resolver()
+                self._resolver = Indexer(self.conn, self.root).resolver()
             return self._resolver
 
     def resolve(self, target: str, source_path: str) -> EntryRef | None:

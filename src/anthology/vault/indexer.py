@@ -13,14 +13,13 @@ import multiprocessing
 import os
 import pickle
 import posixpath
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import sqlite_utils
 
 from anthology.vault.parse import ParseProblem, path_id
 from anthology.vault.resolve import NamedEntry, Resolver, name_keys
@@ -159,11 +158,10 @@ def _problem_rows(path: str, problems: Iterable[ParseProblem]) -> list[tuple]:
 
 
 class Indexer:
-    """One refresh of the index at ``db`` for the vault at ``root``."""
+    """One refresh of the index through ``conn`` for the vault at ``root``."""
 
-    def __init__(self, db: sqlite_utils.Database, root: Path) -> None:
-        self.db = db
-        self.conn = db.conn
+    def __init__(self, conn: sqlite3.Connection, root: Path) -> None:
+        self.conn = conn
         self.root = root
         # Links of the entries written in this refresh, resolved and inserted in one pass
         # once every new name is known: (source eid, source path, link rows).
