@@ -137,10 +137,9 @@ class VaultIndex:
         self.close()
 
     def _fresh(self) -> None:
-        """Drop caches when any connection has written since they were built."""
-        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
-        count = self.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
-        key = hash((version, count, id(self.conn)))
+        """Drop caches when another connection has written since they were built (this
+        connection's own refresh drops them itself)."""
+        key = self.generation
         if key != self._cache_version:
             self._cache_version = key
             self._resolver = None
