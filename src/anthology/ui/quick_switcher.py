@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
 
+from anthology.ui.list_keys import ArrowKeysToList
 from anthology.vault.fuzzy import rank
 from anthology.vault.model import EntryRef
 
@@ -30,7 +31,7 @@ class QuickSwitcher(QDialog):
         self.input.textChanged.connect(self._filter)
         self.input.returnPressed.connect(self._choose)
         self.list.itemActivated.connect(self._choose)
-        self.input.installEventFilter(self)
+        ArrowKeysToList(self.input, self.list)
         self._items: list[EntryRef] = []
         self._names: list[list[str]] = []
 
@@ -62,16 +63,6 @@ class QuickSwitcher(QDialog):
             return
         self.accept()
         self.entryChosen.emit(item.data(ROLE_ID))
-
-    def eventFilter(self, obj, event) -> bool:
-        # Up/Down in the input move through the list, as in every switcher.
-        if obj is self.input and event.type() == event.Type.KeyPress:
-            key = event.key()
-            if key in (Qt.Key.Key_Down, Qt.Key.Key_Up) and self.list.count():
-                row = self.list.currentRow() + (1 if key == Qt.Key.Key_Down else -1)
-                self.list.setCurrentRow(max(0, min(self.list.count() - 1, row)))
-                return True
-        return super().eventFilter(obj, event)
 
     def visible_ids(self) -> list[str]:
         return [self.list.item(i).data(ROLE_ID) for i in range(self.list.count())]

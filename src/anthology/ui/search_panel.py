@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from anthology.ui.backlinks_panel import snippet_html
+from anthology.ui.list_keys import ArrowKeysToList
 from anthology.vault.model import SearchHit
 
 ROLE_ID = Qt.ItemDataRole.UserRole
@@ -39,7 +40,7 @@ class SearchPanel(QWidget):
         self.box.returnPressed.connect(self._enter)
         self.results.itemActivated.connect(self._open)
         self.results.itemClicked.connect(self._open)
-        self.box.installEventFilter(self)
+        ArrowKeysToList(self.box, self.results)
         self._search: Callable[[str], list[SearchHit]] | None = None
 
     def set_search_function(self, fn: Callable[[str], list[SearchHit]] | None) -> None:
@@ -89,12 +90,3 @@ class SearchPanel(QWidget):
 
     def result_ids(self) -> list[str]:
         return [self.results.item(i).data(ROLE_ID) for i in range(self.results.count())]
-
-    def eventFilter(self, obj, event) -> bool:
-        if obj is self.box and event.type() == event.Type.KeyPress:
-            key = event.key()
-            if key in (Qt.Key.Key_Down, Qt.Key.Key_Up) and self.results.count():
-                row = self.results.currentRow() + (1 if key == Qt.Key.Key_Down else -1)
-                self.results.setCurrentRow(max(0, min(self.results.count() - 1, row)))
-                return True
-        return super().eventFilter(obj, event)
