@@ -15,16 +15,8 @@ from pathlib import Path
 
 from anthology.vault.index import VaultIndex
 from anthology.vault.scan import read_and_parse_rows, scan_vault
+from rows import row
 from synthetic_vault import generate
-
-
-def row(name, size, unit, ours, peer, peer_value, lower_is_better=True) -> dict:
-    if peer_value is None or ours in (None, 0):
-        ratio = None
-    else:
-        ratio = peer_value / ours if lower_is_better else ours / peer_value
-    return {"name": name, "size": size, "unit": unit, "ours": ours, "peer": peer,
-            "peer_value": peer_value, "ratio": ratio}  # fmt: skip
 
 
 def floor_seconds(root: Path, db: Path) -> float:

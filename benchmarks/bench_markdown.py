@@ -16,6 +16,7 @@ from pathlib import Path
 from anthology.paths import entries_dir
 from anthology.vault.index import VaultIndex
 from anthology.vault.render import clear_render_cache, render_entry
+from rows import row
 from synthetic_vault import generate
 
 
@@ -53,12 +54,9 @@ def _rows(label: str, root: Path, db: Path, limit: int) -> list[dict]:
     it = _median_ms(mdit.render, bodies)
     size = f"{len(entries)} entries ({label})"
     return [
-        {"name": "python-markdown alone, median per entry", "size": size, "unit": "ms",
-         "ours": plain, "peer": "markdown-it-py", "peer_value": it, "ratio": it / plain},
-        {"name": "full entry render (+ math, links, sanitising), median", "size": size,
-         "unit": "ms", "ours": full, "peer": "markdown-it-py (body only)", "peer_value": it,
-         "ratio": it / full},
-    ]  # fmt: skip
+        row("python-markdown alone, median per entry", size, "ms", plain, "markdown-it-py", it),
+        row("full entry render (+ math, links), median", size, "ms", full, "markdown-it-py", it),
+    ]
 
 
 def run(quick: bool = False) -> list[dict]:

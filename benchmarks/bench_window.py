@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from rows import row
 from synthetic_vault import generate
 
 CHILD = r"""
@@ -36,12 +37,6 @@ win.entry_pane.viewport().repaint()  # the first entry is painted
 print(time.time() - t0)
 win.close()
 """
-
-
-def row(name, size, unit, ours, peer, peer_value) -> dict:
-    ratio = peer_value / ours if ours and peer_value else None
-    return {"name": name, "size": size, "unit": unit, "ours": ours, "peer": peer,
-            "peer_value": peer_value, "ratio": ratio}  # fmt: skip
 
 
 def cold_start(db: Path, settings: Path) -> float:
