@@ -29,6 +29,11 @@ EXTRA: dict[str, str | bytes] = {
         "nested:\n  a: [1, 2]\nrefines: ['[[LIT-008]]', '[[Nowhere]]']\n---\n# Heading\n"
     ),
     "pic.png": b"\x89PNG",
+    # A cold build resolves links against paths first; these are what names declared in
+    # the files (ids, aliases) or unreadable files change afterwards.
+    "edge/points.md": "[[binary]] [[bad/binary]] [[taken]] [[thief]] [[Em]] [[yaml]] [[other]]\n",
+    "edge/taken.md": "---\nid: other\n---\nMy path says taken, my id says other.\n",
+    "edge/thief.md": "---\nid: taken\naliases: [yaml]\n---\nI take a path's name as my id.\n",
 }
 
 
@@ -172,6 +177,17 @@ def test_a_cancelled_cold_build_keeps_its_links(root: Path, tmp_path, monkeypatc
         m.setattr(indexer, "BATCH", 10)
         with pytest.raises(Cancelled):
             VaultIndex.open(root, tmp_path / "c.sqlite", task=Task(report=report))
+    with VaultIndex.open(root, tmp_path / "c.sqlite", refresh=False) as partial:
+        # Links were written batch by batch, resolved against every path of the vault: none
+        # may point at an entry the cancelled build did not reach.
+        written = partial.stats()["entries"]
+        assert 0 < written < len(whole["entries"])
+        dangling = partial.conn.execute(
+            "SELECT count(*) FROM links WHERE target IS NOT NULL "
+            "AND target NOT IN (SELECT eid FROM entries)"
+        ).fetchone()[0]
+        assert dangling == 0
+        assert partial.conn.execute("SELECT count(*) FROM links").fetchone()[0] > 0
     again = _build(tmp_path, "c", monkeypatch, COLD_THRESHOLD=1)
     for key in ("entries", "links", "tags", "problems", "files", "indexes"):
         assert again[key] == whole[key], key

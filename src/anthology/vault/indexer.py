@@ -167,10 +167,17 @@ class Indexer:
         # once every new name is known: (source eid, source path, link rows).
         self.pending_links: list[tuple[int, str, list[tuple]]] = []
         # A cold build (empty index) skips every per-file look-up: ids are checked against
-        # this map (NOCASE id → path) and row ids counted here.
+        # this map (NOCASE id → path), and each file's row id is fixed before it is parsed
+        # (its place in the scan), so links can be resolved and written batch by batch.
         self.cold = False
         self.cold_ids: dict[str, str] = {}
-        self.next_eid = 1
+        self.cold_eids: dict[str, int] = {}
+        self.cold_pending: set[str] = set()  # paths of the cold build not written yet
+        self.cold_links: _LinkResolution | None = None
+        # Each distinct (text, folder, kind) a cold build resolved: a source path, the
+        # target name, and the row ids of its links.
+        self.cold_keys: dict[tuple[str, str, int], tuple[str, str, list[int]]] = {}
+        self.next_lid = 0
 
     # -- the refresh -----------------------------------------------------------------------
     def refresh(self, task: Task | None = None) -> RefreshReport:
@@ -213,6 +220,7 @@ class Indexer:
         touched_eids: set[int] = set()
         if self.cold:
             self.conn.execute("PRAGMA synchronous = OFF")  # a cache: rebuilt if ever torn
+            self._start_cold(to_read, scan.attachments)
         with self.conn:
             for path in removed_paths:
                 old = self._entry_names(path)
@@ -243,13 +251,22 @@ class Indexer:
                     self._write_batch(batch, report, affected_names, touched_eids)
             except Cancelled:
                 # What was written stays: give it its links, or they would be lost, since
-                # the next refresh sees those files unchanged.
+                # the next refresh sees those files unchanged. A cold build's links may
+                # point at entries it did not reach: those are resolved again.
                 with self.conn:
-                    self._resolve(touched_eids, affected_names, attachments_changed)
+                    if self.cold:
+                        for path in self.cold_pending:
+                            affected_names |= _names(path_id(path), path, ())
+                        self._finish_cold(affected_names)
+                    else:
+                        self._resolve(touched_eids, affected_names, attachments_changed)
                 raise
             task.progress(0, 1, "resolving links")
             with self.conn:
-                self._resolve(touched_eids, affected_names, attachments_changed)
+                if self.cold:
+                    self._finish_cold(affected_names)
+                else:
+                    self._resolve(touched_eids, affected_names, attachments_changed)
                 self._replace_scan_problems(scan.problems, scan_problem_paths)
         finally:
             if self.cold:
@@ -259,6 +276,42 @@ class Indexer:
         report.seconds = time.perf_counter() - t0
         task.progress(1, 1, "done")
         return report
+
+    def _start_cold(self, to_read: list[FileStat], attachments: list[str]) -> None:
+        """Resolve a cold build's links as its batches are written, not all at the end.
+
+        Every file's row id is known before it is parsed, and so is every name a link can
+        use except those the files declare (an ``id`` other than the path, ``aliases``).
+        Links are resolved against the paths alone and written with their entries, so the
+        writing overlaps the parsing; whatever a declared name (or a file that turned out
+        unreadable) could change is resolved again at the end, as an edit would be.
+        """
+        self.cold_eids = {s.path: n for n, s in enumerate(to_read, start=1)}
+        self.cold_pending = set(self.cold_eids)
+        named = [NamedEntry(path_id(path), path) for path in self.cold_eids]
+        eids = {e.id: self.cold_eids[e.path] for e in named}
+        self.cold_links = _LinkResolution(Resolver(named, attachments), eids)
+
+    def _finish_cold(self, affected_names: set[str]) -> None:
+        """Resolve again, with every name now known, the links of a cold build whose target
+        a declared name (or an unreadable file) could change; rewrite those that changed.
+
+        Each distinct target (text, folder, kind) is resolved once, as in :meth:`_resolve`.
+        """
+        assert self.cold_links is not None
+        final = _LinkResolution(
+            self.resolver(), dict(self.conn.execute("SELECT id, eid FROM entries"))
+        )
+        guessed = self.cold_links.memo
+        updates: list[tuple] = []
+        for key, (path, name, lids) in self.cold_keys.items():
+            if name in affected_names:
+                hit = final(key[0], path, key[2])
+                if hit != guessed[key]:
+                    updates += [(*hit, lid) for lid in lids]
+        self.conn.executemany(
+            "UPDATE links SET target = ?, status = ?, resolved_path = ? WHERE lid = ?", updates
+        )
 
     # -- writing ---------------------------------------------------------------------------
     def _count(self, table: str) -> int:
@@ -344,10 +397,14 @@ class Indexer:
                 path = stat.path
                 file_rows.append((path, stat.size, stat.mtime_ns))
                 old = None
-                if not cold:
+                if cold:
+                    self.cold_pending.discard(path)
+                else:
                     old = self._entry_names(path)
                     c.execute("DELETE FROM problems WHERE path = ?", (path,))
                 if entry is None:
+                    if cold:  # links to it were resolved as if it were an entry
+                        affected_names |= _names(path_id(path), path, ())
                     if old is not None:
                         affected_names |= old[1]
                         self._delete_path(path)
@@ -373,10 +430,11 @@ class Indexer:
                           body_line, headings_json, tags_json, aliases_json, props_json,
                           stat.mtime_ns)  # fmt: skip
                 if cold:
-                    eid = self.next_eid
-                    self.next_eid += 1
+                    eid = self.cold_eids[path]
                     self.cold_ids[_nocase(entry_id)] = path
                     entry_rows.append((eid, *values))
+                    if aliases or entry_id != path_id(path):
+                        affected_names |= _names(entry_id, path, aliases)
                 elif eid is None:
                     cur = c.execute(
                         "INSERT INTO entries(id, declared_id, path, title, kind, status, words, "
@@ -396,14 +454,11 @@ class Indexer:
                 touched_eids.add(eid)
                 report.changed_ids.append(entry_id)
                 # Links elsewhere need resolving again only when the entry's names changed
-                # (its path is the same; its row id too); a cold build has no such links.
+                # (its path is the same; its row id too).
                 if not cold and (old is None or (old[2], old[3]) != (entry_id, aliases_json)):
                     if old is not None:
                         affected_names |= old[1]
-                    affected_names |= {
-                        posixpath.basename(k)
-                        for k in name_keys(NamedEntry(entry_id, path, tuple(aliases)))
-                    }
+                    affected_names |= _names(entry_id, path, aliases)
                 if links:
                     pending.append((eid, path, links))
                 if tags:
@@ -435,6 +490,8 @@ class Indexer:
             c.executemany(
                 "INSERT OR REPLACE INTO files(path, size, mtime_ns) VALUES (?,?,?)", file_rows
             )
+            if self.cold_links is not None:
+                self._insert_links(self.cold_links)
 
     def _replace_scan_problems(
         self, problems: list[tuple[str, ParseProblem]], paths: set[str]
@@ -466,64 +523,89 @@ class Indexer:
         """Insert this refresh's links, resolved; re-resolve older links a change touched."""
         c = self.conn
         conditions: list[str] = []
-        params: list = []
         if affected_names:
-            names = sorted(affected_names)
-            # Chunk the IN list under SQLite's variable limit.
-            for i in range(0, len(names), 500):
-                part = names[i : i + 500]
-                conditions.append(f"l.target_name IN ({','.join('?' * len(part))})")
-                params += part
+            # A table, not an IN list: a cancelled cold build can touch every name.
+            c.execute("CREATE TEMP TABLE IF NOT EXISTS affected_names(name TEXT PRIMARY KEY)")
+            c.execute("DELETE FROM temp.affected_names")
+            c.executemany(
+                "INSERT OR IGNORE INTO temp.affected_names VALUES (?)",
+                ((n,) for n in affected_names),
+            )
+            conditions.append("l.target_name IN (SELECT name FROM temp.affected_names)")
         if attachments_changed:
             conditions.append("l.status IN ('attachment', 'missing-attachment')")
         existing = []
         if conditions and self._count("links"):
             existing = c.execute(
                 "SELECT l.lid, l.text, l.markdown, e.path FROM links l JOIN entries e "
-                f"ON e.eid = l.source WHERE {' OR '.join(conditions)}",
-                params,
+                f"ON e.eid = l.source WHERE {' OR '.join(conditions)}"
             ).fetchall()
         if not existing and not self.pending_links:
             return
-        resolver = self.resolver()
-        eids = dict(c.execute("SELECT id, eid FROM entries"))
-        memo: dict[tuple[str, str, int], tuple[int | None, str, str | None]] = {}
-        folders: dict[str, str] = {}
-
-        def resolve(text: str, source_path: str, markdown: int) -> tuple:
-            # Hubs are linked thousands of times: resolve each (text, folder) once.
-            folder = folders.get(source_path)
-            if folder is None:
-                folder = folders[source_path] = posixpath.dirname(source_path)
-            key = (text, folder, markdown)
-            hit = memo.get(key)
-            if hit is None:
-                res = resolver.resolve(text, source_path, markdown=bool(markdown))
-                target = eids.get(res.target) if res.status in ("resolved", "ambiguous") else None
-                extra = (
-                    json.dumps(list(res.candidates), ensure_ascii=False)
-                    if res.candidates
-                    else (res.target if target is None else None)
-                )
-                hit = memo[key] = (target, res.status, extra)
-            return hit
-
+        resolve = _LinkResolution(self.resolver(), dict(c.execute("SELECT id, eid FROM entries")))
         if existing:
             c.executemany(
                 "UPDATE links SET target = ?, status = ?, resolved_path = ? WHERE lid = ?",
                 [(*resolve(text, path, md), lid) for lid, text, md, path in existing],
             )
+        self._insert_links(resolve)
+
+    def _insert_links(self, resolve: _LinkResolution) -> None:
+        """Write the pending links, resolved by ``resolve``."""
         rows = []
-        get = memo.get
+        get = resolve.memo.get
+        keys = self.cold_keys if self.cold else None
+        lid = self.next_lid
         for eid, path, links in self.pending_links:
             folder = posixpath.dirname(path)
             for t in links:  # (text, target_name, relation, embed, markdown, line, …)
-                hit = get((t[0], folder, t[4])) or resolve(t[0], path, t[4])
-                rows.append((eid, *hit, *t))
-        c.executemany(
-            "INSERT INTO links(source, target, status, resolved_path, text, target_name, "
+                key = (t[0], folder, t[4])
+                hit = get(key) or resolve(t[0], path, t[4])
+                if keys is None:
+                    rows.append((None, eid, *hit, *t))
+                    continue
+                # A cold build numbers its links, to find them again in _finish_cold.
+                lid += 1
+                seen = keys.get(key)
+                if seen is None:
+                    keys[key] = (path, t[1], [lid])
+                else:
+                    seen[2].append(lid)
+                rows.append((lid, eid, *hit, *t))
+        self.next_lid = lid
+        self.conn.executemany(
+            "INSERT INTO links(lid, source, target, status, resolved_path, text, target_name, "
             "relation, embed, markdown, line, context, alias, heading, block) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             rows,
         )
         self.pending_links = []
+
+
+def _names(entry_id: str, path: str, aliases: Iterable[str]) -> set[str]:
+    """The link target names (``links.target_name``) that could resolve to this entry."""
+    return {posixpath.basename(k) for k in name_keys(NamedEntry(entry_id, path, tuple(aliases)))}
+
+
+class _LinkResolution:
+    """``(target eid, status, resolved_path)`` of a link, remembered per (text, folder, kind):
+    hubs are linked thousands of times."""
+
+    def __init__(self, resolver: Resolver, eids: dict[str, int]) -> None:
+        self.resolver = resolver
+        self.eids = eids
+        self.memo: dict[tuple[str, str, int], tuple[int | None, str, str | None]] = {}
+
+    def __call__(self, text: str, source_path: str, markdown: int) -> tuple:
+        key = (text, posixpath.dirname(source_path), markdown)
+        hit = self.memo.get(key)
+        if hit is None:
+            res = self.resolver.resolve(text, source_path, markdown=bool(markdown))
+            target = self.eids.get(res.target) if res.status in ("resolved", "ambiguous") else None
+            extra = (
+                json.dumps(list(res.candidates), ensure_ascii=False)
+                if res.candidates
+                else (res.target if target is None else None)
+            )
+            hit = self.memo[key] = (target, res.status, extra)
+        return hit
