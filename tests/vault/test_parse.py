@@ -146,15 +146,22 @@ def test_word_count_is_split_length(text: str) -> None:
         assert count_words(t) == len(t.split())
 
 
-def test_the_indexer_rows_are_parse_entry_without_offsets() -> None:
-    from anthology.vault.parse import parse_parts
+def test_the_indexer_rows_leave_body_contexts_to_the_index() -> None:
+    from anthology.vault.parse import link_context, parse_parts
     from sample_vault import REALISTIC_VAULT
 
     for path, text in REALISTIC_VAULT.items():
-        with_offsets = parse_parts(text, path)
-        rows = parse_parts(text, path, offsets=False)
-        assert rows[6] == [t[:10] for t in with_offsets[6]]
-        assert rows[:6] == with_offsets[:6] and rows[7:] == with_offsets[7:]
+        full = parse_parts(text, path)
+        rows = parse_parts(text, path, for_index=True)
+        body = full[7]
+        assert rows[:6] == full[:6] and rows[7:] == full[7:]
+        assert len(rows[6]) == len(full[6])
+        for row, want in zip(rows[6], full[6], strict=True):
+            if want[2] is None:  # a body link: the index cuts its context from the body
+                assert row == (*want[:6], None, *want[6 + 1 :])
+                assert link_context(body, row[10], row[11]) == want[6]
+            else:  # a front-matter link keeps its "key: value" context, no body offsets
+                assert row == (*want[:10], None, None)
 
 
 @given(
@@ -181,10 +188,12 @@ def test_the_indexer_rows_are_parse_entry_without_offsets() -> None:
 )
 @settings(max_examples=300, deadline=None)
 def test_headings_and_link_contexts_match_their_plain_definitions(body: str) -> None:
-    from anthology.vault.parse import _HEADING_RE, _body_link_rows, _context, _headings
+    from anthology.vault.parse import _HEADING_RE, _body_link_rows, _headings, link_context
 
     masked = mask_code(body)
     plain = [(len(m.group(1)), m.group(2).strip()) for m in _HEADING_RE.finditer(masked)]
     assert _headings(masked) == [h for h in plain if h[1]]
-    rows = _body_link_rows(body, masked, 1, offsets=True)
-    assert [r[6] for r in rows] == [_context(body, r[10], r[11]) for r in rows]
+    rows = _body_link_rows(body, masked, 1)
+    assert [r[6] for r in rows] == [link_context(body, r[10], r[11]) for r in rows]
+    bare = _body_link_rows(body, masked, 1, contexts=False)
+    assert bare == [(*r[:6], None, *r[7:]) for r in rows]

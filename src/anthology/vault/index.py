@@ -34,6 +34,7 @@ from anthology.vault.model import (
     Relation,
     SearchHit,
 )
+from anthology.vault.parse import link_context
 from anthology.vault.resolve import ATTACHMENT, RESOLVED, Resolver
 from anthology.vault.scan import vault_root
 from anthology.vault.schema import open_database, remove_index
@@ -257,40 +258,45 @@ class VaultIndex:
 
     # -- links -----------------------------------------------------------------------------
     def _link_rows(self, where: str, params: tuple) -> list[LinkRow]:
-        return [
-            LinkRow(
-                source=EntryRef(s_id, s_title, s_path),
-                target=EntryRef(t_id, t_title, t_path) if t_id else None,
-                text=text,
-                relation=relation,
-                embed=bool(embed),
-                line=line,
-                context=context or "",
-                alias=alias,
-                heading=heading,
+        rows = self._q(
+            "SELECT s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
+            "l.embed, l.line, l.context, l.alias, l.heading, l.source, l.body_start, "
+            "l.body_end FROM links l "
+            "JOIN entries s ON s.eid = l.source LEFT JOIN entries t ON t.eid = l.target "
+            f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line",
+            params,
+        )
+        bodies = self._bodies({r[13] for r in rows if r[10] is None and r[14] is not None})
+        out = []
+        for (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
+             context, alias, heading, source, start, end) in rows:  # fmt: skip
+            if context is None:
+                body = bodies.get(source)
+                context = link_context(body, start, end) if body and start is not None else ""
+            out.append(
+                LinkRow(
+                    source=EntryRef(s_id, s_title, s_path),
+                    target=EntryRef(t_id, t_title, t_path) if t_id else None,
+                    text=text,
+                    relation=relation,
+                    embed=bool(embed),
+                    line=line,
+                    context=context,
+                    alias=alias,
+                    heading=heading,
+                )
             )
-            for (
-                s_id,
-                s_title,
-                s_path,
-                t_id,
-                t_title,
-                t_path,
-                text,
-                relation,
-                embed,
-                line,
-                context,
-                alias,
-                heading,
-            ) in self._q(
-                "SELECT s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
-                "l.embed, l.line, l.context, l.alias, l.heading FROM links l "
-                "JOIN entries s ON s.eid = l.source LEFT JOIN entries t ON t.eid = l.target "
-                f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line",
-                params,
-            )
-        ]
+        return out
+
+    def _bodies(self, eids: set[int]) -> dict[int, str]:
+        """The indexed bodies of these entries (what link offsets count in)."""
+        with self._lock:
+            query = self.conn.execute
+            return {
+                eid: row[0]
+                for eid in eids
+                if (row := query("SELECT body FROM entries_fts WHERE rowid = ?", (eid,)).fetchone())
+            }
 
     def backlinks(self, entry_id: str) -> list[LinkRow]:
         """Every link to this entry from another, typed relations first, with its context."""

@@ -575,8 +575,8 @@ class Indexer:
         self.next_lid = lid
         self.conn.executemany(
             "INSERT INTO links(lid, source, target, status, resolved_path, text, target_name, "
-            "relation, embed, markdown, line, context, alias, heading, block) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "relation, embed, markdown, line, context, alias, heading, block, body_start, "
+            "body_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             rows,
         )
         self.pending_links = []

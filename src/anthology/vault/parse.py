@@ -120,7 +120,7 @@ def _normalise_tag(tag: str) -> str:
     return tag.strip().lstrip("#").strip("/")
 
 
-def _context(text: str, start: int, end: int) -> str:
+def link_context(text: str, start: int, end: int) -> str:
     """The line holding ``text[start:end]``, trimmed around the link to a readable length."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
@@ -135,8 +135,20 @@ def _context(text: str, start: int, end: int) -> str:
     return line.strip()
 
 
-def _body_link_rows(body: str, masked: str, first_line: int, offsets: bool) -> list[tuple]:
-    """The body's links as link rows, each with its :func:`_context` (computed once per line)."""
+def _body_link_rows(body: str, masked: str, first_line: int, contexts: bool = True) -> list[tuple]:
+    """The body's links as link rows, with their offsets in the body and each with its
+    :func:`link_context` (computed once per line). Without ``contexts`` the context is None: the
+    index cuts it from the body it stores when a link is shown, rather than store it twice.
+    """
+    if not contexts:
+        names = _target_names
+        return [
+            (target, names.get(target) or target_name(target), None, 1 if embed else 0,
+             1 if md else 0, line, None, alias, heading, block, start, end)
+            for target, alias, heading, block, embed, md, start, end, line in find_links(
+                body, masked=masked, first_line=first_line
+            )
+        ]  # fmt: skip
     rows: list[tuple] = []
     ls = le = -1
     plain = False  # whether body[ls:le] is one line (no newline inside)
@@ -155,7 +167,7 @@ def _body_link_rows(body: str, masked: str, first_line: int, offsets: bool) -> l
             plain = "\n" not in line_text
             long = len(line_text) > CONTEXT_CHARS
             short = "" if long else line_text.strip()
-        if long:  # as _context trims it
+        if long:  # as link_context trims it
             lo = max(0, start - ls - half)
             hi = min(len(line_text), lo + CONTEXT_CHARS)
             context = (
@@ -164,12 +176,8 @@ def _body_link_rows(body: str, masked: str, first_line: int, offsets: bool) -> l
         else:
             context = short
         name = _target_names.get(target) or target_name(target)
-        if offsets:
-            rows.append((target, name, None, 1 if embed else 0, 1 if md else 0, line, context,
-                         alias, heading, block, start, end))  # fmt: skip
-        else:
-            rows.append((target, name, None, 1 if embed else 0, 1 if md else 0, line, context,
-                         alias, heading, block))  # fmt: skip
+        rows.append((target, name, None, 1 if embed else 0, 1 if md else 0, line, context,
+                     alias, heading, block, start, end))  # fmt: skip
     return rows
 
 
@@ -205,10 +213,10 @@ def _headings(masked: str) -> list[tuple[int, str]]:
     return out
 
 
-def _relation_links(properties: dict[str, Any], yaml_text: str, offsets: bool) -> list[tuple]:
+def _relation_links(properties: dict[str, Any], yaml_text: str, for_index: bool) -> list[tuple]:
     """``[[links]]`` inside front-matter values: typed relations named after their key.
 
-    Each is a link row (see :func:`parse_parts`)."""
+    Each is a link row (see :func:`parse_parts`); its context is the key and the value."""
     found: list[tuple] = []
     key_lines: dict[str, int] | None = None
     for key, value in properties.items():
@@ -228,7 +236,7 @@ def _relation_links(properties: dict[str, Any], yaml_text: str, offsets: bool) -
             for target, alias, heading, block, embed, md, start, end, _ in find_links(s, masked=s):
                 row = (target, target_name(target), relation, int(embed), int(md), line,
                        context, alias, heading, block)  # fmt: skip
-                found.append((*row, start, end) if offsets else row)
+                found.append((*row, None, None) if for_index else (*row, start, end))
     return found
 
 
@@ -270,12 +278,16 @@ def parse_entry(text: str, path: str) -> ParsedEntry:
     )
 
 
-def parse_parts(text: str, path: str, *, offsets: bool = True) -> tuple:
+def parse_parts(text: str, path: str, *, for_index: bool = False) -> tuple:
     """:func:`parse_entry`'s work as a plain tuple, for the indexer's hot path: ``(id, title,
     properties, aliases, tags, headings, links, body, body_line, words, problems)``; each
     link is a row ``(text, target_name, relation, embed, markdown, line, context, alias,
-    heading, block, start, end)`` (embed and markdown as 0/1; without ``start, end`` when
-    not ``offsets``)."""
+    heading, block, start, end)`` (embed and markdown as 0/1; ``start, end``: where the link
+    is written, in the body or in its front-matter value).
+
+    ``for_index``: rows as the index stores them: a body link's context is None (the index
+    cuts it from the body, see :func:`link_context`) and a front-matter link has no offsets.
+    """
     problems: list[ParseProblem] = []
     split = split_front_matter(text)
     properties: dict[str, Any] = {}
@@ -286,7 +298,7 @@ def parse_parts(text: str, path: str, *, offsets: bool = True) -> tuple:
         except FrontMatterError as exc:
             problems.append(ParseProblem("front-matter", str(exc), exc.line))
         else:
-            relation_links = _relation_links(properties, split.yaml_text, offsets)
+            relation_links = _relation_links(properties, split.yaml_text, for_index)
     body = split.body
     masked = mask_code(body)
 
@@ -311,7 +323,7 @@ def parse_parts(text: str, path: str, *, offsets: bool = True) -> tuple:
             seen.add(norm.lower())
             tags.append(norm)
 
-    links = relation_links + _body_link_rows(body, masked, split.body_line, offsets)
+    links = relation_links + _body_link_rows(body, masked, split.body_line, not for_index)
     words = count_words(masked)
     return (entry_id, title, properties, list(dict.fromkeys(aliases)), tags, headings, links,
             body, split.body_line, words, problems)  # fmt: skip

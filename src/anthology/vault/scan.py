@@ -177,7 +177,9 @@ def read_and_parse_rows(root: str, paths: Sequence[str]) -> list[tuple]:
     ``entry`` is ``None`` (nothing readable) or ``(declared_id, title, kind, status, words,
     reading_minutes, body_line, headings_json, tags, aliases, properties_json,
     property_rows, tags_json, aliases_json, body, links)``; each link is ``(text,
-    target_name, relation, embed, markdown, line, context, alias, heading, block)``.
+    target_name, relation, embed, markdown, line, context, alias, heading, block,
+    body_start, body_end)``: a body link has no context (the index cuts it from the body),
+    a front-matter link no offsets.
     """
     out: list[tuple] = []
     base = Path(root)
@@ -187,7 +189,7 @@ def read_and_parse_rows(root: str, paths: Sequence[str]) -> list[tuple]:
             out.append(([(p.line, p.kind, p.message, p.severity) for p in read.problems], None))
             continue
         (entry_id, title, props, aliases, tags, headings, links, body, body_line, words,
-         parse_problems) = parse_parts(read.text, path, offsets=False)  # fmt: skip
+         parse_problems) = parse_parts(read.text, path, for_index=True)  # fmt: skip
         problems = [(p.line, p.kind, p.message, p.severity)
                     for p in (*read.problems, *parse_problems)]  # fmt: skip
         entry = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 APP_ID = "anthology-index"
 
 
@@ -62,10 +62,15 @@ def create_schema(conn: sqlite3.Connection) -> None:
             "embed": int,
             "markdown": int,
             "line": int,
+            # A front-matter link's "key: value". NULL for a body link: its context is cut
+            # from the body (stored once, in entries_fts) between body_start and body_end
+            # when it is shown; storing it here too doubled the index.
             "context": str,
             "alias": str,
             "heading": str,
             "block": str,
+            "body_start": int,  # character offsets of the link in the entry's body
+            "body_end": int,
         },
         pk="lid",
     )
