@@ -207,3 +207,20 @@ def test_indexing_never_writes_into_the_vault(vault: Path, db_path: Path) -> Non
         index.entry("LIT-008")
     after = {p: p.stat().st_mtime_ns for p in vault.rglob("*")}
     assert before == after
+
+
+def test_tag_filter_folds_case_and_takes_wildcards_literally(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    for name, tags in {"a": "[Deep_Learning]", "b": "[deepXlearning]", "c": "[deep_learning/rl]",
+                       "d": "['100%']", "e": "[100x/y]"}.items():  # fmt: skip
+        (vault / f"{name}.md").write_text(f"---\ntags: {tags}\n---\nText.\n", encoding="utf-8")
+    with VaultIndex.open(vault, tmp_path / "i.sqlite") as idx:
+
+        def ids(query: str) -> list[str]:
+            return sorted(h.entry.id for h in idx.search(query))
+
+        assert ids("tag:deep_learning") == ["a", "c"]  # "_" is not a wildcard; nested counts
+        assert ids("tag:DEEP_LEARNING/RL") == ["c"]
+        assert ids("tag:100%") == ["d"]
+        assert ids("-tag:deep_learning tag:deepxlearning") == ["b"]

@@ -438,9 +438,11 @@ class VaultIndex:
         for neg, key, value in _FILTER_RE.findall(query):
             value = value.strip('"').lstrip("#")
             if key.lower() == "tag":
-                cond = ("e.eid IN (SELECT eid FROM tags WHERE lower(tag) = lower(?) "
-                        "OR lower(tag) LIKE lower(?) || '/%')")  # fmt: skip
-                params += [value, value]
+                # NOCASE and LIKE fold ASCII letters, as lower() does.
+                cond = ("e.eid IN (SELECT eid FROM tags WHERE tag = ? COLLATE NOCASE "
+                        "OR tag LIKE ? || '/%' ESCAPE '\\')")  # fmt: skip
+                like = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                params += [value, like]
             else:
                 cond = f"lower(e.{key.lower()}) = lower(?)"
                 params.append(value)
