@@ -34,6 +34,8 @@ EXTRA: dict[str, str | bytes] = {
     "edge/points.md": "[[binary]] [[bad/binary]] [[taken]] [[thief]] [[Em]] [[yaml]] [[other]]\n",
     "edge/taken.md": "---\nid: other\n---\nMy path says taken, my id says other.\n",
     "edge/thief.md": "---\nid: taken\naliases: [yaml]\n---\nI take a path's name as my id.\n",
+    "twins/a/Twin.md": "---\nid: Twin\n---\nMy id is my name, which my twin shares.\n",
+    "twins/b/twin.md": "[[twin]] [[Twin]] [[twins/b/twin]]\n",
 }
 
 

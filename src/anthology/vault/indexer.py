@@ -15,6 +15,7 @@ import pickle
 import posixpath
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -174,6 +175,7 @@ class Indexer:
         self.cold_eids: dict[str, int] = {}
         self.cold_pending: set[str] = set()  # paths of the cold build not written yet
         self.cold_links: _LinkResolution | None = None
+        self.cold_file_names: Counter[str] = Counter()
         # Each distinct (text, folder, kind) a cold build resolved: a source path, the
         # target name, and the row ids of its links.
         self.cold_keys: dict[tuple[str, str, int], tuple[str, str, list[int]]] = {}
@@ -291,6 +293,18 @@ class Indexer:
         named = [NamedEntry(path_id(path), path) for path in self.cold_eids]
         eids = {e.id: self.cold_eids[e.path] for e in named}
         self.cold_links = _LinkResolution(Resolver(named, attachments), eids)
+        self.cold_file_names = Counter(_file_name(path) for path in self.cold_eids)
+
+    def _named_as_guessed(self, entry_id: str, path: str) -> bool:
+        """Whether every link resolves to this entry as it did under its path id: its id is
+        its path id, or its file name when no other file has that name (then a link by
+        that name found it by file name and finds it by id now, and by path as before).
+        Vaults whose ids are their file names (as this app's anthology) re-resolve nothing.
+        """
+        if entry_id == path_id(path):
+            return True
+        name = _file_name(path)
+        return entry_id.lower() == name and self.cold_file_names[name] == 1
 
     def _finish_cold(self, affected_names: set[str]) -> None:
         """Resolve again, with every name now known, the links of a cold build whose target
@@ -433,7 +447,7 @@ class Indexer:
                     eid = self.cold_eids[path]
                     self.cold_ids[_nocase(entry_id)] = path
                     entry_rows.append((eid, *values))
-                    if aliases or entry_id != path_id(path):
+                    if aliases or not self._named_as_guessed(entry_id, path):
                         affected_names |= _names(entry_id, path, aliases)
                 elif eid is None:
                     cur = c.execute(
@@ -580,6 +594,11 @@ class Indexer:
             rows,
         )
         self.pending_links = []
+
+
+def _file_name(path: str) -> str:
+    """The file name without ``.md``, lower case: the name a link finds a file by."""
+    return posixpath.basename(path_id(path)).lower()
 
 
 def _names(entry_id: str, path: str, aliases: Iterable[str]) -> set[str]:
