@@ -36,6 +36,11 @@ EXTRA: dict[str, str | bytes] = {
     "edge/thief.md": "---\nid: taken\naliases: [yaml]\n---\nI take a path's name as my id.\n",
     "twins/a/Twin.md": "---\nid: Twin\n---\nMy id is my name, which my twin shares.\n",
     "twins/b/twin.md": "[[twin]] [[Twin]] [[twins/b/twin]]\n",
+    # Ids SQLite tells apart but links do not: each folder's links go to its own.
+    "greek/f1/a.md": "---\nid: Ω\n---\n",
+    "greek/f1/x.md": "[[ω]]\n",
+    "greek/f2/b.md": "---\nid: ω\n---\n",
+    "greek/f2/y.md": "[[ω]]\n",
 }
 
 

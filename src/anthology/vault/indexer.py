@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from anthology.vault.parse import ParseProblem, path_id
+from anthology.vault.parse import ParseProblem, path_id, target_name
 from anthology.vault.resolve import NamedEntry, Resolver, name_keys
 from anthology.vault.scan import FileStat, read_and_parse_rows, scan_vault
 
@@ -176,10 +176,6 @@ class Indexer:
         self.cold_pending: set[str] = set()  # paths of the cold build not written yet
         self.cold_links: _LinkResolution | None = None
         self.cold_file_names: Counter[str] = Counter()
-        # Each distinct (text, folder, kind) a cold build resolved: a source path, the
-        # target name, and the row ids of its links.
-        self.cold_keys: dict[tuple[str, str, int], tuple[str, str, list[int]]] = {}
-        self.next_lid = 0
 
     # -- the refresh -----------------------------------------------------------------------
     def refresh(self, task: Task | None = None) -> RefreshReport:
@@ -312,17 +308,26 @@ class Indexer:
 
         Each distinct target (text, folder, kind) is resolved once, as in :meth:`_resolve`.
         """
-        assert self.cold_links is not None
+        guessed = self.cold_links
+        if guessed is None or not affected_names:
+            return
         final = _LinkResolution(
             self.resolver(), dict(self.conn.execute("SELECT id, eid FROM entries"))
         )
-        guessed = self.cold_links.memo
         updates: list[tuple] = []
-        for key, (path, name, lids) in self.cold_keys.items():
-            if name in affected_names:
-                hit = final(key[0], path, key[2])
-                if hit != guessed[key]:
-                    updates += [(*hit, lid) for lid in lids]
+        for (text, folder, markdown), hit in guessed.memo.items():
+            if target_name(text) not in affected_names:
+                continue
+            new = final(text, guessed.sources[text, folder, markdown], markdown)
+            if new == hit:
+                continue
+            for lid, path in self.conn.execute(
+                "SELECT l.lid, e.path FROM links l JOIN entries e ON e.eid = l.source "
+                "WHERE l.target_name = ? AND l.text = ? AND l.markdown = ?",
+                (target_name(text), text, markdown),
+            ):
+                if posixpath.dirname(path) == folder:
+                    updates.append((*new, lid))
         self.conn.executemany(
             "UPDATE links SET target = ?, status = ?, resolved_path = ? WHERE lid = ?", updates
         )
@@ -568,29 +573,15 @@ class Indexer:
         """Write the pending links, resolved by ``resolve``."""
         rows = []
         get = resolve.memo.get
-        keys = self.cold_keys if self.cold else None
-        lid = self.next_lid
         for eid, path, links in self.pending_links:
             folder = posixpath.dirname(path)
             for t in links:  # (text, target_name, relation, embed, markdown, line, …)
-                key = (t[0], folder, t[4])
-                hit = get(key) or resolve(t[0], path, t[4])
-                if keys is None:
-                    rows.append((None, eid, *hit, *t))
-                    continue
-                # A cold build numbers its links, to find them again in _finish_cold.
-                lid += 1
-                seen = keys.get(key)
-                if seen is None:
-                    keys[key] = (path, t[1], [lid])
-                else:
-                    seen[2].append(lid)
-                rows.append((lid, eid, *hit, *t))
-        self.next_lid = lid
+                hit = get((t[0], folder, t[4])) or resolve(t[0], path, t[4])
+                rows.append((eid, *hit, *t))
         self.conn.executemany(
-            "INSERT INTO links(lid, source, target, status, resolved_path, text, target_name, "
+            "INSERT INTO links(source, target, status, resolved_path, text, target_name, "
             "relation, embed, markdown, line, context, alias, heading, block, body_start, "
-            "body_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "body_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             rows,
         )
         self.pending_links = []
@@ -614,6 +605,7 @@ class _LinkResolution:
         self.resolver = resolver
         self.eids = eids
         self.memo: dict[tuple[str, str, int], tuple[int | None, str, str | None]] = {}
+        self.sources: dict[tuple[str, str, int], str] = {}  # a source path for each key
 
     def __call__(self, text: str, source_path: str, markdown: int) -> tuple:
         key = (text, posixpath.dirname(source_path), markdown)
@@ -627,4 +619,5 @@ class _LinkResolution:
                 else (res.target if target is None else None)
             )
             hit = self.memo[key] = (target, res.status, extra)
+            self.sources[key] = source_path
         return hit
