@@ -2,7 +2,9 @@
 
 Typed relations come first ("introduced by", "source", …), untyped body links under
 "mentions"; unlinked mentions (the title named without a link) sit in a collapsed group.
-A click (or Enter) on a row navigates to its source entry.
+A click (or Enter) on a row navigates to its source entry. A group shows its first
+:data:`PAGE` links and a "Show more" row for the next page, so a hub with tens of thousands
+of backlinks opens as fast as any entry; contexts are cut only for the rows shown.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QPalette
@@ -18,6 +21,8 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from anthology.vault.model import MATCH_END, MATCH_START, LinkRow, SearchHit
 
 ROLE_ID = Qt.ItemDataRole.UserRole
+ROLE_MORE = Qt.ItemDataRole.UserRole + 1  # on a "Show more" row: its group's relation
+PAGE = 100
 MENTIONS = "mentions"
 UNLINKED = "Unlinked mentions"
 
@@ -72,6 +77,9 @@ class BacklinksPanel(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.tree)
         self._entry_id: str | None = None
+        self._groups: dict[str, list[LinkRow]] = {}
+        # Fills in the contexts of the links about to be shown (VaultIndex.with_contexts).
+        self.fill_contexts: Callable[[list[LinkRow]], list[LinkRow]] = lambda links: links
 
     def set_links(
         self, entry_id: str | None, links: list[LinkRow], unlinked: list[SearchHit]
@@ -86,6 +94,7 @@ class BacklinksPanel(QWidget):
                                                                 else [])  # fmt: skip
         sources = {link.source.id for link in links}
         self.title.setText(f"Backlinks · {len(sources)}" if entry_id else "Backlinks")
+        self._groups = groups
         for relation in order:
             rows = groups[relation]
             group = QTreeWidgetItem(self.tree, [f"{relation} ({len(rows)})"])
@@ -93,9 +102,7 @@ class BacklinksPanel(QWidget):
             font = group.font(0)
             font.setBold(True)
             group.setFont(0, font)
-            for link in rows:
-                self._add_row(group, link.source.id, link.source.label,
-                              highlight_link(link.context, link.text, link.alias))  # fmt: skip
+            self._add_page(group, relation)
             group.setExpanded(True)
         if unlinked:
             group = QTreeWidgetItem(self.tree, [f"{UNLINKED} ({len(unlinked)})"])
@@ -106,6 +113,22 @@ class BacklinksPanel(QWidget):
         if not links and not unlinked and entry_id:
             empty = QTreeWidgetItem(self.tree, ["No backlinks"])
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
+
+    def _add_page(self, group: QTreeWidgetItem, relation: str) -> None:
+        """Show the next :data:`PAGE` links of ``relation``, and a "Show more" row after
+        them while some are left."""
+        shown = sum(1 for k in range(group.childCount()) if group.child(k).data(0, ROLE_ID))
+        if shown and group.child(group.childCount() - 1).data(0, ROLE_MORE):
+            group.removeChild(group.child(group.childCount() - 1))
+        links = self._groups[relation]
+        for link in self.fill_contexts(links[shown : shown + PAGE]):
+            self._add_row(group, link.source.id, link.source.label,
+                          highlight_link(link.context, link.text, link.alias))  # fmt: skip
+        left = len(links) - shown - PAGE
+        if left > 0:
+            more = QTreeWidgetItem(group, [f"Show {min(left, PAGE)} more ({left} not shown)"])
+            more.setData(0, ROLE_MORE, relation)
+            more.setToolTip(0, "Show the next backlinks of this group")
 
     def _add_row(self, group: QTreeWidgetItem, entry_id: str, label: str, context: str) -> None:
         item = QTreeWidgetItem(group)
@@ -127,6 +150,10 @@ class BacklinksPanel(QWidget):
         item.setSizeHint(0, QSize(0, 2 * line + 14))
 
     def _activate(self, item: QTreeWidgetItem) -> None:
+        relation = item.data(0, ROLE_MORE)
+        if relation and item.parent() is not None:
+            self._add_page(item.parent(), relation)
+            return
         entry_id = item.data(0, ROLE_ID)
         if entry_id:
             self.entryActivated.emit(entry_id)
@@ -138,7 +165,9 @@ class BacklinksPanel(QWidget):
         for i in range(self.tree.topLevelItemCount()):
             group = self.tree.topLevelItem(i)
             out[group.text(0)] = [
-                group.child(k).data(0, ROLE_ID) for k in range(group.childCount())
+                group.child(k).data(0, ROLE_ID)
+                for k in range(group.childCount())
+                if group.child(k).data(0, ROLE_ID)
             ]
         return out
 

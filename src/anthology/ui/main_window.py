@@ -483,7 +483,8 @@ class MainWindow(QMainWindow):
 
     def _show_backlinks(self, entry_id: str) -> None:
         assert self.index is not None
-        self.backlinks.set_links(entry_id, self.index.backlinks(entry_id),
+        self.backlinks.fill_contexts = self.index.with_contexts
+        self.backlinks.set_links(entry_id, self.index.backlinks(entry_id, contexts=False),
                                  self.index.unlinked_mentions(entry_id))  # fmt: skip
 
     def _follow_link(self, entry_id: str, heading: str) -> None:

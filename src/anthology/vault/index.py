@@ -15,6 +15,7 @@ import json
 import re
 import sqlite3
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -257,53 +258,65 @@ class VaultIndex:
         return split.body, split.body_line
 
     # -- links -----------------------------------------------------------------------------
-    def _link_rows(self, where: str, params: tuple) -> list[LinkRow]:
-        rows = self._q(
-            "SELECT s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
-            "l.embed, l.line, l.context, l.alias, l.heading, l.source, l.body_start, "
-            "l.body_end FROM links l "
-            "JOIN entries s ON s.eid = l.source LEFT JOIN entries t ON t.eid = l.target "
-            f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line",
-            params,
-        )
-        bodies = self._bodies({r[13] for r in rows if r[10] is None and r[14] is not None})
-        out = []
-        for (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
-             context, alias, heading, source, start, end) in rows:  # fmt: skip
-            if context is None:
-                body = bodies.get(source)
-                context = link_context(body, start, end) if body and start is not None else ""
-            out.append(
-                LinkRow(
-                    source=EntryRef(s_id, s_title, s_path),
-                    target=EntryRef(t_id, t_title, t_path) if t_id else None,
-                    text=text,
-                    relation=relation,
-                    embed=bool(embed),
-                    line=line,
-                    context=context,
-                    alias=alias,
-                    heading=heading,
-                )
+    def _link_rows(self, where: str, params: tuple, contexts: bool = True) -> list[LinkRow]:
+        links = [
+            LinkRow(
+                source=EntryRef(s_id, s_title, s_path),
+                target=EntryRef(t_id, t_title, t_path) if t_id else None,
+                text=text,
+                relation=relation,
+                embed=bool(embed),
+                line=line,
+                context=context or "",
+                alias=alias,
+                heading=heading,
+                span=(start, end) if context is None and start is not None else None,
             )
-        return out
+            for (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
+                 context, alias, heading, start, end) in self._q(
+                "SELECT s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
+                "l.embed, l.line, l.context, l.alias, l.heading, l.body_start, l.body_end "
+                "FROM links l JOIN entries s ON s.eid = l.source "
+                "LEFT JOIN entries t ON t.eid = l.target "
+                f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line",
+                params,
+            )
+        ]  # fmt: skip
+        return self.with_contexts(links) if contexts else links
 
-    def _bodies(self, eids: set[int]) -> dict[int, str]:
-        """The indexed bodies of these entries (what link offsets count in)."""
+    def with_contexts(self, links: list[LinkRow]) -> list[LinkRow]:
+        """``links`` with each body link's context: its line, cut from the source's indexed
+        body around the link (the index stores bodies once, not a context per link)."""
+        wanted = {link.source.id for link in links if link.span is not None and not link.context}
+        if not wanted:
+            return links
         with self._lock:
             query = self.conn.execute
-            return {
-                eid: row[0]
-                for eid in eids
-                if (row := query("SELECT body FROM entries_fts WHERE rowid = ?", (eid,)).fetchone())
-            }
+            bodies = {
+                source: row[0]
+                for source in wanted
+                if (row := query(
+                    "SELECT f.body FROM entries e JOIN entries_fts f ON f.rowid = e.eid "
+                    "WHERE e.id = ?", (source,)).fetchone())
+            }  # fmt: skip
+        return [
+            replace(link, context=link_context(bodies[link.source.id], *link.span))
+            if link.span is not None and not link.context and link.source.id in bodies
+            else link
+            for link in links
+        ]
 
-    def backlinks(self, entry_id: str) -> list[LinkRow]:
-        """Every link to this entry from another, typed relations first, with its context."""
+    def backlinks(self, entry_id: str, *, contexts: bool = True) -> list[LinkRow]:
+        """Every link to this entry from another, typed relations first, with its context.
+
+        Without ``contexts``, body links come with an empty context, for a caller that
+        shows only some of them (a hub can have tens of thousands): see
+        :meth:`with_contexts`."""
         return self._link_rows(
             "l.target = (SELECT eid FROM entries WHERE id = ? COLLATE NOCASE LIMIT 1) "
             "AND l.source != l.target",
             (entry_id,),
+            contexts,
         )
 
     def outgoing(self, entry_id: str) -> list[LinkRow]:

@@ -48,9 +48,12 @@ class LinkRow:
     relation: str | None  # None: an untyped mention in the body
     embed: bool
     line: int
-    context: str
+    context: str  # "" until filled (see VaultIndex.with_contexts) when asked for without
     alias: str | None = None
     heading: str | None = None
+    # Where a body link stands in its source's indexed body (start, end); None for a
+    # front-matter link, whose context is its "key: value".
+    span: tuple[int, int] | None = None
 
 
 @dataclass

@@ -1,0 +1,103 @@
+"""The backlinks panel on a hub: pages of links, contexts cut only for the rows shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from anthology.ui.backlinks_panel import PAGE, ROLE_MORE, BacklinksPanel
+from anthology.vault.index import VaultIndex
+
+MENTIONERS = 2 * PAGE + 50
+
+
+@pytest.fixture
+def index(tmp_path: Path):
+    vault = tmp_path / "v"
+    (vault / "notes").mkdir(parents=True)
+    (vault / "Hub.md").write_text("# Hub\n\nEverything links here.\n", encoding="utf-8")
+    for i in range(MENTIONERS):
+        (vault / "notes" / f"n{i:03d}.md").write_text(
+            f"# Note {i}\n\nA first line.\nNote {i} builds on [[Hub]] for its ending.\n",
+            encoding="utf-8",
+        )
+    for i in range(3):
+        (vault / f"cites{i}.md").write_text(
+            f'---\nsource: "[[Hub]]"\n---\nCiting note {i}.\n', encoding="utf-8"
+        )
+    with VaultIndex.open(vault, tmp_path / "i.sqlite") as idx:
+        yield idx
+
+
+def labels(panel: BacklinksPanel, group_prefix: str) -> list[str]:
+    tree = panel.tree
+    for i in range(tree.topLevelItemCount()):
+        group = tree.topLevelItem(i)
+        if group.text(0).startswith(group_prefix):
+            return [
+                tree.itemWidget(group.child(k), 0).text()
+                if tree.itemWidget(group.child(k), 0)
+                else group.child(k).text(0)
+                for k in range(group.childCount())
+            ]
+    raise AssertionError(f"no group {group_prefix}")
+
+
+def click(qtbot, panel: BacklinksPanel, item) -> None:
+    panel.tree.scrollToItem(item)
+    rect = panel.tree.visualItemRect(item)
+    qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def test_a_hub_shows_a_page_of_backlinks_and_more_on_demand(qtbot, index: VaultIndex) -> None:
+    panel = BacklinksPanel()
+    qtbot.addWidget(panel)
+    panel.resize(400, 700)
+    panel.show()
+    cut: list[int] = []
+
+    def fill(links):
+        cut.append(len(links))
+        return index.with_contexts(links)
+
+    panel.fill_contexts = fill
+    links = index.backlinks("Hub", contexts=False)
+    assert all(link.context == "" for link in links if link.span is not None)
+    panel.set_links("Hub", links, index.unlinked_mentions("Hub"))
+
+    assert panel.title.text() == f"Backlinks · {MENTIONERS + 3}"
+    groups = panel.groups()
+    assert len(groups["source (3)"]) == 3
+    assert len(groups[f"mentions ({MENTIONERS})"]) == PAGE
+    assert max(cut) == PAGE  # never a context for a row not shown
+    rows = labels(panel, "mentions")
+    assert rows[0].startswith("<b>notes/n000 — Note 0</b><br>")  # the source, then the line
+    assert "builds on <b>[[Hub]]</b> for its ending" in rows[0]
+    assert "source: <b>[[Hub]]</b>" in labels(panel, "source")[0]
+    assert rows[-1] == f"Show {PAGE} more ({MENTIONERS - PAGE} not shown)"
+
+    mentions = panel.tree.topLevelItem(1)
+    click(qtbot, panel, mentions.child(mentions.childCount() - 1))
+    assert len(panel.groups()[f"mentions ({MENTIONERS})"]) == 2 * PAGE
+    click(qtbot, panel, mentions.child(mentions.childCount() - 1))
+    shown = panel.groups()[f"mentions ({MENTIONERS})"]
+    assert shown == sorted(f"notes/n{i:03d}" for i in range(MENTIONERS))
+    assert not any(
+        mentions.child(k).data(0, ROLE_MORE) for k in range(mentions.childCount())
+    )  # all shown: no "Show more" row left
+    assert "Note 249 builds on <b>[[Hub]]</b>" in labels(panel, "mentions")[-1]
+
+    with qtbot.waitSignal(panel.entryActivated) as opened:
+        click(qtbot, panel, mentions.child(PAGE + 7))
+    assert opened.args == [f"notes/n{PAGE + 7:03d}"]
+
+
+def test_backlinks_with_contexts_are_the_lines_around_each_link(index: VaultIndex) -> None:
+    whole = index.backlinks("Hub")
+    bare = index.backlinks("Hub", contexts=False)
+    assert index.with_contexts(bare) == whole
+    mention = next(b for b in whole if b.source.id == "notes/n042")
+    assert mention.context == "Note 42 builds on [[Hub]] for its ending."
+    assert mention.line == 4 and mention.relation is None
