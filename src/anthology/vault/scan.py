@@ -115,15 +115,32 @@ class ReadResult:
     problems: list[ParseProblem]
 
 
-def read_entry_text(path: Path, size_hint: int | None = None) -> ReadResult:
+def _read_head(path: str | os.PathLike[str], size: int) -> bytes:
+    """The file's first ``MAX_INDEXED_BYTES + 1`` bytes (all of it, usually).
+
+    ``read(MAX_INDEXED_BYTES + 1)`` would allocate a 2 MiB buffer for every 4 KiB note (most
+    of a note's read time), so ask for the ``size`` that ``stat`` gave plus one byte, and
+    read on until the end of the file or the limit in case it grew since.
+    """
+    limit = MAX_INDEXED_BYTES + 1
+    with open(path, "rb", buffering=0) as fh:  # unbuffered: one read, no buffer to fill
+        data = fh.read(min(size, MAX_INDEXED_BYTES) + 1)
+        while data and len(data) < limit:  # a raw read may stop short of the end
+            more = fh.read(limit - len(data))
+            if not more:
+                break
+            data += more
+    return data
+
+
+def read_entry_text(path: str | os.PathLike[str]) -> ReadResult:
     """Read a Markdown file as text, reporting (never raising) what is wrong with it."""
     problems: list[ParseProblem] = []
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
             return ReadResult(None, [ParseProblem("unreadable", "not a regular file")])
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_INDEXED_BYTES + 1)
+        data = _read_head(path, st.st_size)
     except FileNotFoundError:
         return ReadResult(
             None, [ParseProblem("vanished", "deleted while the vault was indexed", None, "warning")]
@@ -180,9 +197,8 @@ def read_and_parse_rows(root: str, paths: Sequence[str]) -> list[tuple]:
     target_name, relation, embed, markdown, line, context, alias, heading, block)``.
     """
     out: list[tuple] = []
-    base = Path(root)
     for path in paths:
-        read = read_entry_text(base / path)
+        read = read_entry_text(os.path.join(root, path))
         if read.text is None:
             out.append(([(p.line, p.kind, p.message, p.severity) for p in read.problems], None))
             continue
