@@ -214,19 +214,19 @@ def find_links(
     line, pos = first_line, 0
     count = text.count
     for m in _WIKILINK_SCAN_RE.finditer(masked):
-        inner = m.group(1)
+        inner = m[1]
         if "|" in inner or "#" in inner or "\\" in inner:
             target, heading, block, alias = split_wikilink(inner)
         else:  # the usual [[name]]: what split_wikilink gives, without the call
             target, heading, block, alias = inner.strip(), None, None, None
         if target or heading or block:
-            start = m.start()
+            start, end = m.span()
             embed = start > 0 and masked[start - 1] == "!"
             if embed:
                 start -= 1
             line += count("\n", pos, start)
             pos = start
-            found.append((target, alias, heading, block, embed, False, start, m.end(), line))
+            found.append((target, alias, heading, block, embed, False, start, end, line))
     if "](" in masked:
         wiki_spans = [(f[6], f[7]) for f in found]
         markdown: list = []

@@ -142,7 +142,6 @@ def _body_link_rows(body: str, masked: str, first_line: int, offsets: bool) -> l
     plain = False  # whether body[ls:le] is one line (no newline inside)
     line_text = short = ""
     long = False
-    half = CONTEXT_CHARS // 2
     for target, alias, heading, block, embed, md, start, end, line in find_links(
         body, masked=masked, first_line=first_line
     ):
@@ -155,14 +154,7 @@ def _body_link_rows(body: str, masked: str, first_line: int, offsets: bool) -> l
             plain = "\n" not in line_text
             long = len(line_text) > CONTEXT_CHARS
             short = "" if long else line_text.strip()
-        if long:  # as _context trims it
-            lo = max(0, start - ls - half)
-            hi = min(len(line_text), lo + CONTEXT_CHARS)
-            context = (
-                ("…" if lo else "") + line_text[lo:hi] + ("…" if hi < len(line_text) else "")
-            ).strip()
-        else:
-            context = short
+        context = _trimmed_context(line_text, start - ls) if long else short
         name = _target_names.get(target) or target_name(target)
         if offsets:
             rows.append((target, name, None, 1 if embed else 0, 1 if md else 0, line, context,
@@ -171,6 +163,21 @@ def _body_link_rows(body: str, masked: str, first_line: int, offsets: bool) -> l
             rows.append((target, name, None, 1 if embed else 0, 1 if md else 0, line, context,
                          alias, heading, block))  # fmt: skip
     return rows
+
+
+def _trimmed_context(line: str, rel: int) -> str:
+    """:func:`_context` of a link ``rel`` characters into a ``line`` too long to show whole.
+
+    The same text as ``(("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else
+    "")).strip()``, with one slice and one join: an ellipsis is not whitespace, so only an
+    end without one needs stripping."""
+    lo = rel - CONTEXT_CHARS // 2
+    if lo <= 0:  # near the line's start: the first CONTEXT_CHARS, then more
+        return line[:CONTEXT_CHARS].lstrip() + "…"
+    hi = lo + CONTEXT_CHARS
+    if hi < len(line):
+        return "…" + line[lo:hi] + "…"
+    return "…" + line[lo:].rstrip()
 
 
 _target_names: dict[str, str] = {}
