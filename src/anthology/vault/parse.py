@@ -7,6 +7,7 @@ only looks for structure. It never raises on bad content: what is wrong becomes 
 
 from __future__ import annotations
 
+import functools
 import math
 import posixpath
 import re
@@ -68,16 +69,19 @@ class ParsedEntry:
         return reading_minutes(self.words)
 
 
-# str.split()'s whitespace among ASCII characters → b" ", anything else → b"x".
-_WORD_BYTES = bytes(32 if c in b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f" else 120 for c in range(256))
+# str.split()'s whitespace among ASCII characters → 0, anything else → 1.
+_WORD_BITS = bytes(0 if c in b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f" else 1 for c in range(256))
 
 
 def count_words(text: str) -> int:
     """``len(text.split())``: whitespace-separated words (6× cheaper than a regex, close
     enough), counted without making a string per word when the text is ASCII."""
     if text.isascii():
-        marks = text.encode("ascii").translate(_WORD_BYTES)
-        return marks.count(b"x ") + (marks[-1:] == b"x")  # word ends: finds the rarer byte
+        # One bit per character, character i at bit 8*i of a big int: a word starts at
+        # each 1 whose previous character is 0. Two big-int operations count them all,
+        # 1.6× faster than bytes.count(b"x ") (a two-byte search) on a note.
+        bits = int.from_bytes(text.encode("ascii").translate(_WORD_BITS), "little")
+        return (bits & ~(bits << 8)).bit_count()
     return len(text.split())
 
 
@@ -86,6 +90,7 @@ def reading_minutes(words: int) -> int:
     return max(1, math.ceil(words / WORDS_PER_MINUTE))
 
 
+@functools.lru_cache(maxsize=4096)  # a vault uses a handful of keys, thousands of times
 def relation_name(key: str) -> str:
     """``compared_against`` → ``compared against``: a front-matter key read as a relation."""
     return re.sub(r"[_\-\s]+", " ", key).strip().lower()
@@ -109,11 +114,19 @@ def _string_list(value: Any) -> list[str]:
     if isinstance(value, list):
         out: list[str] = []
         for item in value:
-            out.extend(_string_list(item))
+            out.extend(_comma_list(item) if isinstance(item, str) else _string_list(item))
         return out
     if isinstance(value, dict):
         return []
-    return [s for s in (p.strip() for p in str(value).split(",")) if s]
+    return _comma_list(str(value))
+
+
+def _comma_list(text: str) -> list[str]:
+    """The non-blank, stripped parts of a comma-separated string."""
+    if "," not in text:  # the usual single tag or alias
+        text = text.strip()
+        return [text] if text else []
+    return [s for s in (p.strip() for p in text.split(",")) if s]
 
 
 def _normalise_tag(tag: str) -> str:
@@ -219,9 +232,14 @@ def _relation_links(properties: dict[str, Any], yaml_text: str, offsets: bool) -
     found: list[tuple] = []
     key_lines: dict[str, int] | None = None
     for key, value in properties.items():
-        strings = [s for s in _walk_strings(value) if "[[" in s]
-        if not strings:
-            continue
+        if isinstance(value, str):  # the usual property: no list to build
+            if "[[" not in value:
+                continue
+            strings = [value]
+        else:
+            strings = [s for s in _walk_strings(value) if "[[" in s]
+            if not strings:
+                continue
         if key_lines is None:
             key_lines = {}
             for i, raw in enumerate(yaml_text.splitlines()):
@@ -233,8 +251,9 @@ def _relation_links(properties: dict[str, Any], yaml_text: str, offsets: bool) -
         for s in strings:
             context = f"{key}: {s}"[:CONTEXT_CHARS]
             for target, alias, heading, block, embed, md, start, end, _ in find_links(s, masked=s):
-                row = (target, target_name(target), relation, int(embed), int(md), line,
-                       context, alias, heading, block)  # fmt: skip
+                row = (target, _target_names.get(target) or target_name(target), relation,
+                       1 if embed else 0, 1 if md else 0, line, context, alias, heading,
+                       block)  # fmt: skip
                 found.append((*row, start, end) if offsets else row)
     return found
 
@@ -246,6 +265,8 @@ def _walk_strings(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
+        if all(isinstance(v, str) for v in value):  # a flat list: no call per item
+            return value
         return [s for v in value for s in _walk_strings(v)]
     if isinstance(value, dict):
         return [s for v in value.values() for s in _walk_strings(v)]
@@ -314,9 +335,11 @@ def parse_parts(text: str, path: str, *, offsets: bool = True) -> tuple:
     ]
     for tag in (*front_tags, *iter_tags(masked)):
         norm = _normalise_tag(tag)
-        if norm and norm.lower() not in seen:
-            seen.add(norm.lower())
-            tags.append(norm)
+        if norm:
+            folded = norm.lower()
+            if folded not in seen:
+                seen.add(folded)
+                tags.append(norm)
 
     links = relation_links + _body_link_rows(body, masked, split.body_line, offsets)
     words = count_words(masked)
