@@ -188,3 +188,5 @@ def test_headings_and_link_contexts_match_their_plain_definitions(body: str) -> 
     assert _headings(masked) == [h for h in plain if h[1]]
     rows = _body_link_rows(body, masked, 1, offsets=True)
     assert [r[6] for r in rows] == [_context(body, r[10], r[11]) for r in rows]
+    # The index's one-pass path (no offsets; wikilinks only) gives the same rows.
+    assert _body_link_rows(body, masked, 1, offsets=False) == [r[:10] for r in rows]

@@ -16,7 +16,14 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from anthology.vault.frontmatter import FrontMatterError, load_properties, split_front_matter
-from anthology.vault.links import Link, find_links, iter_tags, mask_code
+from anthology.vault.links import (
+    _WIKILINK_SCAN_RE,
+    Link,
+    find_links,
+    iter_tags,
+    mask_code,
+    split_wikilink,
+)
 from anthology.vault.resolve import target_key
 
 WORDS_PER_MINUTE = 200
@@ -150,14 +157,19 @@ def _context(text: str, start: int, end: int) -> str:
 
 def _body_link_rows(body: str, masked: str, first_line: int, offsets: bool) -> list[tuple]:
     """The body's links as link rows, each with its :func:`_context` (computed once per line)."""
+    if offsets or ("(" in masked and "](" in masked):
+        return _link_rows(body, find_links(body, masked=masked, first_line=first_line), offsets)
+    return _wikilink_rows(body, masked, first_line)
+
+
+def _link_rows(body: str, found: list[tuple], offsets: bool) -> list[tuple]:
+    """Link rows for what :func:`find_links` found in ``body``."""
     rows: list[tuple] = []
     ls = le = -1
     plain = False  # whether body[ls:le] is one line (no newline inside)
     line_text = short = ""
     long = False
-    for target, alias, heading, block, embed, md, start, end, line in find_links(
-        body, masked=masked, first_line=first_line
-    ):
+    for target, alias, heading, block, embed, md, start, end, line in found:
         if not (plain and ls <= start and end <= le):
             ls = body.rfind("\n", 0, start) + 1
             le = body.find("\n", end)
@@ -175,6 +187,51 @@ def _body_link_rows(body: str, masked: str, first_line: int, offsets: bool) -> l
         else:
             rows.append((target, name, None, 1 if embed else 0, 1 if md else 0, line, context,
                          alias, heading, block))  # fmt: skip
+    return rows
+
+
+def _wikilink_rows(body: str, masked: str, first_line: int) -> list[tuple]:
+    """``_link_rows(body, find_links(body, masked=masked, first_line=first_line), False)``
+    for a body without Markdown links (the index's usual case), in one pass: no tuple per
+    link in between, and lines are counted only up to each line holding links.
+
+    The wikilink grammar is :func:`find_links`'s; a wikilink never spans lines."""
+    rows: list[tuple] = []
+    if "[[" not in masked:
+        return rows
+    line, pos = first_line, 0
+    ls = le = -1  # the line of the links so far: body[ls:le]
+    line_text = short = ""
+    long = False
+    for m in _WIKILINK_SCAN_RE.finditer(masked):
+        inner = m[1]
+        if "|" in inner or "#" in inner or "\\" in inner:
+            target, heading, block, alias = split_wikilink(inner)
+            if not (target or heading or block):
+                continue
+        else:  # the usual [[name]]
+            target = inner.strip()
+            if not target:
+                continue
+            heading = block = alias = None
+        start, end = m.span()
+        embed = start > 0 and masked[start - 1] == "!"
+        if embed:
+            start -= 1
+        if start > le:  # the first link on a new line
+            line += body.count("\n", pos, start)
+            pos = start
+            ls = body.rfind("\n", 0, start) + 1
+            le = body.find("\n", end)
+            if le < 0:
+                le = len(body)
+            line_text = body[ls:le]
+            long = len(line_text) > CONTEXT_CHARS
+            short = "" if long else line_text.strip()
+        context = _trimmed_context(line_text, start - ls) if long else short
+        name = _target_names.get(target) or target_name(target)
+        rows.append((target, name, None, 1 if embed else 0, 0, line, context, alias, heading,
+                     block))  # fmt: skip
     return rows
 
 
@@ -208,20 +265,25 @@ def target_name(text: str) -> str:
 
 
 def _headings(masked: str) -> list[tuple[int, str]]:
-    """What ``_HEADING_RE.finditer`` finds, trying it only where a line starts with '#'."""
+    """What ``_HEADING_RE.finditer`` finds, trying it only where a line starts with '#'.
+
+    Candidates are found with one-character finds (memchr); a find for "\\n#" is a slow
+    two-character search through the whole note."""
     out: list[tuple[int, str]] = []
     match = _HEADING_RE.match
     find = masked.find
-    pos = 0 if masked.startswith("#") else find("\n#") + 1
-    while pos or masked.startswith("#"):
-        m = match(masked, pos)
-        if m is not None:
-            text = m.group(2).strip()
-            if text:
-                out.append((len(m.group(1)), text))
-        pos = find("\n#", pos + 1) + 1  # the next line that starts with '#'
-        if not pos:
-            break
+    at = find("#")
+    while at >= 0:
+        if at == 0 or masked[at - 1] == "\n":
+            m = match(masked, at)
+            if m is not None:
+                text = m.group(2).strip()
+                if text:
+                    out.append((len(m.group(1)), text))
+            at = find("\n", at)  # on to the next line: its other '#'s start no heading
+            if at < 0:
+                break
+        at = find("#", at + 1)
     return out
 
 
