@@ -293,17 +293,27 @@ def _inside(text: str, pos: int, open_: str, close: str) -> bool:
 
 def iter_tags(masked: str) -> Iterator[str]:
     """``#tags`` in already-masked body text, without the ``#``; links and URLs excluded."""
-    if "#" not in masked:
-        return
-    for m in _TAG_SCAN_RE.finditer(masked):
-        pos = m.start()
-        if pos and (masked[pos - 1].isalnum() or masked[pos - 1] in "_/&#[]"):
+    # What _TAG_SCAN_RE.finditer finds, tried only at each '#' found by str.find (memchr):
+    # the regex engine steps through the note a character at a time to find them.
+    find, match = masked.find, _TAG_SCAN_RE.match
+    pos = find("#")
+    while pos >= 0:
+        m = match(masked, pos)
+        if m is None:
+            pos = find("#", pos + 1)
             continue
-        if _inside(masked, pos, "[[", "]]") or _inside(masked, pos, "](", ")"):
-            continue
-        token_start = max(masked.rfind(" ", 0, pos), masked.rfind("\n", 0, pos)) + 1
-        if "://" in masked[token_start:pos]:
-            continue
-        tag = m.group(1).strip("/")
-        if tag:
-            yield tag
+        start, pos = m.start(), find("#", m.end())
+        if _is_tag_at(masked, start):
+            tag = m.group(1).strip("/")
+            if tag:
+                yield tag
+
+
+def _is_tag_at(masked: str, pos: int) -> bool:
+    """Whether the ``#word`` at ``pos`` is a tag: not inside a word, a link or a URL."""
+    if pos and (masked[pos - 1].isalnum() or masked[pos - 1] in "_/&#[]"):
+        return False
+    if _inside(masked, pos, "[[", "]]") or _inside(masked, pos, "](", ")"):
+        return False
+    token_start = max(masked.rfind(" ", 0, pos), masked.rfind("\n", 0, pos)) + 1
+    return "://" not in masked[token_start:pos]
