@@ -195,5 +195,6 @@ def test_headings_and_link_contexts_match_their_plain_definitions(body: str) -> 
     assert _headings(masked) == [h for h in plain if h[1]]
     rows = _body_link_rows(body, masked, 1)
     assert [r[6] for r in rows] == [link_context(body, r[10], r[11]) for r in rows]
+    # The index's path (no contexts; one pass when there are only wikilinks) agrees.
     bare = _body_link_rows(body, masked, 1, contexts=False)
     assert bare == [(*r[:6], None, *r[7:]) for r in rows]

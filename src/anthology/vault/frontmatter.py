@@ -191,9 +191,17 @@ def _fast_flow_list(v: str) -> Any:
     return out
 
 
+def _has_odd_char(text: str) -> bool:
+    """Whether ``_ODD_CHAR_RE`` finds something: in ASCII text (4× faster) that is any
+    character outside printable ASCII but a tab or a newline."""
+    if text.isascii():
+        return not text.replace("\n", "").replace("\t", "").isprintable()
+    return _ODD_CHAR_RE.search(text) is not None
+
+
 def fast_properties(yaml_text: str) -> dict[str, Any] | None:
     """Flat front matter read without PyYAML, or None when it is not that simple."""
-    if "\t" in yaml_text or _ODD_CHAR_RE.search(yaml_text):
+    if "\t" in yaml_text or _has_odd_char(yaml_text):
         return None
     out: dict[str, Any] = {}
     for line in yaml_text.split("\n"):

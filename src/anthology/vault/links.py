@@ -136,20 +136,19 @@ def split_markdown_target(raw: str) -> tuple[str, str | None, str | None] | None
     return path, heading, block
 
 
-_NOT_NEWLINE_RE = re.compile(r"[^\n]")
-
-
 def _blank(segment: str) -> str:
-    return _NOT_NEWLINE_RE.sub(" ", segment)
+    """Every character but newlines made a space (a regex sub costs a call per character)."""
+    if "\n" not in segment:
+        return " " * len(segment)
+    return "\n".join([" " * len(part) for part in segment.split("\n")])
 
 
 def _fence_spans(text: str) -> list[tuple[int, int]]:
     """Offsets of fenced code blocks; a fence closes on one of the same char, as long."""
     spans: list[tuple[int, int]] = []
-    pos = 0
     fence: str | None = None
     fence_start = 0
-    for line in text.splitlines(keepends=True):
+    for pos, line in _fence_lines(text):
         stripped = line.lstrip(" >")  # fences inside block quotes (callouts) count too
         if stripped[:1] in ("`", "~"):
             m = _FENCE_RE.match(stripped)
@@ -159,10 +158,39 @@ def _fence_spans(text: str) -> list[tuple[int, int]]:
             elif m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
                 spans.append((fence_start, pos + len(line)))
                 fence = None
-        pos += len(line)
     if fence is not None:  # an unclosed fence runs to the end, as CommonMark says
         spans.append((fence_start, len(text)))
     return spans
+
+
+# The line breaks str.splitlines honours besides a newline.
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def _fence_lines(text: str) -> Iterator[tuple[int, str]]:
+    """``(offset, line)`` for the lines of ``text``, as ``splitlines(keepends=True)`` cuts
+    them, that may open or close a fence: at least every line holding three backticks or
+    three tildes.
+
+    In the usual note (newlines only, one kind of fence) just those lines are cut out,
+    found with ``str.find``: a note has a few fence lines among dozens. (A regex search
+    for either mark is 7x slower.)"""
+    marks = [mark for mark in ("```", "~~~") if mark[0] in text and mark in text]
+    if len(marks) != 1 or any(brk in text for brk in _OTHER_BREAKS):
+        pos = 0
+        for line in text.splitlines(keepends=True):
+            yield pos, line
+            pos += len(line)
+        return
+    mark = marks[0]
+    pos = 0
+    while (at := text.find(mark[0], pos)) >= 0:  # one character: memchr, not a slow search
+        if not text.startswith(mark, at):
+            pos = at + 1
+            continue
+        start = text.rfind("\n", 0, at) + 1
+        pos = text.find("\n", at + 3) + 1 or len(text)
+        yield start, text[start:pos]
 
 
 def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
@@ -180,11 +208,13 @@ def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
 
 def mask_code(text: str) -> str:
     """Blank fenced code, inline code and comments, keeping every offset and newline."""
-    if "```" in text or "~~~" in text:
+    # Each substring test looks for its first character alone first: that search is a
+    # memchr, 20× faster than a search for the whole string through text without it.
+    if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         text = _blank_spans(text, _fence_spans(text))
-    if "<!--" in text:
+    if "<" in text and "<!--" in text:
         text = _HTML_COMMENT_RE.sub(lambda m: _blank(m.group()), text)
-    if "%%" in text:
+    if "%" in text and "%%" in text:
         text = _OBSIDIAN_COMMENT_RE.sub(lambda m: _blank(m.group()), text)
     if "`" in text:
         text = _INLINE_CODE_RE.sub(lambda m: _blank(m.group()), text)
@@ -208,26 +238,28 @@ def find_links(
     indexer's hot path: no object per link)."""
     if masked is None:
         masked = mask_code(text)
-    if "[[" not in masked and "](" not in masked:
+    # "(" first: a one-character search (memchr) rules out most notes' Markdown links fast.
+    has_markdown = "(" in masked and "](" in masked
+    if not has_markdown and "[[" not in masked:
         return []
     found: list = []
     line, pos = first_line, 0
     count = text.count
     for m in _WIKILINK_SCAN_RE.finditer(masked):
-        inner = m.group(1)
+        inner = m[1]
         if "|" in inner or "#" in inner or "\\" in inner:
             target, heading, block, alias = split_wikilink(inner)
         else:  # the usual [[name]]: what split_wikilink gives, without the call
             target, heading, block, alias = inner.strip(), None, None, None
         if target or heading or block:
-            start = m.start()
+            start, end = m.span()
             embed = start > 0 and masked[start - 1] == "!"
             if embed:
                 start -= 1
             line += count("\n", pos, start)
             pos = start
-            found.append((target, alias, heading, block, embed, False, start, m.end(), line))
-    if "](" in masked:
+            found.append((target, alias, heading, block, embed, False, start, end, line))
+    if has_markdown:
         wiki_spans = [(f[6], f[7]) for f in found]
         markdown: list = []
         for m in MDLINK_RE.finditer(masked):
@@ -261,17 +293,27 @@ def _inside(text: str, pos: int, open_: str, close: str) -> bool:
 
 def iter_tags(masked: str) -> Iterator[str]:
     """``#tags`` in already-masked body text, without the ``#``; links and URLs excluded."""
-    if "#" not in masked:
-        return
-    for m in _TAG_SCAN_RE.finditer(masked):
-        pos = m.start()
-        if pos and (masked[pos - 1].isalnum() or masked[pos - 1] in "_/&#[]"):
+    # What _TAG_SCAN_RE.finditer finds, tried only at each '#' found by str.find (memchr):
+    # the regex engine steps through the note a character at a time to find them.
+    find, match = masked.find, _TAG_SCAN_RE.match
+    pos = find("#")
+    while pos >= 0:
+        m = match(masked, pos)
+        if m is None:
+            pos = find("#", pos + 1)
             continue
-        if _inside(masked, pos, "[[", "]]") or _inside(masked, pos, "](", ")"):
-            continue
-        token_start = max(masked.rfind(" ", 0, pos), masked.rfind("\n", 0, pos)) + 1
-        if "://" in masked[token_start:pos]:
-            continue
-        tag = m.group(1).strip("/")
-        if tag:
-            yield tag
+        start, pos = m.start(), find("#", m.end())
+        if _is_tag_at(masked, start):
+            tag = m.group(1).strip("/")
+            if tag:
+                yield tag
+
+
+def _is_tag_at(masked: str, pos: int) -> bool:
+    """Whether the ``#word`` at ``pos`` is a tag: not inside a word, a link or a URL."""
+    if pos and (masked[pos - 1].isalnum() or masked[pos - 1] in "_/&#[]"):
+        return False
+    if _inside(masked, pos, "[[", "]]") or _inside(masked, pos, "](", ")"):
+        return False
+    token_start = max(masked.rfind(" ", 0, pos), masked.rfind("\n", 0, pos)) + 1
+    return "://" not in masked[token_start:pos]

@@ -7,6 +7,7 @@ only looks for structure. It never raises on bad content: what is wrong becomes 
 
 from __future__ import annotations
 
+import functools
 import math
 import posixpath
 import re
@@ -15,7 +16,14 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from anthology.vault.frontmatter import FrontMatterError, load_properties, split_front_matter
-from anthology.vault.links import Link, find_links, iter_tags, mask_code
+from anthology.vault.links import (
+    _WIKILINK_SCAN_RE,
+    Link,
+    find_links,
+    iter_tags,
+    mask_code,
+    split_wikilink,
+)
 from anthology.vault.resolve import target_key
 
 WORDS_PER_MINUTE = 200
@@ -68,16 +76,19 @@ class ParsedEntry:
         return reading_minutes(self.words)
 
 
-# str.split()'s whitespace among ASCII characters → b" ", anything else → b"x".
-_WORD_BYTES = bytes(32 if c in b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f" else 120 for c in range(256))
+# str.split()'s whitespace among ASCII characters → 0, anything else → 1.
+_WORD_BITS = bytes(0 if c in b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f" else 1 for c in range(256))
 
 
 def count_words(text: str) -> int:
     """``len(text.split())``: whitespace-separated words (6× cheaper than a regex, close
     enough), counted without making a string per word when the text is ASCII."""
     if text.isascii():
-        marks = text.encode("ascii").translate(_WORD_BYTES)
-        return marks.count(b"x ") + (marks[-1:] == b"x")  # word ends: finds the rarer byte
+        # One bit per character, character i at bit 8*i of a big int: a word starts at
+        # each 1 whose previous character is 0. Two big-int operations count them all,
+        # 1.6× faster than bytes.count(b"x ") (a two-byte search) on a note.
+        bits = int.from_bytes(text.encode("ascii").translate(_WORD_BITS), "little")
+        return (bits & ~(bits << 8)).bit_count()
     return len(text.split())
 
 
@@ -86,6 +97,7 @@ def reading_minutes(words: int) -> int:
     return max(1, math.ceil(words / WORDS_PER_MINUTE))
 
 
+@functools.lru_cache(maxsize=4096)  # a vault uses a handful of keys, thousands of times
 def relation_name(key: str) -> str:
     """``compared_against`` → ``compared against``: a front-matter key read as a relation."""
     return re.sub(r"[_\-\s]+", " ", key).strip().lower()
@@ -109,11 +121,19 @@ def _string_list(value: Any) -> list[str]:
     if isinstance(value, list):
         out: list[str] = []
         for item in value:
-            out.extend(_string_list(item))
+            out.extend(_comma_list(item) if isinstance(item, str) else _string_list(item))
         return out
     if isinstance(value, dict):
         return []
-    return [s for s in (p.strip() for p in str(value).split(",")) if s]
+    return _comma_list(str(value))
+
+
+def _comma_list(text: str) -> list[str]:
+    """The non-blank, stripped parts of a comma-separated string."""
+    if "," not in text:  # the usual single tag or alias
+        text = text.strip()
+        return [text] if text else []
+    return [s for s in (p.strip() for p in text.split(",")) if s]
 
 
 def _normalise_tag(tag: str) -> str:
@@ -137,10 +157,12 @@ def link_context(text: str, start: int, end: int) -> str:
 
 def _body_link_rows(body: str, masked: str, first_line: int, contexts: bool = True) -> list[tuple]:
     """The body's links as link rows, with their offsets in the body and each with its
-    :func:`link_context` (computed once per line). Without ``contexts`` the context is None: the
-    index cuts it from the body it stores when a link is shown, rather than store it twice.
-    """
-    if not contexts:
+    :func:`link_context` (computed once per line). Without ``contexts`` the context is None:
+    the index cuts it from the body it stores when a link is shown, rather than store it
+    twice."""
+    if contexts:
+        return _link_rows(body, find_links(body, masked=masked, first_line=first_line))
+    if "(" in masked and "](" in masked:
         names = _target_names
         return [
             (target, names.get(target) or target_name(target), None, 1 if embed else 0,
@@ -149,15 +171,17 @@ def _body_link_rows(body: str, masked: str, first_line: int, contexts: bool = Tr
                 body, masked=masked, first_line=first_line
             )
         ]  # fmt: skip
+    return _wikilink_rows(body, masked, first_line)
+
+
+def _link_rows(body: str, found: list[tuple]) -> list[tuple]:
+    """Link rows, with contexts, for what :func:`find_links` found in ``body``."""
     rows: list[tuple] = []
     ls = le = -1
     plain = False  # whether body[ls:le] is one line (no newline inside)
     line_text = short = ""
     long = False
-    half = CONTEXT_CHARS // 2
-    for target, alias, heading, block, embed, md, start, end, line in find_links(
-        body, masked=masked, first_line=first_line
-    ):
+    for target, alias, heading, block, embed, md, start, end, line in found:
         if not (plain and ls <= start and end <= le):
             ls = body.rfind("\n", 0, start) + 1
             le = body.find("\n", end)
@@ -167,18 +191,61 @@ def _body_link_rows(body: str, masked: str, first_line: int, contexts: bool = Tr
             plain = "\n" not in line_text
             long = len(line_text) > CONTEXT_CHARS
             short = "" if long else line_text.strip()
-        if long:  # as link_context trims it
-            lo = max(0, start - ls - half)
-            hi = min(len(line_text), lo + CONTEXT_CHARS)
-            context = (
-                ("…" if lo else "") + line_text[lo:hi] + ("…" if hi < len(line_text) else "")
-            ).strip()
-        else:
-            context = short
+        context = _trimmed_context(line_text, start - ls) if long else short
         name = _target_names.get(target) or target_name(target)
         rows.append((target, name, None, 1 if embed else 0, 1 if md else 0, line, context,
                      alias, heading, block, start, end))  # fmt: skip
     return rows
+
+
+def _wikilink_rows(body: str, masked: str, first_line: int) -> list[tuple]:
+    """``_body_link_rows(body, masked, first_line, contexts=False)`` for a body without
+    Markdown links (the index's usual case), in one pass: no tuple per link in between,
+    and lines are counted only up to each link.
+
+    The wikilink grammar is :func:`find_links`'s; a wikilink never spans lines."""
+    rows: list[tuple] = []
+    if "[[" not in masked:
+        return rows
+    line, pos = first_line, 0
+    names = _target_names
+    for m in _WIKILINK_SCAN_RE.finditer(masked):
+        inner = m[1]
+        if "|" in inner or "#" in inner or "\\" in inner:
+            target, heading, block, alias = split_wikilink(inner)
+            if not (target or heading or block):
+                continue
+        else:  # the usual [[name]]
+            target = inner.strip()
+            if not target:
+                continue
+            heading = block = alias = None
+        start, end = m.span()
+        embed = start > 0 and masked[start - 1] == "!"
+        if embed:
+            start -= 1
+        line += body.count("\n", pos, start)
+        pos = start
+        name = names.get(target) or target_name(target)
+        rows.append((target, name, None, 1 if embed else 0, 0, line, None, alias, heading,
+                     block, start, end))  # fmt: skip
+    return rows
+
+
+def _trimmed_context(line: str, rel: int) -> str:
+    """:func:`link_context` of a link ``rel`` characters into a ``line`` too long to show
+    whole.
+
+    The same text as ``(("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else
+    "")).strip()``, with one slice and one join: an ellipsis is not whitespace, so only an
+    end without one needs stripping."""
+    lo = rel - CONTEXT_CHARS // 2
+    if lo <= 0:  # near the line's start: the first CONTEXT_CHARS, then more
+        return line[:CONTEXT_CHARS].lstrip() + "…"
+    hi = lo + CONTEXT_CHARS
+    if hi < len(line):
+        return "…" + line[lo:hi] + "…"
+    return "…" + line[lo:].rstrip()
 
 
 _target_names: dict[str, str] = {}
@@ -196,20 +263,25 @@ def target_name(text: str) -> str:
 
 
 def _headings(masked: str) -> list[tuple[int, str]]:
-    """What ``_HEADING_RE.finditer`` finds, trying it only where a line starts with '#'."""
+    """What ``_HEADING_RE.finditer`` finds, trying it only where a line starts with '#'.
+
+    Candidates are found with one-character finds (memchr); a find for "\\n#" is a slow
+    two-character search through the whole note."""
     out: list[tuple[int, str]] = []
     match = _HEADING_RE.match
     find = masked.find
-    pos = 0 if masked.startswith("#") else find("\n#") + 1
-    while pos or masked.startswith("#"):
-        m = match(masked, pos)
-        if m is not None:
-            text = m.group(2).strip()
-            if text:
-                out.append((len(m.group(1)), text))
-        pos = find("\n#", pos + 1) + 1  # the next line that starts with '#'
-        if not pos:
-            break
+    at = find("#")
+    while at >= 0:
+        if at == 0 or masked[at - 1] == "\n":
+            m = match(masked, at)
+            if m is not None:
+                text = m.group(2).strip()
+                if text:
+                    out.append((len(m.group(1)), text))
+            at = find("\n", at)  # on to the next line: its other '#'s start no heading
+            if at < 0:
+                break
+        at = find("#", at + 1)
     return out
 
 
@@ -220,9 +292,14 @@ def _relation_links(properties: dict[str, Any], yaml_text: str, for_index: bool)
     found: list[tuple] = []
     key_lines: dict[str, int] | None = None
     for key, value in properties.items():
-        strings = [s for s in _walk_strings(value) if "[[" in s]
-        if not strings:
-            continue
+        if isinstance(value, str):  # the usual property: no list to build
+            if "[[" not in value:
+                continue
+            strings = [value]
+        else:
+            strings = [s for s in _walk_strings(value) if "[[" in s]
+            if not strings:
+                continue
         if key_lines is None:
             key_lines = {}
             for i, raw in enumerate(yaml_text.splitlines()):
@@ -234,8 +311,9 @@ def _relation_links(properties: dict[str, Any], yaml_text: str, for_index: bool)
         for s in strings:
             context = f"{key}: {s}"[:CONTEXT_CHARS]
             for target, alias, heading, block, embed, md, start, end, _ in find_links(s, masked=s):
-                row = (target, target_name(target), relation, int(embed), int(md), line,
-                       context, alias, heading, block)  # fmt: skip
+                row = (target, _target_names.get(target) or target_name(target), relation,
+                       1 if embed else 0, 1 if md else 0, line, context, alias, heading,
+                       block)  # fmt: skip
                 found.append((*row, None, None) if for_index else (*row, start, end))
     return found
 
@@ -247,6 +325,8 @@ def _walk_strings(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
+        if all(isinstance(v, str) for v in value):  # a flat list: no call per item
+            return value
         return [s for v in value for s in _walk_strings(v)]
     if isinstance(value, dict):
         return [s for v in value.values() for s in _walk_strings(v)]
@@ -319,9 +399,11 @@ def parse_parts(text: str, path: str, *, for_index: bool = False) -> tuple:
     ]
     for tag in (*front_tags, *iter_tags(masked)):
         norm = _normalise_tag(tag)
-        if norm and norm.lower() not in seen:
-            seen.add(norm.lower())
-            tags.append(norm)
+        if norm:
+            folded = norm.lower()
+            if folded not in seen:
+                seen.add(folded)
+                tags.append(norm)
 
     links = relation_links + _body_link_rows(body, masked, split.body_line, not for_index)
     words = count_words(masked)
