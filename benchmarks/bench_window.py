@@ -49,20 +49,18 @@ def cold_start(db: Path, settings: Path) -> float:
 
 def open_entry(index, entry_id: str):
     """What the window asks of the core to open an entry: the entry rendered, its backlinks
-    (contexts cut for the first page of each group only, as the panel shows them) and its
+    grouped and counted, the first page of each group (as the panel shows them) and its
     unlinked mentions."""
-    from itertools import groupby
-
     from anthology.ui.backlinks_panel import PAGE
     from anthology.vault.render import render_entry
 
     entry = index.entry(entry_id)
     render_entry(entry, index)
-    links = index.backlinks(entry_id, contexts=False)
-    for _relation, group in groupby(links, key=lambda link: link.relation):
-        index.with_contexts(list(group)[:PAGE])
+    groups, _sources = index.backlink_groups(entry_id)
+    for relation, _count in groups:
+        index.backlinks_page(entry_id, relation, 0, PAGE)
     index.unlinked_mentions(entry_id)
-    return entry, len(links)
+    return entry, sum(count for _relation, count in groups)
 
 
 def open_entry_times(root: Path, db: Path, n_open: int) -> tuple[float, float, float, int]:

@@ -56,22 +56,21 @@ def test_a_hub_shows_a_page_of_backlinks_and_more_on_demand(qtbot, index: VaultI
     qtbot.addWidget(panel)
     panel.resize(400, 700)
     panel.show()
-    cut: list[int] = []
+    pages: list[tuple] = []
 
-    def fill(links):
-        cut.append(len(links))
-        return index.with_contexts(links)
+    def page(relation, offset, limit):
+        pages.append((relation, offset, limit))
+        return index.backlinks_page("Hub", relation, offset, limit)
 
-    panel.fill_contexts = fill
-    links = index.backlinks("Hub", contexts=False)
-    assert all(link.context == "" for link in links if link.span is not None)
-    panel.set_links("Hub", links, index.unlinked_mentions("Hub"))
+    groups, sources = index.backlink_groups("Hub")
+    assert groups == [("source", 3), (None, MENTIONERS)] and sources == MENTIONERS + 3
+    panel.show_backlinks("Hub", groups, sources, page, index.unlinked_mentions("Hub"))
 
     assert panel.title.text() == f"Backlinks · {MENTIONERS + 3}"
     groups = panel.groups()
     assert len(groups["source (3)"]) == 3
     assert len(groups[f"mentions ({MENTIONERS})"]) == PAGE
-    assert max(cut) == PAGE  # never a context for a row not shown
+    assert pages == [("source", 0, PAGE), (None, 0, PAGE)]  # only what is shown is fetched
     rows = labels(panel, "mentions")
     assert rows[0].startswith("<b>notes/n000 — Note 0</b><br>")  # the source, then the line
     assert "builds on <b>[[Hub]]</b> for its ending" in rows[0]
@@ -81,6 +80,7 @@ def test_a_hub_shows_a_page_of_backlinks_and_more_on_demand(qtbot, index: VaultI
     mentions = panel.tree.topLevelItem(1)
     click(qtbot, panel, mentions.child(mentions.childCount() - 1))
     assert len(panel.groups()[f"mentions ({MENTIONERS})"]) == 2 * PAGE
+    assert pages[-1] == (None, PAGE, PAGE)
     click(qtbot, panel, mentions.child(mentions.childCount() - 1))
     shown = panel.groups()[f"mentions ({MENTIONERS})"]
     assert shown == sorted(f"notes/n{i:03d}" for i in range(MENTIONERS))
@@ -98,6 +98,13 @@ def test_backlinks_with_contexts_are_the_lines_around_each_link(index: VaultInde
     whole = index.backlinks("Hub")
     bare = index.backlinks("Hub", contexts=False)
     assert index.with_contexts(bare) == whole
+    paged = [
+        link
+        for relation, count in index.backlink_groups("Hub")[0]
+        for offset in range(0, count, 7)
+        for link in index.backlinks_page("hub", relation, offset, 7)
+    ]
+    assert paged == whole  # the pages, one after another, are the whole list
     mention = next(b for b in whole if b.source.id == "notes/n042")
     assert mention.context == "Note 42 builds on [[Hub]] for its ending."
     assert mention.line == 4 and mention.relation is None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections import defaultdict
 from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt, Signal
@@ -21,7 +20,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from anthology.vault.model import MATCH_END, MATCH_START, LinkRow, SearchHit
 
 ROLE_ID = Qt.ItemDataRole.UserRole
-ROLE_MORE = Qt.ItemDataRole.UserRole + 1  # on a "Show more" row: its group's relation
+ROLE_MORE = Qt.ItemDataRole.UserRole + 1  # on a "Show more" row: its group's index
 PAGE = 100
 MENTIONS = "mentions"
 UNLINKED = "Unlinked mentions"
@@ -77,32 +76,34 @@ class BacklinksPanel(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.tree)
         self._entry_id: str | None = None
-        self._groups: dict[str, list[LinkRow]] = {}
-        # Fills in the contexts of the links about to be shown (VaultIndex.with_contexts).
-        self.fill_contexts: Callable[[list[LinkRow]], list[LinkRow]] = lambda links: links
+        # The groups shown: (relation or None for mentions, number of links), and where
+        # their pages come from.
+        self._groups: list[tuple[str | None, int]] = []
+        self._page: Callable[[str | None, int, int], list[LinkRow]] = lambda r, o, n: []
 
-    def set_links(
-        self, entry_id: str | None, links: list[LinkRow], unlinked: list[SearchHit]
+    def show_backlinks(
+        self,
+        entry_id: str | None,
+        groups: list[tuple[str | None, int]],
+        sources: int,
+        page: Callable[[str | None, int, int], list[LinkRow]],
+        unlinked: list[SearchHit],
     ) -> None:
-        """Show the backlinks of ``entry_id``."""
+        """Show the backlinks of ``entry_id`` a page at a time: ``groups`` are (relation,
+        number of links) in order (None: untyped mentions), ``sources`` the number of
+        entries linking here, ``page(relation, offset, limit)`` the links to show."""
         self._entry_id = entry_id
-        self.tree.clear()
-        groups: dict[str, list[LinkRow]] = defaultdict(list)
-        for link in links:
-            groups[link.relation or MENTIONS].append(link)
-        order = sorted(k for k in groups if k != MENTIONS) + ([MENTIONS] if MENTIONS in groups
-                                                                else [])  # fmt: skip
-        sources = {link.source.id for link in links}
-        self.title.setText(f"Backlinks · {len(sources)}" if entry_id else "Backlinks")
         self._groups = groups
-        for relation in order:
-            rows = groups[relation]
-            group = QTreeWidgetItem(self.tree, [f"{relation} ({len(rows)})"])
+        self._page = page
+        self.tree.clear()
+        self.title.setText(f"Backlinks · {sources}" if entry_id else "Backlinks")
+        for index, (relation, count) in enumerate(groups):
+            group = QTreeWidgetItem(self.tree, [f"{relation or MENTIONS} ({count})"])
             group.setFlags(Qt.ItemFlag.ItemIsEnabled)
             font = group.font(0)
             font.setBold(True)
             group.setFont(0, font)
-            self._add_page(group, relation)
+            self._add_page(group, index)
             group.setExpanded(True)
         if unlinked:
             group = QTreeWidgetItem(self.tree, [f"{UNLINKED} ({len(unlinked)})"])
@@ -110,24 +111,25 @@ class BacklinksPanel(QWidget):
             for hit in unlinked:
                 self._add_row(group, hit.entry.id, hit.entry.label, snippet_html(hit.snippet))
             group.setExpanded(False)
-        if not links and not unlinked and entry_id:
+        if not groups and not unlinked and entry_id:
             empty = QTreeWidgetItem(self.tree, ["No backlinks"])
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
 
-    def _add_page(self, group: QTreeWidgetItem, relation: str) -> None:
-        """Show the next :data:`PAGE` links of ``relation``, and a "Show more" row after
+    def _add_page(self, group: QTreeWidgetItem, index: int) -> None:
+        """Show the next :data:`PAGE` links of group ``index``, and a "Show more" row after
         them while some are left."""
-        shown = sum(1 for k in range(group.childCount()) if group.child(k).data(0, ROLE_ID))
-        if shown and group.child(group.childCount() - 1).data(0, ROLE_MORE):
-            group.removeChild(group.child(group.childCount() - 1))
-        links = self._groups[relation]
-        for link in self.fill_contexts(links[shown : shown + PAGE]):
+        last = group.child(group.childCount() - 1) if group.childCount() else None
+        if last is not None and last.data(0, ROLE_MORE) is not None:
+            group.takeChild(group.childCount() - 1)
+        shown = group.childCount()
+        relation, count = self._groups[index]
+        for link in self._page(relation, shown, PAGE):
             self._add_row(group, link.source.id, link.source.label,
                           highlight_link(link.context, link.text, link.alias))  # fmt: skip
-        left = len(links) - shown - PAGE
+        left = count - group.childCount()
         if left > 0:
             more = QTreeWidgetItem(group, [f"Show {min(left, PAGE)} more ({left} not shown)"])
-            more.setData(0, ROLE_MORE, relation)
+            more.setData(0, ROLE_MORE, index)
             more.setToolTip(0, "Show the next backlinks of this group")
 
     def _add_row(self, group: QTreeWidgetItem, entry_id: str, label: str, context: str) -> None:
@@ -150,9 +152,10 @@ class BacklinksPanel(QWidget):
         item.setSizeHint(0, QSize(0, 2 * line + 14))
 
     def _activate(self, item: QTreeWidgetItem) -> None:
-        relation = item.data(0, ROLE_MORE)
-        if relation and item.parent() is not None:
-            self._add_page(item.parent(), relation)
+        index = item.data(0, ROLE_MORE)
+        if index is not None:
+            if item.parent() is not None:  # not yet replaced by the page it asked for
+                self._add_page(item.parent(), index)
             return
         entry_id = item.data(0, ROLE_ID)
         if entry_id:

@@ -8,6 +8,7 @@ a file watcher: the changed files are re-indexed and the reader keeps their plac
 
 from __future__ import annotations
 
+import functools
 import html
 from pathlib import Path
 
@@ -483,9 +484,15 @@ class MainWindow(QMainWindow):
 
     def _show_backlinks(self, entry_id: str) -> None:
         assert self.index is not None
-        self.backlinks.fill_contexts = self.index.with_contexts
-        self.backlinks.set_links(entry_id, self.index.backlinks(entry_id, contexts=False),
-                                 self.index.unlinked_mentions(entry_id))  # fmt: skip
+        index = self.index
+        groups, sources = index.backlink_groups(entry_id)
+        self.backlinks.show_backlinks(
+            entry_id,
+            groups,
+            sources,
+            functools.partial(index.backlinks_page, entry_id),
+            index.unlinked_mentions(entry_id),
+        )
 
     def _follow_link(self, entry_id: str, heading: str) -> None:
         if entry_id == self.current_id():

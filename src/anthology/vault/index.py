@@ -74,6 +74,10 @@ def _fts_phrase(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
+# The row id of the entry whose id (any case) is the query's next parameter.
+_ENTRY_EID = "(SELECT eid FROM entries WHERE id = ? COLLATE NOCASE LIMIT 1)"
+
+
 class VaultIndex:
     """A vault and its SQLite index. Open with :meth:`open`; use from one thread at a time.
 
@@ -258,7 +262,13 @@ class VaultIndex:
         return split.body, split.body_line
 
     # -- links -----------------------------------------------------------------------------
-    def _link_rows(self, where: str, params: tuple, contexts: bool = True) -> list[LinkRow]:
+    def _link_rows(
+        self,
+        where: str,
+        params: tuple,
+        contexts: bool = True,
+        page: tuple[int, int] | None = None,
+    ) -> list[LinkRow]:
         links = [
             LinkRow(
                 source=EntryRef(s_id, s_title, s_path),
@@ -278,8 +288,9 @@ class VaultIndex:
                 "l.embed, l.line, l.context, l.alias, l.heading, l.body_start, l.body_end "
                 "FROM links l JOIN entries s ON s.eid = l.source "
                 "LEFT JOIN entries t ON t.eid = l.target "
-                f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line",
-                params,
+                f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line"
+                + (" LIMIT ? OFFSET ?" if page else ""),
+                (*params, *page) if page else params,
             )
         ]  # fmt: skip
         return self.with_contexts(links) if contexts else links
@@ -313,10 +324,35 @@ class VaultIndex:
         shows only some of them (a hub can have tens of thousands): see
         :meth:`with_contexts`."""
         return self._link_rows(
-            "l.target = (SELECT eid FROM entries WHERE id = ? COLLATE NOCASE LIMIT 1) "
-            "AND l.source != l.target",
+            f"l.target = {_ENTRY_EID} AND l.source != l.target", (entry_id,), contexts
+        )
+
+    def backlink_groups(self, entry_id: str) -> tuple[list[tuple[str | None, int]], int]:
+        """How the entry's backlinks group, without fetching them: ``(relation, number of
+        links)`` per group in :meth:`backlinks` order (typed relations by name, untyped
+        mentions, relation None, last), and the number of distinct entries linking here."""
+        eid = _ENTRY_EID
+        groups = self._q(
+            f"SELECT relation, count(*) FROM links WHERE target = {eid} AND source != target "
+            "GROUP BY relation ORDER BY relation IS NULL, relation",
             (entry_id,),
-            contexts,
+        )
+        sources = self._q(
+            f"SELECT count(DISTINCT source) FROM links WHERE target = {eid} AND source != target",
+            (entry_id,),
+        )[0][0]
+        return [(relation, n) for relation, n in groups], sources
+
+    def backlinks_page(
+        self, entry_id: str, relation: str | None, offset: int, limit: int
+    ) -> list[LinkRow]:
+        """``limit`` backlinks under ``relation`` (None: untyped mentions) from ``offset`` on,
+        in :meth:`backlinks` order, with their contexts: a page for a panel that shows a
+        hub's tens of thousands of links a page at a time."""
+        return self._link_rows(
+            f"l.target = {_ENTRY_EID} AND l.source != l.target AND l.relation IS ?",
+            (entry_id, relation),
+            page=(limit, offset),
         )
 
     def outgoing(self, entry_id: str) -> list[LinkRow]:

@@ -75,7 +75,7 @@ def create_schema(conn: sqlite3.Connection) -> None:
         pk="lid",
     )
     db["links"].create_index(["source"])
-    db["links"].create_index(["target"])
+    db["links"].create_index(["target", "relation"])  # backlinks, grouped by relation
     db["links"].create_index(["target_name"])
     # One B-tree each, clustered by entry (an entry's tags, aliases and keys are unique):
     # a refresh deletes an entry's rows as one range, and no separate index on eid is
