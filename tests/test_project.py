@@ -50,3 +50,23 @@ def test_the_readme_documents_every_cli_command() -> None:
         assert f"anthology {command}" in text, f"README does not document `anthology {command}`"
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     assert set(sub.choices) == set(COMMANDS)
+
+
+def test_creating_an_index_does_not_import_pandas(tmp_path: Path) -> None:
+    """sqlite-utils imports pandas when it is installed (0.3 s of the first start); the
+    schema is made without it, and pandas stays importable afterwards when installed."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, importlib.util\n"
+        "from pathlib import Path\n"
+        "from anthology.vault.index import VaultIndex\n"
+        f"VaultIndex.open({str(tmp_path)!r}, Path({str(tmp_path / 'i.sqlite')!r})).close()\n"
+        "print('sqlite_utils' in sys.modules, 'pandas' in sys.modules)\n"
+        "if importlib.util.find_spec('pandas'):\n"
+        "    import pandas\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert out.stdout.split() == ["True", "False"]
