@@ -19,20 +19,25 @@ from anthology.vault.parse import ParseProblem, _scalar, parse_parts, reading_mi
 # json.dumps(v, ensure_ascii=False), twice as fast on the small values of a row:
 # JSONEncoder.encode builds a new C encoder on every call, so build one once (no
 # circular-reference check: loaded properties are trees) and call it directly.
+# c_make_encoder is CPython's internal helper: if it is missing or takes other arguments in
+# some Python, or does not give json.dumps's text, the public encoder is used.
 _encoder = json.JSONEncoder(ensure_ascii=False)
 _encode_str = json.encoder.encode_basestring
-_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
-_iterencode = (
-    _c_make_encoder(None, _encoder.default, _encode_str, None, ": ", ", ", False, False, True)
-    if _c_make_encoder is not None
-    else None
-)
+_SAMPLE = {"a": [1, 2.5, None, True, 'é\n"', {"b": -0.0}], "c": ""}
+try:
+    _iterencode = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None, _encoder.default, _encode_str, None, ": ", ", ", False, False, True
+    )
+    if "".join(_iterencode(_SAMPLE, 0)) != json.dumps(_SAMPLE, ensure_ascii=False):
+        _iterencode = None
+except (AttributeError, TypeError):  # pragma: no cover - another Python
+    _iterencode = None
 
 
 def _dumps(value: object) -> str:
     if value.__class__ is str:
         return _encode_str(value)
-    if _iterencode is None:  # pragma: no cover - CPython built without _json
+    if _iterencode is None:  # pragma: no cover - another Python
         return _encoder.encode(value)
     return "".join(_iterencode(value, 0))
 
