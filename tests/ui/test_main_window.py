@@ -173,6 +173,23 @@ def test_the_demo_link_in_sota_050_opens_the_demo_beside_the_entry(window: MainW
     assert window.current_id() == "NOTE-011"
 
 
+def test_opening_another_vault_clears_the_backlinks_of_the_last(
+    window: MainWindow, qtbot, tmp_path: Path
+) -> None:
+    window.show_entry("LIT-008")
+    assert window.backlinks.groups()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "Solo.md").write_text("# Solo\n\nNo links here.\n", encoding="utf-8")
+    window.db = tmp_path / "other.sqlite"  # the other vault gets its own index
+    window.open_vault(other)
+    # Until the new index is ready, nothing of the closed one is offered (its "Show more"
+    # rows would query a closed index).
+    assert window.backlinks.groups() == {}
+    qtbot.waitUntil(lambda: window.ready and window.current_id() == "Solo", timeout=20000)
+    assert window.backlinks.groups() == {"No backlinks": []}
+
+
 def test_screenshot_command_renders_the_real_window(tmp_path: Path) -> None:
     from PySide6.QtGui import QImage
 

@@ -115,6 +115,10 @@ class BacklinksPanel(QWidget):
             empty = QTreeWidgetItem(self.tree, ["No backlinks"])
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
 
+    def clear(self) -> None:
+        """Show nothing, and forget where pages came from (the vault is closing)."""
+        self.show_backlinks(None, [], 0, lambda relation, offset, limit: [], [])
+
     def _add_page(self, group: QTreeWidgetItem, index: int) -> None:
         """Show the next :data:`PAGE` links of group ``index``, and a "Show more" row after
         them while some are left."""

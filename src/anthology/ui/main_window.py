@@ -303,6 +303,7 @@ class MainWindow(QMainWindow):
             self.worker.wait()
             self.worker = None
         self._save_positions()
+        self.backlinks.clear()  # its "Show more" rows ask the index being closed
         if self.index is not None:
             self.index.close()
             self.index = None
