@@ -157,44 +157,20 @@ def link_context(text: str, start: int, end: int) -> str:
 
 def _body_link_rows(body: str, masked: str, first_line: int, contexts: bool = True) -> list[tuple]:
     """The body's links as link rows, with their offsets in the body and each with its
-    :func:`link_context` (computed once per line). Without ``contexts`` the context is None:
-    the index cuts it from the body it stores when a link is shown, rather than store it
-    twice."""
+    :func:`link_context`. Without ``contexts`` the context is None: the index cuts it from
+    the body it stores when a link is shown, rather than store it twice."""
+    if not contexts and not ("(" in masked and "](" in masked):
+        return _wikilink_rows(body, masked, first_line)  # the index's usual case
+    names = _target_names
+    rows = [
+        (target, names.get(target) or target_name(target), None, 1 if embed else 0,
+         1 if md else 0, line, None, alias, heading, block, start, end)
+        for target, alias, heading, block, embed, md, start, end, line in find_links(
+            body, masked=masked, first_line=first_line
+        )
+    ]  # fmt: skip
     if contexts:
-        return _link_rows(body, find_links(body, masked=masked, first_line=first_line))
-    if "(" in masked and "](" in masked:
-        names = _target_names
-        return [
-            (target, names.get(target) or target_name(target), None, 1 if embed else 0,
-             1 if md else 0, line, None, alias, heading, block, start, end)
-            for target, alias, heading, block, embed, md, start, end, line in find_links(
-                body, masked=masked, first_line=first_line
-            )
-        ]  # fmt: skip
-    return _wikilink_rows(body, masked, first_line)
-
-
-def _link_rows(body: str, found: list[tuple]) -> list[tuple]:
-    """Link rows, with contexts, for what :func:`find_links` found in ``body``."""
-    rows: list[tuple] = []
-    ls = le = -1
-    plain = False  # whether body[ls:le] is one line (no newline inside)
-    line_text = short = ""
-    long = False
-    for target, alias, heading, block, embed, md, start, end, line in found:
-        if not (plain and ls <= start and end <= le):
-            ls = body.rfind("\n", 0, start) + 1
-            le = body.find("\n", end)
-            if le < 0:
-                le = len(body)
-            line_text = body[ls:le]
-            plain = "\n" not in line_text
-            long = len(line_text) > CONTEXT_CHARS
-            short = "" if long else line_text.strip()
-        context = _trimmed_context(line_text, start - ls) if long else short
-        name = _target_names.get(target) or target_name(target)
-        rows.append((target, name, None, 1 if embed else 0, 1 if md else 0, line, context,
-                     alias, heading, block, start, end))  # fmt: skip
+        rows = [(*r[:6], link_context(body, r[10], r[11]), *r[7:]) for r in rows]
     return rows
 
 
@@ -230,22 +206,6 @@ def _wikilink_rows(body: str, masked: str, first_line: int) -> list[tuple]:
         rows.append((target, name, None, 1 if embed else 0, 0, line, None, alias, heading,
                      block, start, end))  # fmt: skip
     return rows
-
-
-def _trimmed_context(line: str, rel: int) -> str:
-    """:func:`link_context` of a link ``rel`` characters into a ``line`` too long to show
-    whole.
-
-    The same text as ``(("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else
-    "")).strip()``, with one slice and one join: an ellipsis is not whitespace, so only an
-    end without one needs stripping."""
-    lo = rel - CONTEXT_CHARS // 2
-    if lo <= 0:  # near the line's start: the first CONTEXT_CHARS, then more
-        return line[:CONTEXT_CHARS].lstrip() + "…"
-    hi = lo + CONTEXT_CHARS
-    if hi < len(line):
-        return "…" + line[lo:hi] + "…"
-    return "…" + line[lo:].rstrip()
 
 
 _target_names: dict[str, str] = {}
