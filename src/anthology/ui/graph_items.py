@@ -212,6 +212,16 @@ class ViewportCache:
         self.last_render_s = time.perf_counter() - t0
 
 
+def _place(item: EdgeLayer | LabelLayer, pos: np.ndarray) -> None:
+    """Give ``item`` new positions; its bounding rect follows them, announced to Qt first
+    (as a change of an item's geometry must be)."""
+    item._pos = pos
+    b = _bounds(pos)
+    if b != item._bounds:
+        item.prepareGeometryChange()
+        item._bounds = b
+
+
 class EdgeLayer(pg.GraphicsObject):
     """All edges of the graph in one item, drawn through a :class:`ViewportCache`."""
 
@@ -252,11 +262,7 @@ class EdgeLayer(pg.GraphicsObject):
         self._touch()
 
     def set_positions(self, pos: np.ndarray) -> None:
-        self._pos = pos
-        b = _bounds(pos)
-        if b != self._bounds:
-            self.prepareGeometryChange()
-            self._bounds = b
+        _place(self, pos)
         self._geom_version += 1
         self._touch()
 
@@ -687,11 +693,7 @@ class LabelLayer(pg.GraphicsObject):
         self.update()
 
     def set_positions(self, pos: np.ndarray) -> None:
-        self._pos = pos
-        b = _bounds(pos)
-        if b != self._bounds:
-            self.prepareGeometryChange()
-            self._bounds = b
+        _place(self, pos)
         self.update()
 
     def set_style(self, color: QColor, threshold: float) -> None:

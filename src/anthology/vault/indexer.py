@@ -344,8 +344,7 @@ class Indexer:
         if row is None:
             return None
         eid, entry_id, aliases = row
-        named = NamedEntry(entry_id, path, tuple(json.loads(aliases or "[]")))
-        return eid, {posixpath.basename(k) for k in name_keys(named)}, entry_id, aliases
+        return eid, _names(entry_id, path, json.loads(aliases or "[]")), entry_id, aliases
 
     def _delete_path(self, path: str) -> None:
         c = self.conn
