@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import re
+import string
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -54,12 +55,14 @@ class RenderedEntry:
 # ------------------------------------------------------------------ stylesheet
 @lru_cache(maxsize=4)
 def stylesheet(theme: str) -> str:
+    """``resources/entry.css`` with the theme's colours filled in (``$text``, ``$link``, …)."""
     from ...paths import resource
 
     try:
-        return resource(f"entry-{theme}.css").read_text(encoding="utf-8")
+        template = resource("entry.css").read_text(encoding="utf-8")
     except OSError:
         return ""
+    return string.Template(template).safe_substitute(vars(palette(theme)))
 
 
 # ------------------------------------------------------------------ helpers

@@ -2,7 +2,7 @@
 
 Qt's rich-text engine ignores most class-based CSS on tables and cells, so boxes that must
 look right (properties, callouts, code, embeds) take their colours from here as inline
-attributes; ``resources/entry-<theme>.css`` styles the typography and uses the same values.
+attributes; ``resources/entry.css`` styles the typography with these values filled in.
 """
 
 from __future__ import annotations
@@ -28,8 +28,10 @@ class Palette:
     box_border: str
     table_border: str
     code_bg: str
+    code_text: str  # text of code blocks without a lexer
     inline_code_bg: str
     highlight_bg: str
+    footnote: str
     error: str
     error_bg: str
     math: str
@@ -84,8 +86,10 @@ PALETTES = {
         box_border="#e2e2e6",
         table_border="#d4d4da",
         code_bg="#f6f7f9",
+        code_text="#24292f",
         inline_code_bg="#eff0f3",
         highlight_bg="#fff1a8",
+        footnote="#555a61",
         error="#c0392b",
         error_bg="#fdecea",
         math="#222222",
@@ -107,8 +111,10 @@ PALETTES = {
         box_border="#3a3a40",
         table_border="#4a4a52",
         code_bg="#26262b",
+        code_text="#e6edf3",
         inline_code_bg="#2e2e34",
         highlight_bg="#5c4d10",
+        footnote="#b3b6bc",
         error="#ff7b72",
         error_bg="#3d1f1d",
         math="#dcddde",
