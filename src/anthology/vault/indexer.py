@@ -215,7 +215,6 @@ class Indexer:
             raise RuntimeError("a worker process is re-running a script without a main guard")
         self.cold = not known and len(to_read) >= COLD_THRESHOLD and not self._count("entries")
         affected_names: set[str] = set()
-        touched_eids: set[int] = set()
         if self.cold:
             self.conn.execute("PRAGMA synchronous = OFF")  # a cache: rebuilt if ever torn
             self._start_cold(to_read, scan.attachments)
@@ -243,28 +242,22 @@ class Indexer:
                 for item in _parse_all(self.root, to_read, task):
                     batch.append(item)
                     if len(batch) >= BATCH:
-                        self._write_batch(batch, report, affected_names, touched_eids)
+                        self._write_batch(batch, report, affected_names)
                         batch = []
                 if batch:
-                    self._write_batch(batch, report, affected_names, touched_eids)
+                    self._write_batch(batch, report, affected_names)
             except Cancelled:
                 # What was written stays: give it its links, or they would be lost, since
                 # the next refresh sees those files unchanged. A cold build's links may
                 # point at entries it did not reach: those are resolved again.
+                for path in self.cold_pending:
+                    affected_names |= _names(path_id(path), path, ())
                 with self.conn:
-                    if self.cold:
-                        for path in self.cold_pending:
-                            affected_names |= _names(path_id(path), path, ())
-                        self._finish_cold(affected_names)
-                    else:
-                        self._resolve(touched_eids, affected_names, attachments_changed)
+                    self._settle_links(affected_names, attachments_changed)
                 raise
             task.progress(0, 1, "resolving links")
             with self.conn:
-                if self.cold:
-                    self._finish_cold(affected_names)
-                else:
-                    self._resolve(touched_eids, affected_names, attachments_changed)
+                self._settle_links(affected_names, attachments_changed)
                 self._replace_scan_problems(scan.problems, scan_problem_paths)
         finally:
             if self.cold:
@@ -398,7 +391,6 @@ class Indexer:
         batch: list[tuple],
         report: RefreshReport,
         affected_names: set[str],
-        touched_eids: set[int],
     ) -> None:
         c = self.conn
         cold = self.cold
@@ -469,7 +461,6 @@ class Indexer:
                         (*values, eid),
                     )
                 assert eid is not None
-                touched_eids.add(eid)
                 report.changed_ids.append(entry_id)
                 # Links elsewhere need resolving again only when the entry's names changed
                 # (its path is the same; its row id too).
@@ -535,9 +526,15 @@ class Indexer:
         attachments = [r[0] for r in self.conn.execute("SELECT path FROM attachments")]
         return Resolver(entries, attachments)
 
-    def _resolve(
-        self, touched_eids: set[int], affected_names: set[str], attachments_changed: bool
-    ) -> None:
+    def _settle_links(self, affected_names: set[str], attachments_changed: bool) -> None:
+        """Give the links written in this refresh, and those its changes touched, their
+        final targets: a cold build has written its own and fixes what names changed."""
+        if self.cold:
+            self._finish_cold(affected_names)
+        else:
+            self._resolve(affected_names, attachments_changed)
+
+    def _resolve(self, affected_names: set[str], attachments_changed: bool) -> None:
         """Insert this refresh's links, resolved; re-resolve older links a change touched."""
         c = self.conn
         conditions: list[str] = []
