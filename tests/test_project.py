@@ -70,3 +70,16 @@ def test_creating_an_index_does_not_import_pandas(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)  # fmt: skip
     assert out.stdout.split() == ["True", "False"]
+
+
+def test_ruff_lint_and_format_are_clean() -> None:
+    """The habits the README promises, kept by CI rather than by memory."""
+    import shutil
+    import subprocess
+    import sys
+
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    assert ruff, "ruff is part of the test extra"
+    for args in (["check", "."], ["format", "--check", "."]):
+        out = subprocess.run([ruff, *args], cwd=ROOT, capture_output=True, text=True)
+        assert out.returncode == 0, f"ruff {' '.join(args)}:\n{out.stdout}{out.stderr}"

@@ -133,6 +133,10 @@ def test_parsing_in_worker_processes_agrees(root: Path, tmp_path, monkeypatch) -
     parallel = _build(tmp_path, "par", monkeypatch, COLD_THRESHOLD=1, PARALLEL_THRESHOLD=1,
                       CHUNK=7, BATCH=20)  # fmt: skip
     assert parallel == serial
+    # The workers' stages were scratch files beside the index: none is left.
+    assert sorted(
+        p.name for p in tmp_path.iterdir() if not p.name.startswith(("serial", "par"))
+    ) == ["v"]
 
 
 def test_a_broken_pool_falls_back_to_parsing_here(root: Path, tmp_path, monkeypatch) -> None:
@@ -169,7 +173,10 @@ def test_a_build_split_in_two_agrees_with_one(root: Path, tmp_path, monkeypatch)
         assert split[key] == whole[key], key
 
 
-def test_a_cancelled_cold_build_keeps_its_links(root: Path, tmp_path, monkeypatch) -> None:
+@pytest.mark.parametrize("workers", [False, True], ids=["here", "workers"])
+def test_a_cancelled_cold_build_keeps_its_links(
+    root: Path, tmp_path, monkeypatch, workers: bool
+) -> None:
     whole = _build(tmp_path, "whole", monkeypatch, COLD_THRESHOLD=1)
     seen = []
 
@@ -182,6 +189,8 @@ def test_a_cancelled_cold_build_keeps_its_links(root: Path, tmp_path, monkeypatc
         m.setattr(indexer, "COLD_THRESHOLD", 1)
         m.setattr(indexer, "CHUNK", 10)
         m.setattr(indexer, "BATCH", 10)
+        if workers:
+            m.setattr(indexer, "PARALLEL_THRESHOLD", 1)
         with pytest.raises(Cancelled):
             VaultIndex.open(root, tmp_path / "c.sqlite", task=Task(report=report))
     with VaultIndex.open(root, tmp_path / "c.sqlite", refresh=False) as partial:
@@ -220,3 +229,33 @@ def test_edits_give_what_a_fresh_build_gives(root: Path, tmp_path, monkeypatch) 
             got = dump(idx)
             for key in ("entries", "links", "problems", "export"):
                 assert got[key] == fresh[key], (n, key)
+
+
+def test_a_pool_that_breaks_midway_loses_nothing(root: Path, tmp_path, monkeypatch) -> None:
+    """The workers stall, this process takes jobs from the back meanwhile, then the pool
+    breaks: what was already done here is kept, the rest is done here, once each."""
+    from concurrent.futures import Future
+
+    class Stuck(Future):
+        def done(self) -> bool:
+            return False
+
+        def result(self, timeout=None):
+            raise BrokenProcessPool("a worker died")
+
+    class Breaking:
+        def __init__(self, *args, **kwargs) -> None:
+            pass
+
+        def submit(self, *args, **kwargs) -> Future:
+            return Stuck()
+
+        def shutdown(self, *args, **kwargs) -> None:
+            pass
+
+    serial = _build(tmp_path, "serial", monkeypatch, COLD_THRESHOLD=1)
+    monkeypatch.setattr(indexer, "ProcessPoolExecutor", Breaking)
+    for name, cold in (("cold", 1), ("incremental", 10**9)):
+        broken = _build(tmp_path, name, monkeypatch, COLD_THRESHOLD=cold, PARALLEL_THRESHOLD=1,
+                        CHUNK=7)  # fmt: skip
+        assert broken == serial, name

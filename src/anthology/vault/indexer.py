@@ -8,12 +8,15 @@ between batches (the index stays consistent: each batch is one transaction).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import multiprocessing
 import os
 import pickle
 import posixpath
 import sqlite3
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -21,10 +24,25 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
-from anthology.vault.parse import ParseProblem, path_id, target_name
-from anthology.vault.resolve import NamedEntry, Resolver, name_keys
+from anthology.vault.parse import ParseProblem, path_id
+from anthology.vault.resolve import LinkResolution, NamedEntry, Resolver, name_keys
 from anthology.vault.scan import FileStat, read_and_parse_rows, scan_vault
+from anthology.vault.stage import (
+    COPY_CHUNK,
+    ENTRY_COLUMNS,
+    LINK_COLUMNS,
+    PROBLEM_COLUMNS,
+    Job,
+    Staged,
+    Stager,
+    entry_values,
+    fts_row,
+    save_links,
+    stage_in_worker,
+    start_worker,
+)
 
 # Below this many files to read, parsing in-process beats starting worker processes.
 PARALLEL_THRESHOLD = 1500
@@ -33,8 +51,12 @@ MAX_WORKERS = 4
 # refresh can be cancelled).
 CHUNK = 100
 BATCH = 1000
-# From this many files on, an empty index is built in bulk (see Indexer.cold).
+# From this many files on, an empty index is built in bulk (see Indexer._build_cold).
 COLD_THRESHOLD = 200
+
+
+J = TypeVar("J")
+R = TypeVar("R")
 
 
 class Cancelled(Exception):
@@ -80,70 +102,83 @@ class RefreshReport:
         )
 
 
-def _parse_serial(root: Path, stats: list[FileStat], task: Task, start: int = 0) -> Iterator:
-    total = len(stats)
-    for i in range(start, total, CHUNK):
-        task.progress(i, total, "parsing")
-        part = stats[i : i + CHUNK]
-        yield from zip(part, read_and_parse_rows(str(root), [s.path for s in part]), strict=True)
+def _in_order(
+    jobs: list[J],
+    here: Callable[[J], R],
+    there: Callable[[J], R],
+    parallel: bool,
+    initializer: Callable[..., None] | None = None,
+    initargs: tuple = (),
+) -> Iterator[R]:
+    """The results of ``jobs``, in order: computed by ``here(job)`` in this process, and with
+    ``parallel`` by ``there(job)`` in worker processes too, while the caller writes what it
+    already has. ``there`` and ``initializer(*initargs)`` (run once in each worker) must be
+    picklable. Close the iterator to stop the workers."""
+    done = 0
+    pool = None
+    taken: dict[int, R] = {}  # results of jobs done here out of order
+    if parallel and (os.cpu_count() or 1) > 1 and len(jobs) > 1:
+        # "spawn", not "fork": the GUI calls this from a thread, and forking a threaded
+        # process can deadlock. The workers import only the parser (no Qt), so they start
+        # quickly. A pool that cannot start or breaks (a script without a __main__ guard, a
+        # worker killed) is not fatal: what is left is done here.
+        try:
+            context = multiprocessing.get_context("spawn")
+            # As many workers as cores: this process writes, and works only when it would wait.
+            pool = ProcessPoolExecutor(
+                max_workers=min(os.cpu_count() or 1, MAX_WORKERS),
+                mp_context=context,
+                initializer=initializer,
+                initargs=initargs,
+            )
+            # The first job is done here while the workers start.
+            futures = [None] + [pool.submit(there, job) for job in jobs[1:]]
+            # While the next job in order is not ready, this process takes the last job no
+            # worker has started (workers go from the front, this one from the back, and they
+            # meet) rather than wait: when the cores are busy (with the writing, or with other
+            # programs) this is no slower than working in-process; when they are free the
+            # workers run ahead. Results are still handed on in order.
+            tail = len(jobs) - 1
+            for i, job in enumerate(jobs):
+                future = futures[i]
+                if future is None:
+                    result = here(job)
+                else:
+                    while tail > i and not future.done():
+                        if futures[tail].cancel():
+                            taken[tail] = here(jobs[tail])
+                            tail -= 1
+                        else:  # the workers have reached it: everything before is theirs
+                            tail = i
+                    result = taken.pop(i) if i in taken else future.result()
+                    futures[i] = None  # let the result go once handed on
+                yield result
+                done += 1
+        except (BrokenProcessPool, OSError, RuntimeError, EOFError, pickle.PicklingError):
+            pass
+        finally:
+            # Waiting costs at most the jobs already running; not waiting leaves the pool's
+            # thread to die at interpreter exit, with a traceback.
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+    for i in range(done, len(jobs)):  # serially, or what a broken pool left
+        yield taken.pop(i) if i in taken else here(jobs[i])
 
 
 def _parse_all(root: Path, stats: list[FileStat], task: Task) -> Iterator[tuple[FileStat, tuple]]:
     """Read and parse ``stats`` into ``(stat, (problems, entry))``, in order; in worker
-    processes too when there are many, while the caller writes what is already parsed."""
-    total = len(stats)
-    cpus = os.cpu_count() or 1
-    if total < PARALLEL_THRESHOLD or cpus < 2:
-        yield from _parse_serial(root, stats, task)
-        return
-    # As many workers as cores: this process writes, and parses only when it would wait.
-    workers = min(cpus, MAX_WORKERS)
-    chunks = [stats[i : i + CHUNK] for i in range(0, total, CHUNK)]
+    processes too when there are many (see :func:`_in_order`)."""
+    chunks = [stats[i : i + CHUNK] for i in range(0, len(stats), CHUNK)]
+    parse = functools.partial(read_and_parse_rows, str(root))
+    jobs = [[s.path for s in chunk] for chunk in chunks]
     done = 0
-    # "spawn", not "fork": the GUI calls this from a thread, and forking a threaded process
-    # can deadlock. The workers import only the parser (no Qt, no SQLite), so they start
-    # quickly. A pool that cannot start or breaks (a script without a __main__ guard, a
-    # worker killed) is not fatal: what is left is parsed here.
-    pool = None
-    try:
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-        # The first chunk is parsed here while the workers start.
-        futures = [None] + [
-            pool.submit(read_and_parse_rows, str(root), [s.path for s in c]) for c in chunks[1:]
-        ]
-        # While the next chunk in order is not ready, this process takes the last chunk no
-        # worker has started (workers go from the front, this one from the back, and they
-        # meet) rather than wait: when the cores are busy (with the writing, or with other
-        # programs) this is no slower than parsing in-process; when they are free the
-        # workers run ahead. Chunks are still handed on in order.
-        taken: dict[int, list] = {}
-        tail = len(chunks) - 1
-        for i, chunk in enumerate(chunks):
-            future = futures[i]
-            if future is None:
-                rows = read_and_parse_rows(str(root), [s.path for s in chunk])
-            else:
-                while tail > i and not future.done():
-                    if futures[tail].cancel():
-                        taken[tail] = read_and_parse_rows(str(root), [s.path for s in chunks[tail]])
-                        tail -= 1
-                    else:  # the workers have reached it: everything before is theirs
-                        tail = i
-                rows = taken.pop(i) if i in taken else future.result()
-                futures[i] = None  # let the parsed chunk go once written
+    with contextlib.closing(
+        _in_order(jobs, parse, parse, parallel=len(stats) >= PARALLEL_THRESHOLD)
+    ) as results:
+        for chunk, rows in zip(chunks, results, strict=True):
             yield from zip(chunk, rows, strict=True)
             done += len(chunk)
-            task.progress(done, total, "parsing")
-    except (BrokenProcessPool, OSError, RuntimeError, EOFError, pickle.PicklingError):
-        pass
-    finally:
-        if pool is not None:
-            # Waiting costs at most the chunks already running (≤ CHUNK files each); not
-            # waiting leaves the pool's thread to die at interpreter exit, with a traceback.
-            pool.shutdown(wait=True, cancel_futures=True)
-    if done < total:
-        yield from _parse_serial(root, stats, task, done)
+            task.progress(done, len(stats), "parsing")
 
 
 def _nocase(text: str) -> str:
@@ -167,14 +202,10 @@ class Indexer:
         # Links of the entries written in this refresh, resolved and inserted in one pass
         # once every new name is known: (source eid, source path, link rows).
         self.pending_links: list[tuple[int, str, list[tuple]]] = []
-        # A cold build (empty index) skips every per-file look-up: ids are checked against
-        # this map (NOCASE id → path), and each file's row id is fixed before it is parsed
-        # (its place in the scan), so links can be resolved and written batch by batch.
+        # A cold build (empty index) looks nothing up in it: ids are checked against this
+        # map (NOCASE id → path) and names against the scan (see _build_cold).
         self.cold = False
         self.cold_ids: dict[str, str] = {}
-        self.cold_eids: dict[str, int] = {}
-        self.cold_pending: set[str] = set()  # paths of the cold build not written yet
-        self.cold_links: _LinkResolution | None = None
         self.cold_file_names: Counter[str] = Counter()
 
     # -- the refresh -----------------------------------------------------------------------
@@ -217,7 +248,6 @@ class Indexer:
         affected_names: set[str] = set()
         if self.cold:
             self.conn.execute("PRAGMA synchronous = OFF")  # a cache: rebuilt if ever torn
-            self._start_cold(to_read, scan.attachments)
         with self.conn:
             for path in removed_paths:
                 old = self._entry_names(path)
@@ -237,21 +267,21 @@ class Indexer:
                 self.conn.execute("DELETE FROM problems")
 
         try:
-            batch: list[tuple] = []
             try:
-                for item in _parse_all(self.root, to_read, task):
-                    batch.append(item)
-                    if len(batch) >= BATCH:
+                if self.cold:
+                    self._build_cold(to_read, scan.attachments, task, report, affected_names)
+                else:
+                    batch: list[tuple] = []
+                    for item in _parse_all(self.root, to_read, task):
+                        batch.append(item)
+                        if len(batch) >= BATCH:
+                            self._write_batch(batch, report, affected_names)
+                            batch = []
+                    if batch:
                         self._write_batch(batch, report, affected_names)
-                        batch = []
-                if batch:
-                    self._write_batch(batch, report, affected_names)
             except Cancelled:
                 # What was written stays: give it its links, or they would be lost, since
-                # the next refresh sees those files unchanged. A cold build's links may
-                # point at entries it did not reach: those are resolved again.
-                for path in self.cold_pending:
-                    affected_names |= _names(path_id(path), path, ())
+                # the next refresh sees those files unchanged.
                 with self.conn:
                     self._settle_links(affected_names, attachments_changed)
                 raise
@@ -268,21 +298,119 @@ class Indexer:
         task.progress(1, 1, "done")
         return report
 
-    def _start_cold(self, to_read: list[FileStat], attachments: list[str]) -> None:
-        """Resolve a cold build's links as its batches are written, not all at the end.
+    # -- a cold build ----------------------------------------------------------------------
+    def _build_cold(
+        self,
+        to_read: list[FileStat],
+        attachments: list[str],
+        task: Task,
+        report: RefreshReport,
+        affected_names: set[str],
+    ) -> None:
+        """Build an empty index in bulk: files are parsed into stages (see
+        :mod:`anthology.vault.stage`), by worker processes when there are many, and copied
+        into the index chunk by chunk, in scan order, one transaction each.
 
-        Every file's row id is known before it is parsed, and so is every name a link can
-        use except those the files declare (an ``id`` other than the path, ``aliases``).
-        Links are resolved against the paths alone and written with their entries, so the
-        writing overlaps the parsing; whatever a declared name (or a file that turned out
-        unreadable) could change is resolved again at the end, as an edit would be.
+        Every file's row id is known before it is parsed (its place in the scan), and so is
+        every name a link can use except those the files declare (an ``id`` other than the
+        path, ``aliases``): links are resolved against the paths alone where they are
+        parsed. Whatever a declared name (or a file that turned out unreadable) could
+        change is added to ``affected_names`` and resolved again at the end, as an edit
+        would be; so are the links to files a cancelled build did not reach.
         """
-        self.cold_eids = {s.path: n for n, s in enumerate(to_read, start=1)}
-        self.cold_pending = set(self.cold_eids)
-        named = [NamedEntry(path_id(path), path) for path in self.cold_eids]
-        eids = {e.id: self.cold_eids[e.path] for e in named}
-        self.cold_links = _LinkResolution(Resolver(named, attachments), eids)
-        self.cold_file_names = Counter(_file_name(path) for path in self.cold_eids)
+        c = self.conn
+        root = str(self.root)
+        eids = {s.path: n for n, s in enumerate(to_read, start=1)}
+        named = [NamedEntry(path_id(path), path) for path in eids]
+        links = LinkResolution(Resolver(named, attachments), {e.id: eids[e.path] for e in named})
+        self.cold_file_names = Counter(_file_name(path) for path in eids)
+        jobs: list[Job] = [
+            [(s.path, eids[s.path], s.size, s.mtime_ns) for s in to_read[i : i + CHUNK]]
+            for i in range(0, len(to_read), CHUNK)
+        ]
+        c.execute("CREATE TEMP TABLE IF NOT EXISTS renamed (eid INTEGER PRIMARY KEY, id TEXT)")
+        c.execute("DELETE FROM temp.renamed")
+        # The stages are scratch files beside the index (where there is room for it).
+        index_file = next((r[2] for r in c.execute("PRAGMA database_list") if r[1] == "main"), "")
+        folder = tempfile.TemporaryDirectory(
+            prefix="anthology-build-",
+            dir=os.path.dirname(index_file) or None,
+            ignore_cleanup_errors=True,
+        )
+        here = Stager(os.path.join(folder.name, "stage-here.sqlite"), root, links)
+        results = _in_order(
+            jobs,
+            here.stage,
+            stage_in_worker,
+            parallel=len(to_read) >= PARALLEL_THRESHOLD,
+            initializer=start_worker,
+            initargs=(folder.name, root, save_links(folder.name, links)),
+        )
+        stages: dict[str, str] = {}  # stage file → its schema name in this connection
+        pending = set(eids)  # not copied yet
+        batch: list[tuple[Job, Staged]] = []
+        try:
+            for n, (job, staged) in enumerate(zip(jobs, results, strict=True), start=1):
+                batch.append((job, staged))
+                if len(batch) * CHUNK < BATCH and n < len(jobs):
+                    continue
+                for stage_file, _ in (s for _, s in batch):
+                    if stage_file not in stages:  # outside any transaction, as ATTACH must be
+                        stages[stage_file] = f"stage{len(stages)}"
+                        c.execute(f"ATTACH DATABASE ? AS {stages[stage_file]}", (stage_file,))
+                # A transaction per batch (each commit flushes the FTS5 table's new terms),
+                # begun once the batch's chunks are staged: it reads the stages as they are
+                # when it begins.
+                with c:
+                    for job, staged in batch:
+                        self._copy_chunk(job, staged, stages[staged[0]], report, affected_names)
+                for job, _ in batch:
+                    pending.difference_update(path for path, _, _, _ in job)
+                batch = []
+                task.progress(len(eids) - len(pending), len(eids), "parsing")
+        except Cancelled:
+            for path in pending:  # links to these were resolved as if they were entries
+                affected_names |= _names(path_id(path), path, ())
+            raise
+        finally:
+            results.close()  # stops the workers
+            here.close()
+            for schema in stages.values():
+                c.execute(f"DETACH DATABASE {schema}")
+            folder.cleanup()
+
+    def _copy_chunk(
+        self,
+        job: Job,
+        staged: Staged,
+        schema: str,
+        report: RefreshReport,
+        affected_names: set[str],
+    ) -> None:
+        """Copy one staged chunk into the index, giving each entry its id (a duplicate gets
+        a fallback, as in :meth:`_assign_id`) and noting which names need resolving again."""
+        c = self.conn
+        renamed: list[tuple[int, str]] = []
+        duplicates: list[tuple] = []
+        for (path, eid, _, _), named in zip(job, staged[1], strict=True):
+            if named is None:  # unreadable: links to it were resolved as if it were an entry
+                affected_names |= _names(path_id(path), path, ())
+                continue
+            declared_id, aliases = named
+            entry_id, dup = self._assign_id(declared_id, path, None)
+            self.cold_ids[_nocase(entry_id)] = path
+            if dup is not None:
+                renamed.append((eid, entry_id))
+                duplicates.append((path, *dup))
+            if aliases or not self._named_as_guessed(entry_id, path):
+                affected_names |= _names(entry_id, path, aliases)
+            report.added += 1
+            report.changed_ids.append(entry_id)
+        c.executemany("INSERT INTO temp.renamed (eid, id) VALUES (?, ?)", renamed)
+        bounds = (job[0][1], job[-1][1])
+        for sql in COPY_CHUNK:
+            c.execute(sql.format(stage=schema), bounds)
+        c.executemany(f"INSERT INTO problems ({PROBLEM_COLUMNS}) VALUES (?,?,?,?,?)", duplicates)
 
     def _named_as_guessed(self, entry_id: str, path: str) -> bool:
         """Whether every link resolves to this entry as it did under its path id: its id is
@@ -294,36 +422,6 @@ class Indexer:
             return True
         name = _file_name(path)
         return entry_id.lower() == name and self.cold_file_names[name] == 1
-
-    def _finish_cold(self, affected_names: set[str]) -> None:
-        """Resolve again, with every name now known, the links of a cold build whose target
-        a declared name (or an unreadable file) could change; rewrite those that changed.
-
-        Each distinct target (text, folder, kind) is resolved once, as in :meth:`_resolve`.
-        """
-        guessed = self.cold_links
-        if guessed is None or not affected_names:
-            return
-        final = _LinkResolution(
-            self.resolver(), dict(self.conn.execute("SELECT id, eid FROM entries"))
-        )
-        updates: list[tuple] = []
-        for (text, folder, markdown), hit in guessed.memo.items():
-            if target_name(text) not in affected_names:
-                continue
-            new = final(text, guessed.sources[text, folder, markdown], markdown)
-            if new == hit:
-                continue
-            for lid, path in self.conn.execute(
-                "SELECT l.lid, e.path FROM links l JOIN entries e ON e.eid = l.source "
-                "WHERE l.target_name = ? AND l.text = ? AND l.markdown = ?",
-                (target_name(text), text, markdown),
-            ):
-                if posixpath.dirname(path) == folder:
-                    updates.append((*new, lid))
-        self.conn.executemany(
-            "UPDATE links SET target = ?, status = ?, resolved_path = ? WHERE lid = ?", updates
-        )
 
     # -- writing ---------------------------------------------------------------------------
     def _count(self, table: str) -> int:
@@ -392,38 +490,28 @@ class Indexer:
         report: RefreshReport,
         affected_names: set[str],
     ) -> None:
+        """Write a batch of parsed files into an index that has entries: each replaces the
+        rows of its path; its links wait in ``pending_links`` for every new name."""
         c = self.conn
-        cold = self.cold
-        entry_rows: list[tuple] = []
         tag_rows: list[tuple] = []
         alias_rows: list[tuple] = []
         prop_rows: list[tuple] = []
         fts_rows: list[tuple] = []
         problem_rows: list[tuple] = []
         file_rows: list[tuple] = []
-        pending = self.pending_links
         with c:
             for stat, (problems, entry) in batch:
                 path = stat.path
                 file_rows.append((path, stat.size, stat.mtime_ns))
-                old = None
-                if cold:
-                    self.cold_pending.discard(path)
-                else:
-                    old = self._entry_names(path)
-                    c.execute("DELETE FROM problems WHERE path = ?", (path,))
+                old = self._entry_names(path)
+                c.execute("DELETE FROM problems WHERE path = ?", (path,))
                 if entry is None:
-                    if cold:  # links to it were resolved as if it were an entry
-                        affected_names |= _names(path_id(path), path, ())
                     if old is not None:
                         affected_names |= old[1]
                         self._delete_path(path)
                         report.removed_ids.append(old[2])
                     problem_rows += [(path, *p) for p in problems]
                     continue
-                (declared_id, title, kind, status, words, minutes, body_line, headings_json,
-                 tags, aliases, props_json, props, tags_json, aliases_json, body,
-                 links) = entry  # fmt: skip
                 eid = old[0] if old else None
                 if old is not None:
                     for table in ("tags", "aliases", "properties"):
@@ -433,23 +521,14 @@ class Indexer:
                     report.changed += 1
                 else:
                     report.added += 1
-                entry_id, dup = self._assign_id(declared_id, path, eid)
+                entry_id, dup = self._assign_id(entry[0], path, eid)
                 if dup is not None:
                     problems = [*problems, dup]
-                values = (entry_id, declared_id, path, title, kind, status, words, minutes,
-                          body_line, headings_json, tags_json, aliases_json, props_json,
-                          stat.mtime_ns)  # fmt: skip
-                if cold:
-                    eid = self.cold_eids[path]
-                    self.cold_ids[_nocase(entry_id)] = path
-                    entry_rows.append((eid, *values))
-                    if aliases or not self._named_as_guessed(entry_id, path):
-                        affected_names |= _names(entry_id, path, aliases)
-                elif eid is None:
+                values = entry_values(entry_id, path, stat.mtime_ns, entry)
+                if eid is None:
                     cur = c.execute(
-                        "INSERT INTO entries(id, declared_id, path, title, kind, status, words, "
-                        "reading_minutes, body_line, headings, tags, aliases, properties, "
-                        "mtime_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        f"INSERT INTO entries({ENTRY_COLUMNS.removeprefix('eid, ')}) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                         values,
                     )
                     eid = cur.lastrowid
@@ -462,29 +541,20 @@ class Indexer:
                     )
                 assert eid is not None
                 report.changed_ids.append(entry_id)
+                tags, aliases, props, links = entry[8], entry[9], entry[11], entry[15]
                 # Links elsewhere need resolving again only when the entry's names changed
                 # (its path is the same; its row id too).
-                if not cold and (old is None or (old[2], old[3]) != (entry_id, aliases_json)):
+                if old is None or (old[2], old[3]) != (entry_id, entry[13]):
                     if old is not None:
                         affected_names |= old[1]
                     affected_names |= _names(entry_id, path, aliases)
                 if links:
-                    pending.append((eid, path, links))
-                if tags:
-                    tag_rows += [(eid, t) for t in tags]
-                if aliases:
-                    alias_rows += [(eid, a) for a in aliases]
+                    self.pending_links.append((eid, path, links))
+                tag_rows += [(eid, t) for t in tags]
+                alias_rows += [(eid, a) for a in aliases]
                 prop_rows += [(eid, k, v) for k, v in props]
-                fts_rows.append((eid, title, " ".join(aliases), " ".join(tags), body))
-                if problems:
-                    problem_rows += [(path, *p) for p in problems]
-            if entry_rows:
-                c.executemany(
-                    "INSERT INTO entries(eid, id, declared_id, path, title, kind, status, words, "
-                    "reading_minutes, body_line, headings, tags, aliases, properties, "
-                    "mtime_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    entry_rows,
-                )
+                fts_rows.append(fts_row(eid, entry))
+                problem_rows += [(path, *p) for p in problems]
             c.executemany("INSERT INTO tags(eid, tag) VALUES (?,?)", tag_rows)
             c.executemany("INSERT INTO aliases(eid, alias) VALUES (?,?)", alias_rows)
             c.executemany("INSERT INTO properties(eid, key, value) VALUES (?,?,?)", prop_rows)
@@ -493,14 +563,11 @@ class Indexer:
                 fts_rows,
             )
             c.executemany(
-                "INSERT INTO problems(path, line, kind, message, severity) VALUES (?,?,?,?,?)",
-                problem_rows,
+                f"INSERT INTO problems({PROBLEM_COLUMNS}) VALUES (?,?,?,?,?)", problem_rows
             )
             c.executemany(
                 "INSERT OR REPLACE INTO files(path, size, mtime_ns) VALUES (?,?,?)", file_rows
             )
-            if self.cold_links is not None:
-                self._insert_links(self.cold_links)
 
     def _replace_scan_problems(
         self, problems: list[tuple[str, ParseProblem]], paths: set[str]
@@ -528,14 +595,13 @@ class Indexer:
 
     def _settle_links(self, affected_names: set[str], attachments_changed: bool) -> None:
         """Give the links written in this refresh, and those its changes touched, their
-        final targets: a cold build has written its own and fixes what names changed."""
-        if self.cold:
-            self._finish_cold(affected_names)
-        else:
-            self._resolve(affected_names, attachments_changed)
+        final targets. A cold build has written its links, resolved against the scan's
+        attachments: only the names it noted are resolved again."""
+        self._resolve(affected_names, attachments_changed and not self.cold)
 
     def _resolve(self, affected_names: set[str], attachments_changed: bool) -> None:
-        """Insert this refresh's links, resolved; re-resolve older links a change touched."""
+        """Insert this refresh's links, resolved; re-resolve older links a change touched,
+        rewriting those whose target changed."""
         c = self.conn
         conditions: list[str] = []
         if affected_names:
@@ -552,20 +618,23 @@ class Indexer:
         existing = []
         if conditions and self._count("links"):
             existing = c.execute(
-                "SELECT l.lid, l.text, l.markdown, e.path FROM links l JOIN entries e "
-                f"ON e.eid = l.source WHERE {' OR '.join(conditions)}"
+                "SELECT l.lid, l.text, l.markdown, e.path, l.target, l.status, l.resolved_path "
+                f"FROM links l JOIN entries e ON e.eid = l.source WHERE {' OR '.join(conditions)}"
             ).fetchall()
         if not existing and not self.pending_links:
             return
-        resolve = _LinkResolution(self.resolver(), dict(c.execute("SELECT id, eid FROM entries")))
-        if existing:
-            c.executemany(
-                "UPDATE links SET target = ?, status = ?, resolved_path = ? WHERE lid = ?",
-                [(*resolve(text, path, md), lid) for lid, text, md, path in existing],
-            )
+        resolve = LinkResolution(self.resolver(), dict(c.execute("SELECT id, eid FROM entries")))
+        updates = []
+        for lid, text, md, path, *was in existing:
+            now = resolve(text, path, md)
+            if now != tuple(was):
+                updates.append((*now, lid))
+        c.executemany(
+            "UPDATE links SET target = ?, status = ?, resolved_path = ? WHERE lid = ?", updates
+        )
         self._insert_links(resolve)
 
-    def _insert_links(self, resolve: _LinkResolution) -> None:
+    def _insert_links(self, resolve: LinkResolution) -> None:
         """Write the pending links, resolved by ``resolve``."""
         rows = []
         get = resolve.memo.get
@@ -575,10 +644,7 @@ class Indexer:
                 hit = get((t[0], folder, t[4])) or resolve(t[0], path, t[4])
                 rows.append((eid, *hit, *t))
         self.conn.executemany(
-            "INSERT INTO links(source, target, status, resolved_path, text, target_name, "
-            "relation, embed, markdown, line, context, alias, heading, block, body_start, "
-            "body_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            rows,
+            f"INSERT INTO links({LINK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows
         )
         self.pending_links = []
 
@@ -591,29 +657,3 @@ def _file_name(path: str) -> str:
 def _names(entry_id: str, path: str, aliases: Iterable[str]) -> set[str]:
     """The link target names (``links.target_name``) that could resolve to this entry."""
     return {posixpath.basename(k) for k in name_keys(NamedEntry(entry_id, path, tuple(aliases)))}
-
-
-class _LinkResolution:
-    """``(target eid, status, resolved_path)`` of a link, remembered per (text, folder, kind):
-    hubs are linked thousands of times."""
-
-    def __init__(self, resolver: Resolver, eids: dict[str, int]) -> None:
-        self.resolver = resolver
-        self.eids = eids
-        self.memo: dict[tuple[str, str, int], tuple[int | None, str, str | None]] = {}
-        self.sources: dict[tuple[str, str, int], str] = {}  # a source path for each key
-
-    def __call__(self, text: str, source_path: str, markdown: int) -> tuple:
-        key = (text, posixpath.dirname(source_path), markdown)
-        hit = self.memo.get(key)
-        if hit is None:
-            res = self.resolver.resolve(text, source_path, markdown=bool(markdown))
-            target = self.eids.get(res.target) if res.status in ("resolved", "ambiguous") else None
-            extra = (
-                json.dumps(list(res.candidates), ensure_ascii=False)
-                if res.candidates
-                else (res.target if target is None else None)
-            )
-            hit = self.memo[key] = (target, res.status, extra)
-            self.sources[key] = source_path
-        return hit

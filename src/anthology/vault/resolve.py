@@ -11,6 +11,7 @@ Unresolved links are kept (status ``unresolved``); a path climbing out of the va
 
 from __future__ import annotations
 
+import json
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
@@ -146,3 +147,30 @@ class Resolver:
                 ranked = sorted(names, key=lambda p: (posixpath.dirname(p) != folder, len(p), p))
                 return Resolution(ATTACHMENT, ranked[0])
         return Resolution(MISSING_ATTACHMENT, raw)
+
+
+class LinkResolution:
+    """A link's index columns ``(target eid, status, resolved_path)``, from a resolver and the
+    row ids of the entries (``eids``: id → eid); remembered per (text, source folder,
+    Markdown or wikilink): hubs are linked thousands of times. ``resolved_path`` is the
+    attachment's path, the ambiguous candidates (JSON), or the target text left unresolved.
+    """
+
+    def __init__(self, resolver: Resolver, eids: dict[str, int]) -> None:
+        self.resolver = resolver
+        self.eids = eids
+        self.memo: dict[tuple[str, str, int], tuple[int | None, str, str | None]] = {}
+
+    def __call__(self, text: str, source_path: str, markdown: int) -> tuple:
+        key = (text, posixpath.dirname(source_path), markdown)
+        hit = self.memo.get(key)
+        if hit is None:
+            res = self.resolver.resolve(text, source_path, markdown=bool(markdown))
+            target = self.eids.get(res.target) if res.status in ("resolved", "ambiguous") else None
+            extra = (
+                json.dumps(list(res.candidates), ensure_ascii=False)
+                if res.candidates
+                else (res.target if target is None else None)
+            )
+            hit = self.memo[key] = (target, res.status, extra)
+        return hit
