@@ -54,8 +54,9 @@ def parse_rate(root: Path) -> tuple[float, float]:
 
 
 def parallel_parse_rate(root: Path) -> float:
-    """Entries per second of the indexer's parse stage as it runs on a cold build: worker
-    processes on every core (``indexer._parse_all``), nothing written."""
+    """Entries per second of the indexer's parse stage on every core: worker processes, the
+    rows handed back in order (``indexer._parse_all``, as a refresh of many changed files
+    runs it; a cold build's workers also write the rows, see ``vault/stage.py``)."""
     from anthology.vault.indexer import Task, _parse_all
 
     stats = scan_vault(root).entries
@@ -89,7 +90,7 @@ def run(quick: bool = False) -> list[dict]:
         ours_rate, render_rate = parse_rate(root)
         rows.append(row("parse stage (front matter + links)", n, "entries/s", ours_rate,
                         "python-markdown render", render_rate, lower_is_better=False))  # fmt: skip
-        rows.append(row("parse stage, worker processes on every core (as indexing runs it)",
+        rows.append(row("parse stage, worker processes on every core",
                         n, "entries/s", parallel_parse_rate(root), "same parse, one process",
                         ours_rate, lower_is_better=False))  # fmt: skip
         floors, colds = [], []
