@@ -52,9 +52,10 @@ def open_entry(index, entry_id: str):
     grouped and counted, the first page of each group (as the panel shows them) and its
     unlinked mentions."""
     from anthology.ui.backlinks_panel import PAGE
+    from anthology.ui.main_window import CITED_BY_SHOWN
     from anthology.vault.render import render_entry
 
-    entry = index.entry(entry_id)
+    entry = index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN)
     render_entry(entry, index)
     groups, _sources = index.backlink_groups(entry_id)
     for relation, _count in groups:

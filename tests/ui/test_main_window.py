@@ -204,3 +204,29 @@ def test_screenshot_command_renders_the_real_window(tmp_path: Path) -> None:
     # Not a blank picture: many distinct colours (text, graph nodes, chips).
     colours = {image.pixel(x, y) for x in range(0, 900, 7) for y in range(0, 600, 7)}
     assert len(colours) > 50
+
+
+def test_a_hub_lists_some_citing_entries_and_counts_the_rest(
+    qtbot, tmp_path: Path, settings: QSettings
+) -> None:
+    from anthology.ui.main_window import CITED_BY_SHOWN
+
+    vault = tmp_path / "hubvault"
+    vault.mkdir()
+    (vault / "Hub.md").write_text("# Hub\n\nCited a lot.\n", encoding="utf-8")
+    for i in range(CITED_BY_SHOWN + 4):
+        (vault / f"s{i:02d}.md").write_text(f'---\nsource: "[[Hub]]"\n---\n# S{i}\n', "utf-8")
+    (vault / "p0.md").write_text('---\npaper: "[[Hub]]"\n---\n# P0\n', encoding="utf-8")
+    win = MainWindow(vault, db=tmp_path / "hub.sqlite", settings=settings)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: win.ready, timeout=20000)
+    assert win.show_entry("Hub")
+    text = win.entry_pane.toPlainText()
+    assert text.count("and 4 more, listed under Backlinks") == 1  # under "source" only
+    assert f"S{CITED_BY_SHOWN - 1}" in text and f"S{CITED_BY_SHOWN}" not in text
+    assert "P0" in text
+    # The backlinks panel has every one of them.
+    n = CITED_BY_SHOWN + 4
+    assert win.backlinks.groups()[f"source ({n})"] == [f"s{i:02d}" for i in range(n)]
+    win.close()

@@ -224,3 +224,22 @@ def test_tag_filter_folds_case_and_takes_wildcards_literally(tmp_path: Path) -> 
         assert ids("tag:DEEP_LEARNING/RL") == ["c"]
         assert ids("tag:100%") == ["d"]
         assert ids("-tag:deep_learning tag:deepxlearning") == ["b"]
+
+
+def test_a_hubs_citing_entries_can_be_capped_per_relation(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "Hub.md").write_text("# Hub\n", encoding="utf-8")
+    for i in range(14):
+        (vault / f"s{i:02d}.md").write_text('---\nsource: "[[Hub]]"\n---\n', encoding="utf-8")
+    for i in range(3):
+        (vault / f"p{i}.md").write_text('---\npaper: ["[[Hub]]"]\n---\n', encoding="utf-8")
+    with VaultIndex.open(vault, tmp_path / "i.sqlite") as idx:
+        whole = idx.entry("Hub")
+        capped = idx.entry("Hub", cited_by_limit=10)
+    assert whole.cited_by_total == capped.cited_by_total == {"paper": 3, "source": 14}
+    assert len(whole.cited_by) == 17
+    # The first ten by id of each relation, in the order the whole list has them.
+    assert [(r.relation, r.other.id) for r in capped.cited_by] == [
+        (r.relation, r.other.id) for r in whole.cited_by if r.other.id < "s10"
+    ]

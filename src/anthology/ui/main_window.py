@@ -43,6 +43,9 @@ from anthology.vault.render import clear_render_cache, preview_html
 from anthology.vault.scan import VaultError, vault_root
 
 MAX_RECENT = 8
+# Citing entries listed per relation in an entry's Properties box; a hub's others are in the
+# backlinks panel, grouped by the same relations.
+CITED_BY_SHOWN = 10
 # inotify watches are a shared, limited resource: past this many files, poll instead.
 MAX_WATCHED_FILES = 4000
 POLL_MS = 2000
@@ -461,7 +464,7 @@ class MainWindow(QMainWindow):
         if self.index is None:
             self._pending_entry = entry_id
             return False
-        entry = self.index.entry(entry_id)
+        entry = self.index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN)
         if entry is None:
             self.statusBar().showMessage(f"No entry “{entry_id}”", 5000)
             return False
@@ -505,7 +508,7 @@ class MainWindow(QMainWindow):
     def _preview(self, entry_id: str) -> str | None:
         if self.index is None:
             return None
-        entry = self.index.entry(entry_id)
+        entry = self.index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN)
         return preview_html(entry, theme=self.theme) if entry else None
 
     def _open_path(self, path: str) -> None:

@@ -197,9 +197,12 @@ class VaultIndex:
         rows = self._q("SELECT id FROM entries ORDER BY path LIMIT 1")
         return rows[0][0] if rows else None
 
-    def entry(self, entry_id: str) -> Entry | None:
+    def entry(self, entry_id: str, *, cited_by_limit: int | None = None) -> Entry | None:
         """The entry as the entry pane shows it: properties, both directions of typed
-        relations, and its current body read from disk (the file is the truth)."""
+        relations, and its current body read from disk (the file is the truth).
+
+        ``cited_by_limit``: at most this many citing entries per relation (the first by id),
+        for a hub cited by thousands; ``cited_by_total`` counts them all."""
         rows = self._q(
             "SELECT eid, id, path, title, kind, status, tags, aliases, properties, body_line, "
             "words, reading_minutes, headings, mtime_ns FROM entries "
@@ -224,16 +227,20 @@ class VaultIndex:
                 (eid,),
             )
         ]
-        reverse = [
-            Relation(rel, EntryRef(s_id, s_title, s_path), text)
-            for rel, text, s_id, s_title, s_path in self._q(
-                "SELECT DISTINCT l.relation, l.text, s.id, s.title, s.path FROM links l "
-                "JOIN entries s ON s.eid = l.source "
-                "WHERE l.target = ? AND l.relation IS NOT NULL AND l.source != l.target "
-                "GROUP BY l.relation, s.id ORDER BY l.relation, s.id",
-                (eid,),
-            )
-        ]
+        reverse: list[Relation] = []
+        totals: dict[str, int] = {}
+        for rel, text, s_id, s_title, s_path, total in self._q(
+            "SELECT relation, text, id, title, path, total FROM ("
+            "SELECT l.relation, l.text, s.id, s.title, s.path, "
+            "row_number() OVER (PARTITION BY l.relation ORDER BY s.id) AS k, "
+            "count(*) OVER (PARTITION BY l.relation) AS total "
+            "FROM links l JOIN entries s ON s.eid = l.source "
+            "WHERE l.target = ?1 AND l.relation IS NOT NULL AND l.source != l.target "
+            "GROUP BY l.relation, s.id) WHERE ?2 IS NULL OR k <= ?2 ORDER BY relation, id",
+            (eid, cited_by_limit),
+        ):
+            reverse.append(Relation(rel, EntryRef(s_id, s_title, s_path), text))
+            totals[rel] = total
         return Entry(
             id=eid_s,
             path=path,
@@ -245,6 +252,7 @@ class VaultIndex:
             properties=json.loads(props or "{}"),
             relations=forward,
             cited_by=reverse,
+            cited_by_total=totals,
             body=body,
             body_line=body_line,
             words=words,

@@ -76,6 +76,9 @@ class Entry:
     reading_minutes: int
     headings: list[tuple[int, str]] = field(default_factory=list)  # (level, text)
     mtime: float = 0.0
+    # How many entries cite this one under each relation; ``cited_by`` may hold fewer
+    # (see ``VaultIndex.entry``'s ``cited_by_limit``).
+    cited_by_total: dict[str, int] = field(default_factory=dict)
 
 
 # Search snippets mark matches with these control characters: the UI makes them bold,

@@ -165,6 +165,12 @@ def property_rows(entry: Entry, ctx: RenderContext) -> list[tuple[str, str]]:
         by_relation.setdefault(rel.relation, []).append(rel)
     for name in sorted(by_relation, key=str.lower):
         links = "<br />".join(_relation_value(r, ctx) for r in by_relation[name])
+        more = entry.cited_by_total.get(name, 0) - len(by_relation[name])
+        if more > 0:  # a hub: the rest are in the backlinks panel, grouped by relation
+            links += (
+                f'<br /><span style="color: {ctx.palette.muted};">and {more:,} more, '
+                "listed under Backlinks</span>"
+            )
         rows.append((f"Cited as “{escape(name)}” by", links))
     return rows
 
@@ -295,6 +301,7 @@ def _cache_key(entry: Entry, resolver: LinkResolver, theme: str, vault_root: Pat
             entry.properties,
             entry.relations,
             entry.cited_by,
+            entry.cited_by_total,
             entry.reading_minutes,
             entry.path,
         )
