@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 APP_ID = "anthology-index"
 
 
@@ -92,7 +92,9 @@ def create_schema(conn: sqlite3.Connection) -> None:
         pk="lid",
     )
     db["links"].create_index(["source"])
-    db["links"].create_index(["target", "relation"])  # backlinks, grouped by relation
+    # Backlinks, grouped by relation; with the source, a hub's groups and citing entries
+    # are counted from the index alone (81,407 links: 80 → 24 ms).
+    db["links"].create_index(["target", "relation", "source"])
     db["links"].create_index(["target_name"])
     # One B-tree each, clustered by entry (an entry's tags, aliases and keys are unique):
     # a refresh deletes an entry's rows as one range, and no separate index on eid is
