@@ -309,7 +309,7 @@ class Indexer:
     ) -> None:
         """Build an empty index in bulk: files are parsed into stages (see
         :mod:`anthology.vault.stage`), by worker processes when there are many, and copied
-        into the index chunk by chunk, in scan order, one transaction each.
+        into the index chunk by chunk in scan order, a transaction per ``BATCH`` files.
 
         Every file's row id is known before it is parsed (its place in the scan), and so is
         every name a link can use except those the files declare (an ``id`` other than the
@@ -354,7 +354,7 @@ class Indexer:
                 batch.append((job, staged))
                 if len(batch) * CHUNK < BATCH and n < len(jobs):
                     continue
-                for stage_file, _ in (s for _, s in batch):
+                for _, (stage_file, _named) in batch:
                     if stage_file not in stages:  # outside any transaction, as ATTACH must be
                         stages[stage_file] = f"stage{len(stages)}"
                         c.execute(f"ATTACH DATABASE ? AS {stages[stage_file]}", (stage_file,))
@@ -521,7 +521,7 @@ class Indexer:
                     report.changed += 1
                 else:
                     report.added += 1
-                entry_id, dup = self._assign_id(entry[0], path, eid)
+                entry_id, dup = self._assign_id(entry.declared_id, path, eid)
                 if dup is not None:
                     problems = [*problems, dup]
                 values = entry_values(entry_id, path, stat.mtime_ns, entry)
@@ -541,18 +541,17 @@ class Indexer:
                     )
                 assert eid is not None
                 report.changed_ids.append(entry_id)
-                tags, aliases, props, links = entry[8], entry[9], entry[11], entry[15]
                 # Links elsewhere need resolving again only when the entry's names changed
                 # (its path is the same; its row id too).
-                if old is None or (old[2], old[3]) != (entry_id, entry[13]):
+                if old is None or (old[2], old[3]) != (entry_id, entry.aliases_json):
                     if old is not None:
                         affected_names |= old[1]
-                    affected_names |= _names(entry_id, path, aliases)
-                if links:
-                    self.pending_links.append((eid, path, links))
-                tag_rows += [(eid, t) for t in tags]
-                alias_rows += [(eid, a) for a in aliases]
-                prop_rows += [(eid, k, v) for k, v in props]
+                    affected_names |= _names(entry_id, path, entry.aliases)
+                if entry.links:
+                    self.pending_links.append((eid, path, entry.links))
+                tag_rows += [(eid, t) for t in entry.tags]
+                alias_rows += [(eid, a) for a in entry.aliases]
+                prop_rows += [(eid, k, v) for k, v in entry.property_rows]
                 fts_rows.append(fts_row(eid, entry))
                 problem_rows += [(path, *p) for p in problems]
             c.executemany("INSERT INTO tags(eid, tag) VALUES (?,?)", tag_rows)

@@ -13,6 +13,7 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from anthology.vault.parse import ParseProblem, _scalar, parse_parts, reading_minutes
 
@@ -208,20 +209,40 @@ def read_entry_text(path: str | os.PathLike[str]) -> ReadResult:
     return ReadResult(text, problems)
 
 
-def read_and_parse_rows(root: str, paths: Sequence[str]) -> list[tuple]:
+class EntryRow(NamedTuple):
+    """What the index stores of one parsed entry (plain values, cheap to pickle)."""
+
+    declared_id: str  # the ``id`` property, else the path id
+    title: str
+    kind: str
+    status: str
+    words: int
+    reading_minutes: int
+    body_line: int
+    headings_json: str
+    tags: list[str]
+    aliases: list[str]
+    properties_json: str
+    property_rows: list[tuple[str, str]]  # (key, value as JSON)
+    tags_json: str
+    aliases_json: str
+    body: str
+    # (text, target_name, relation, embed, markdown, line, context, alias, heading, block,
+    # body_start, body_end): a body link has no context (the index cuts it from the body),
+    # a front-matter link no offsets.
+    links: list[tuple]
+
+
+def read_and_parse_rows(
+    root: str, paths: Sequence[str]
+) -> list[tuple[list[tuple], EntryRow | None]]:
     """Read and parse each file into the compact rows the indexer writes.
 
-    This is the work the indexer hands to worker processes, so it returns plain tuples
-    (cheap to pickle) and lives in a module that imports only the parser. For each path:
-    ``(problems, entry)`` where ``problems`` are ``(line, kind, message, severity)`` and
-    ``entry`` is ``None`` (nothing readable) or ``(declared_id, title, kind, status, words,
-    reading_minutes, body_line, headings_json, tags, aliases, properties_json,
-    property_rows, tags_json, aliases_json, body, links)``; each link is ``(text,
-    target_name, relation, embed, markdown, line, context, alias, heading, block,
-    body_start, body_end)``: a body link has no context (the index cuts it from the body),
-    a front-matter link no offsets.
+    This is the work the indexer hands to worker processes, and it lives in a module that
+    imports only the parser. For each path: ``(problems, entry)`` where ``problems`` are
+    ``(line, kind, message, severity)`` and ``entry`` is ``None`` when nothing could be read.
     """
-    out: list[tuple] = []
+    out: list[tuple[list[tuple], EntryRow | None]] = []
     for path in paths:
         read = read_entry_text(os.path.join(root, path))
         if read.text is None:
@@ -231,7 +252,7 @@ def read_and_parse_rows(root: str, paths: Sequence[str]) -> list[tuple]:
          parse_problems) = parse_parts(read.text, path, for_index=True)  # fmt: skip
         problems = [(p.line, p.kind, p.message, p.severity)
                     for p in (*read.problems, *parse_problems)]  # fmt: skip
-        entry = (
+        entry = EntryRow(
             entry_id,
             title,
             _scalar(props.get("kind")),

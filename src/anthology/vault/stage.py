@@ -27,7 +27,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from anthology.vault.resolve import LinkResolution
-from anthology.vault.scan import read_and_parse_rows
+from anthology.vault.scan import EntryRow, read_and_parse_rows
 
 # Columns of the index's tables that the stage fills, in the order its rows hold them.
 _ENTRY_DATA = (
@@ -84,17 +84,16 @@ Job = Sequence[tuple[str, int, int, int]]
 Staged = tuple[str, list[tuple[str, list[str]] | None]]
 
 
-def entry_values(entry_id: str, path: str, mtime_ns: int, entry: tuple) -> tuple:
-    """The ``entries`` row of a parsed entry (see ``read_and_parse_rows``), without eid."""
-    (declared_id, title, kind, status, words, minutes, body_line, headings_json, _tags,
-     _aliases, props_json, _props, tags_json, aliases_json, _body, _links) = entry  # fmt: skip
-    return (entry_id, declared_id, path, title, kind, status, words, minutes, body_line,
-            headings_json, tags_json, aliases_json, props_json, mtime_ns)  # fmt: skip
+def entry_values(entry_id: str, path: str, mtime_ns: int, e: EntryRow) -> tuple:
+    """The ``entries`` row of a parsed entry, without its eid (``ENTRY_COLUMNS[1:]``)."""
+    return (entry_id, e.declared_id, path, e.title, e.kind, e.status, e.words,
+            e.reading_minutes, e.body_line, e.headings_json, e.tags_json, e.aliases_json,
+            e.properties_json, mtime_ns)  # fmt: skip
 
 
-def fts_row(eid: int, entry: tuple) -> tuple:
+def fts_row(eid: int, e: EntryRow) -> tuple:
     """The full-text row of a parsed entry: title, aliases, tags and body."""
-    return (eid, entry[1], " ".join(entry[9]), " ".join(entry[8]), entry[14])
+    return (eid, e.title, " ".join(e.aliases), " ".join(e.tags), e.body)
 
 
 class Stager:
@@ -126,17 +125,16 @@ class Stager:
             if entry is None:
                 out.append(None)
                 continue
-            declared_id, entry_aliases = entry[0], entry[9]
-            out.append((declared_id, entry_aliases))
-            entries.append((eid, *entry_values(declared_id, path, mtime_ns, entry)))
+            out.append((entry.declared_id, entry.aliases))
+            entries.append((eid, *entry_values(entry.declared_id, path, mtime_ns, entry)))
             folder = posixpath.dirname(path)
             links += [
                 (n, eid, *(get((t[0], folder, t[4])) or resolve(t[0], path, t[4])), *t)
-                for n, t in enumerate(entry[15])
+                for n, t in enumerate(entry.links)
             ]
-            tags += [(eid, t) for t in entry[8]]
-            aliases += [(eid, a) for a in entry_aliases]
-            props += [(eid, k, v) for k, v in entry[11]]
+            tags += [(eid, t) for t in entry.tags]
+            aliases += [(eid, a) for a in entry.aliases]
+            props += [(eid, k, v) for k, v in entry.property_rows]
             fts.append(fts_row(eid, entry))
         c = self.conn
         with c:
