@@ -29,11 +29,9 @@ from typing import TypeVar
 from anthology.vault.parse import ParseProblem, path_id
 from anthology.vault.resolve import LinkResolution, NamedEntry, Resolver, name_keys
 from anthology.vault.scan import FileStat, read_and_parse_rows, scan_vault
+from anthology.vault.schema import ENTRIES, LINKS, PROBLEMS, insert_sql
 from anthology.vault.stage import (
     COPY_CHUNK,
-    ENTRY_COLUMNS,
-    LINK_COLUMNS,
-    PROBLEM_COLUMNS,
     Job,
     Staged,
     Stager,
@@ -54,6 +52,14 @@ BATCH = 1000
 # From this many files on, an empty index is built in bulk (see Indexer._build_cold).
 COLD_THRESHOLD = 200
 
+
+# An entry's row but its eid (which SQLite gives, or which stays): see stage.entry_values.
+_INSERT_ENTRY = insert_sql("entries", ENTRIES, skip=("eid",))
+_UPDATE_ENTRY = (
+    f"UPDATE entries SET {', '.join(f'{n} = ?' for n in ENTRIES if n != 'eid')} WHERE eid = ?"
+)
+_INSERT_LINK = insert_sql("links", LINKS, skip=("lid",))
+_INSERT_PROBLEM = insert_sql("problems", PROBLEMS)
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -187,10 +193,6 @@ def _nocase(text: str) -> str:
 
 
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-
-
-def _problem_rows(path: str, problems: Iterable[ParseProblem]) -> list[tuple]:
-    return [(path, p.line, p.kind, p.message, p.severity) for p in problems]
 
 
 class Indexer:
@@ -410,7 +412,7 @@ class Indexer:
         bounds = (job[0][1], job[-1][1])
         for sql in COPY_CHUNK:
             c.execute(sql.format(stage=schema), bounds)
-        c.executemany(f"INSERT INTO problems ({PROBLEM_COLUMNS}) VALUES (?,?,?,?,?)", duplicates)
+        c.executemany(_INSERT_PROBLEM, duplicates)
 
     def _named_as_guessed(self, entry_id: str, path: str) -> bool:
         """Whether every link resolves to this entry as it did under its path id: its id is
@@ -526,19 +528,9 @@ class Indexer:
                     problems = [*problems, dup]
                 values = entry_values(entry_id, path, stat.mtime_ns, entry)
                 if eid is None:
-                    cur = c.execute(
-                        f"INSERT INTO entries({ENTRY_COLUMNS.removeprefix('eid, ')}) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                        values,
-                    )
-                    eid = cur.lastrowid
+                    eid = c.execute(_INSERT_ENTRY, values).lastrowid
                 else:
-                    c.execute(
-                        "UPDATE entries SET id=?, declared_id=?, path=?, title=?, kind=?, "
-                        "status=?, words=?, reading_minutes=?, body_line=?, headings=?, tags=?, "
-                        "aliases=?, properties=?, mtime_ns=? WHERE eid=?",
-                        (*values, eid),
-                    )
+                    c.execute(_UPDATE_ENTRY, (*values, eid))
                 assert eid is not None
                 report.changed_ids.append(entry_id)
                 # Links elsewhere need resolving again only when the entry's names changed
@@ -561,9 +553,7 @@ class Indexer:
                 "INSERT INTO entries_fts(rowid, title, aliases, tags, body) VALUES (?,?,?,?,?)",
                 fts_rows,
             )
-            c.executemany(
-                f"INSERT INTO problems({PROBLEM_COLUMNS}) VALUES (?,?,?,?,?)", problem_rows
-            )
+            c.executemany(_INSERT_PROBLEM, problem_rows)
             c.executemany(
                 "INSERT OR REPLACE INTO files(path, size, mtime_ns) VALUES (?,?,?)", file_rows
             )
@@ -577,10 +567,9 @@ class Indexer:
                 "DELETE FROM problems WHERE kind IN ('symlink-loop', 'broken-link') "
                 "OR (kind = 'unreadable' AND path NOT IN (SELECT path FROM files))"
             )
-            rows = [r for path, p in problems for r in _problem_rows(path, [p])]
             c.executemany(
-                "INSERT INTO problems(path, line, kind, message, severity) VALUES (?,?,?,?,?)",
-                rows,
+                _INSERT_PROBLEM,
+                [(path, p.line, p.kind, p.message, p.severity) for path, p in problems],
             )
 
     # -- resolution ------------------------------------------------------------------------
@@ -635,16 +624,10 @@ class Indexer:
 
     def _insert_links(self, resolve: LinkResolution) -> None:
         """Write the pending links, resolved by ``resolve``."""
-        rows = []
-        get = resolve.memo.get
-        for eid, path, links in self.pending_links:
-            folder = posixpath.dirname(path)
-            for t in links:  # (text, target_name, relation, embed, markdown, line, …)
-                hit = get((t[0], folder, t[4])) or resolve(t[0], path, t[4])
-                rows.append((eid, *hit, *t))
-        self.conn.executemany(
-            f"INSERT INTO links({LINK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows
-        )
+        rows = [
+            r for eid, path, links in self.pending_links for r in resolve.rows(eid, path, links)
+        ]
+        self.conn.executemany(_INSERT_LINK, rows)
         self.pending_links = []
 
 

@@ -174,3 +174,10 @@ class LinkResolution:
             )
             hit = self.memo[key] = (target, res.status, extra)
         return hit
+
+    def rows(self, eid: int, path: str, links: list[tuple]) -> list[tuple]:
+        """The ``links`` rows (``LINK_COLUMNS`` of the index) of the parsed links written in
+        the entry ``eid`` at ``path``: ``(eid, target, status, resolved_path, *link)``."""
+        get = self.memo.get  # the usual hit, without a call per link
+        folder = posixpath.dirname(path)
+        return [(eid, *(get((t[0], folder, t[4])) or self(t[0], path, t[4])), *t) for t in links]

@@ -16,6 +16,70 @@ SCHEMA_VERSION = 6
 APP_ID = "anthology-index"
 
 
+# The tables whose rows the indexer writes, column by column (as sqlite-utils creates them):
+# the statements that write them take their column lists from here, so a row's values come
+# in this order (a link: resolve.LinkResolution's three, then the parser's link row).
+ENTRIES: dict[str, type] = {
+    "eid": int,
+    "id": str,
+    "declared_id": str,  # the `id` property (or path id) before de-duplication
+    "path": str,
+    "title": str,
+    "kind": str,
+    "status": str,
+    "words": int,
+    "reading_minutes": int,
+    "body_line": int,
+    "headings": str,  # JSON [[level, text], …]
+    "tags": str,  # JSON list, in order of appearance
+    "aliases": str,  # JSON list
+    "properties": str,  # JSON object, front matter as written
+    "mtime_ns": int,
+}
+
+LINKS: dict[str, type] = {
+    "lid": int,
+    "source": int,  # entries.eid
+    "target": int,  # entries.eid, NULL when not an entry (unresolved, attachment, …)
+    "status": str,  # see anthology.vault.resolve: resolved, unresolved, ambiguous, …
+    "resolved_path": str,  # the attachment path, or the ambiguous candidates
+    # From here on, in the parser's order of a link row (see scan.EntryRow.links).
+    "text": str,  # the target as written
+    "target_name": str,  # last segment of the normalised target: what a rename touches
+    "relation": str,  # NULL: an untyped mention in the body
+    "embed": int,
+    "markdown": int,
+    "line": int,
+    # A front-matter link's "key: value". NULL for a body link: its context is cut
+    # from the body (stored once, in entries_fts) between body_start and body_end
+    # when it is shown; storing it here too doubled the index.
+    "context": str,
+    "alias": str,
+    "heading": str,
+    "block": str,
+    "body_start": int,  # character offsets of the link in the entry's body
+    "body_end": int,
+}
+
+PROBLEMS: dict[str, type] = {"path": str, "line": int, "kind": str, "message": str, "severity": str}
+
+
+def columns(table: dict[str, type], *, skip: tuple[str, ...] = ()) -> str:
+    """The table's column names in order, comma-separated, without those in ``skip``."""
+    return ", ".join(name for name in table if name not in skip)
+
+
+def insert_sql(name: str, table: dict[str, type], *, skip: tuple[str, ...] = ()) -> str:
+    """``INSERT INTO name (columns) VALUES (?, …)`` for every column but those in ``skip``."""
+    names = [n for n in table if n not in skip]
+    return f"INSERT INTO {name} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+
+
+ENTRY_COLUMNS = columns(ENTRIES)
+LINK_COLUMNS = columns(LINKS, skip=("lid",))  # the row id is SQLite's to give
+PROBLEM_COLUMNS = columns(PROBLEMS)
+
+
 def _sqlite_utils() -> ModuleType:
     """sqlite-utils, imported without pandas.
 
@@ -43,23 +107,7 @@ def create_schema(conn: sqlite3.Connection) -> None:
     # Every file seen, with the stat that decides whether it must be read again.
     db["files"].create({"path": str, "size": int, "mtime_ns": int}, pk="path")
     db["entries"].create(
-        {
-            "eid": int,
-            "id": str,
-            "declared_id": str,  # the `id` property (or path id) before de-duplication
-            "path": str,
-            "title": str,
-            "kind": str,
-            "status": str,
-            "words": int,
-            "reading_minutes": int,
-            "body_line": int,
-            "headings": str,  # JSON [[level, text], …]
-            "tags": str,  # JSON list, in order of appearance
-            "aliases": str,  # JSON list
-            "properties": str,  # JSON object, front matter as written
-            "mtime_ns": int,
-        },
+        ENTRIES,
         pk="eid",
         not_null={"id", "path"},
     )
@@ -67,28 +115,7 @@ def create_schema(conn: sqlite3.Connection) -> None:
     db["entries"].create_index(["path"], unique=True)
     db.execute("CREATE UNIQUE INDEX idx_entries_id_nocase ON entries(id COLLATE NOCASE, eid)")
     db["links"].create(
-        {
-            "lid": int,
-            "source": int,  # entries.eid
-            "target": int,  # entries.eid, NULL when not an entry (unresolved, attachment, …)
-            "status": str,  # see anthology.vault.resolve: resolved, unresolved, ambiguous, …
-            "text": str,  # the target as written
-            "target_name": str,  # last segment of the normalised target: what a rename touches
-            "resolved_path": str,  # the attachment path, or the ambiguous candidates
-            "relation": str,  # NULL: an untyped mention in the body
-            "embed": int,
-            "markdown": int,
-            "line": int,
-            # A front-matter link's "key: value". NULL for a body link: its context is cut
-            # from the body (stored once, in entries_fts) between body_start and body_end
-            # when it is shown; storing it here too doubled the index.
-            "context": str,
-            "alias": str,
-            "heading": str,
-            "block": str,
-            "body_start": int,  # character offsets of the link in the entry's body
-            "body_end": int,
-        },
+        LINKS,
         pk="lid",
     )
     db["links"].create_index(["source"])
@@ -110,7 +137,7 @@ def create_schema(conn: sqlite3.Connection) -> None:
         "CREATE TABLE properties (eid INTEGER NOT NULL, key TEXT NOT NULL, value TEXT, "
         "PRIMARY KEY (eid, key)) WITHOUT ROWID"
     )
-    db["problems"].create({"path": str, "line": int, "kind": str, "message": str, "severity": str})
+    db["problems"].create(PROBLEMS)
     db["problems"].create_index(["path"])
     db["attachments"].create({"path": str}, pk="path")
     # Graph positions survive re-indexing: keyed by entry id, not by row.

@@ -22,29 +22,25 @@ from __future__ import annotations
 
 import os
 import pickle
-import posixpath
 import sqlite3
 from collections.abc import Sequence
 
 from anthology.vault.resolve import LinkResolution
 from anthology.vault.scan import EntryRow, read_and_parse_rows
+from anthology.vault.schema import (
+    ENTRIES,
+    ENTRY_COLUMNS,
+    LINK_COLUMNS,
+    PROBLEM_COLUMNS,
+    columns,
+)
 
-# Columns of the index's tables that the stage fills, in the order its rows hold them.
-_ENTRY_DATA = (
-    "declared_id, path, title, kind, status, words, reading_minutes, body_line, headings, "
-    "tags, aliases, properties, mtime_ns"
-)
-ENTRY_COLUMNS = f"eid, id, {_ENTRY_DATA}"
-LINK_COLUMNS = (
-    "source, target, status, resolved_path, text, target_name, relation, embed, markdown, "
-    "line, context, alias, heading, block, body_start, body_end"
-)
-PROBLEM_COLUMNS = "path, line, kind, message, severity"
+# The stage's tables hold the index's columns (see schema.py), in the same order.
+_ENTRY_DATA = columns(ENTRIES, skip=("eid", "id"))
 
 _SCHEMA = f"""
 CREATE TABLE entries (eid INTEGER PRIMARY KEY, id, {_ENTRY_DATA});
-CREATE TABLE links (n INTEGER, {LINK_COLUMNS},
-    PRIMARY KEY (source, n)) WITHOUT ROWID;
+CREATE TABLE links ({LINK_COLUMNS}, n INTEGER, PRIMARY KEY (source, n)) WITHOUT ROWID;
 CREATE TABLE tags (eid INTEGER, tag, PRIMARY KEY (eid, tag)) WITHOUT ROWID;
 CREATE TABLE aliases (eid INTEGER, alias, PRIMARY KEY (eid, alias)) WITHOUT ROWID;
 CREATE TABLE properties (eid INTEGER, key, value, PRIMARY KEY (eid, key)) WITHOUT ROWID;
@@ -85,7 +81,8 @@ Staged = tuple[str, list[tuple[str, list[str]] | None]]
 
 
 def entry_values(entry_id: str, path: str, mtime_ns: int, e: EntryRow) -> tuple:
-    """The ``entries`` row of a parsed entry, without its eid (``ENTRY_COLUMNS[1:]``)."""
+    """The ``entries`` row of a parsed entry, without its eid (``ENTRY_COLUMNS`` but the
+    first)."""
     return (entry_id, e.declared_id, path, e.title, e.kind, e.status, e.words,
             e.reading_minutes, e.body_line, e.headings_json, e.tags_json, e.aliases_json,
             e.properties_json, mtime_ns)  # fmt: skip
@@ -116,8 +113,6 @@ class Stager:
         """Read, parse and resolve the files of ``job``, and write their rows."""
         parsed = read_and_parse_rows(self.root, [path for path, _, _, _ in job])
         entries, links, tags, aliases, props, problems, files, fts = ([] for _ in range(8))
-        resolve = self.links
-        get = resolve.memo.get
         out: list[tuple[str, list[str]] | None] = []
         for (path, eid, size, mtime_ns), (file_problems, entry) in zip(job, parsed, strict=True):
             files.append((eid, path, size, mtime_ns))
@@ -127,11 +122,7 @@ class Stager:
                 continue
             out.append((entry.declared_id, entry.aliases))
             entries.append((eid, *entry_values(entry.declared_id, path, mtime_ns, entry)))
-            folder = posixpath.dirname(path)
-            links += [
-                (n, eid, *(get((t[0], folder, t[4])) or resolve(t[0], path, t[4])), *t)
-                for n, t in enumerate(entry.links)
-            ]
+            links += [(*r, n) for n, r in enumerate(self.links.rows(eid, path, entry.links))]
             tags += [(eid, t) for t in entry.tags]
             aliases += [(eid, a) for a in entry.aliases]
             props += [(eid, k, v) for k, v in entry.property_rows]
