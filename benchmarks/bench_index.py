@@ -69,15 +69,19 @@ def parallel_parse_rate(root: Path) -> float:
     return len(stats) / best
 
 
-def fts_insert_seconds(root: Path, db: Path) -> float:
+def fts_rows(root: Path) -> list[tuple]:
+    """The full-text rows of every entry, as the index writes them."""
+    from anthology.vault.stage import fts_row
+
+    rows = read_and_parse_rows(str(root), [s.path for s in scan_vault(root).entries])
+    return [fts_row(n, e) for n, (_problems, e) in enumerate(rows, start=1) if e is not None]
+
+
+def fts_insert_seconds(fts: list[tuple], db: Path) -> float:
     """The index's own FTS5 insert (its table, its four columns) of every entry, the files
     already read and parsed: the part of the floor's work that a cold index repeats."""
     from anthology.vault.schema import open_database
-    from anthology.vault.stage import fts_row
 
-    stats = scan_vault(root).entries
-    rows = read_and_parse_rows(str(root), [s.path for s in stats])
-    fts = [fts_row(n, e) for n, (_problems, e) in enumerate(rows, start=1) if e is not None]
     conn, _ = open_database(db)
     conn.execute("PRAGMA synchronous = OFF")  # as a cold build writes
     t0 = time.perf_counter()
@@ -145,7 +149,8 @@ def run(quick: bool = False) -> list[dict]:
         # (at the one-process rate above) and the FTS5 insert, spread perfectly over the
         # cores, with every other row written for free. Against the floor, it says how
         # close to the floor a cold index can come on this machine.
-        fts = min(fts_insert_seconds(root, tmpdir / f"fts{k}.sqlite") for k in range(2))
+        texts = fts_rows(root)
+        fts = min(fts_insert_seconds(texts, tmpdir / f"fts{k}.sqlite") for k in range(2))
         bound = (n / ours_rate + fts) / (os.cpu_count() or 1)
         rows.append(row(f"bound: (parse + FTS5 insert) / {os.cpu_count()} cores, rows free", n,
                         "s", bound, "floor: read + FTS5 insert", floor))  # fmt: skip
