@@ -286,6 +286,9 @@ def test_open_regular_refuses_the_outside_and_what_is_not_a_file(tmp_path: Path)
     fh, st = open_regular(real, "good.md")
     with fh:
         assert fh.read() == GOOD.encode() and st.st_size == len(GOOD)
+    os.symlink(root, tmp_path / "vault-link")  # a root given by a link to it still works
+    fh, _ = open_regular(tmp_path / "vault-link", "good.md")
+    fh.close()
 
 
 # -- 9: deep folders -----------------------------------------------------------------------

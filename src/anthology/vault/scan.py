@@ -253,7 +253,7 @@ def open_regular(root: str | os.PathLike[str], rel: str) -> tuple[io.FileIO, os.
             raise
         # The file is a symbolic link: follow it only to a place inside the vault.
         real = os.path.realpath(path)
-        if not _inside(root, real):
+        if not _inside(root, real) and not _inside(os.path.realpath(root), real):
             raise OutsideVault(errno.EACCES, "a symbolic link that leaves the vault") from None
         fh = open(real, "rb", buffering=0, opener=_opener)  # noqa: SIM115 - returned open
     try:
@@ -262,10 +262,10 @@ def open_regular(root: str | os.PathLike[str], rel: str) -> tuple[io.FileIO, os.
             raise NotRegularFile(errno.EINVAL, f"not a regular file ({_file_kind(st.st_mode)})")
         # A folder on the way may be a link (or swapped for one since the scan): where the
         # opened file is decides. The slower resolution confirms before refusing.
-        if not _inside(root, _opened_path(fh.fileno(), path)) and not _inside(
-            root, os.path.realpath(path)
-        ):
-            raise OutsideVault(errno.EACCES, "outside the vault (through a symbolic link)")
+        if not _inside(root, _opened_path(fh.fileno(), path)):
+            real_root = os.path.realpath(root)  # a root given unresolved, or relative
+            if not _inside(real_root, os.path.realpath(path)):
+                raise OutsideVault(errno.EACCES, "outside the vault (through a symbolic link)")
     except BaseException:
         fh.close()
         raise
