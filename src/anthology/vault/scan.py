@@ -276,7 +276,7 @@ def scan_vault(root: Path) -> ScanResult:
     """Every Markdown file and attachment under ``root`` (its real path), sorted by path."""
     result = ScanResult()
     problems = result.problems
-    root_s = str(root)
+    root_s = os.path.realpath(root)  # links inside are followed only to below this
     visited: set[tuple[int, int]] = set()
 
     def enter(folder: str, rel: str) -> Iterator[os.DirEntry[str]] | None:
@@ -303,7 +303,7 @@ def scan_vault(root: Path) -> ScanResult:
         return iter(items)
 
     # Depth first, each folder's items in name order: the order of the recursive walk this
-    # replaced. A stack of (items left, vault-relative folder, its literal names).
+    # replaced. A stack of (items left to visit, their vault-relative folder).
     first = enter(root_s, "")
     stack: list[tuple[Iterator[os.DirEntry[str]], str]] = [] if first is None else [(first, "")]
     while stack:
