@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QTextBrowser, QToolTip, QWidget
 from ..vault.model import Entry, LinkResolver
 from ..vault.render import RenderedEntry, find_heading, mathtex, render_entry
 from ..vault.render.theme import palette
+from ..vault.scan import open_regular
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 READING_WIDTH = 760  # px of text column; the rest is margin
@@ -225,12 +226,16 @@ class EntryPane(QTextBrowser):
 
     def _load_vault_image(self, rel: str) -> QImage | None:
         target = self._vault_path(rel)
-        if target is None or not target.is_file():
+        if target is None or self._vault_root is None:
             return None
         try:
-            if target.stat().st_size > MAX_IMAGE_BYTES:
-                return None
-            data = target.read_bytes()
+            # Opened as every vault file is: never outside the vault, never a FIFO (which
+            # would block the GUI thread forever).
+            fh, st = open_regular(self._vault_root, target.relative_to(self._vault_root).as_posix())
+            with fh:
+                if st.st_size > MAX_IMAGE_BYTES:
+                    return None
+                data = fh.readall()
         except OSError:
             return None
         image = self._svg_image(data) if target.suffix.lower() == ".svg" else QImage.fromData(data)

@@ -82,13 +82,51 @@ def load_properties(yaml_text: str) -> dict[str, Any]:
         raise FrontMatterError(f"front matter is not valid YAML: {problem}", line) from None
     except RecursionError:
         raise FrontMatterError("front matter is nested too deeply") from None
+    except Exception as exc:
+        # PyYAML's constructors raise what Python raises on a value they cannot build:
+        # ``2024-02-30`` (ValueError), ``!!bool maybe`` (KeyError), ``!!timestamp x``
+        # (AttributeError), a 5,000-digit integer (ValueError). The file's problem, only.
+        raise FrontMatterError(
+            f"front matter has a value that cannot be read: {_why(exc)}"
+        ) from None
     if value is None:
         return {}
     if not isinstance(value, dict):
         kind = "a list" if isinstance(value, list) else f"a {type(value).__name__}"
         raise FrontMatterError(f"front matter is {kind}, not a set of properties", 2)
     budget = [MAX_NODES]
-    return {str(k): _plain(v, budget) for k, v in value.items()}
+    try:
+        return {_key(k): _plain(v, budget) for k, v in value.items()}
+    except FrontMatterError:
+        raise
+    except (ValueError, TypeError, RecursionError) as exc:  # str() of an odd key, say
+        raise FrontMatterError(
+            f"front matter has a value that cannot be read: {_why(exc)}"
+        ) from None
+
+
+def _why(exc: BaseException) -> str:
+    """An exception in a few words, for a person: ``day is out of range for month``."""
+    text = str(exc).splitlines()[0][:160] if str(exc) else ""
+    if isinstance(exc, KeyError):  # PyYAML's lookup of a word it does not know
+        return f"unknown value {text}"
+    if isinstance(exc, ValueError) and text:
+        if "integer string conversion" in text:  # "Exceeds the limit (4300 digits) for …"
+            return "an integer over 4,300 digits"
+        return text
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+# An integer of more bits than this has more than 4,300 digits, which Python refuses to
+# turn into text (sys.get_int_max_str_digits): the index could not store it. Hex and binary
+# YAML integers (``0xfff…``) are built without that check.
+_MAX_INT_BITS = 14_284
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, int) and key.bit_length() > _MAX_INT_BITS:
+        raise FrontMatterError("front matter has a key that is an integer over 4,300 digits")
+    return str(key)
 
 
 def _plain(value: Any, budget: list[int]) -> Any:
@@ -96,7 +134,11 @@ def _plain(value: Any, budget: list[int]) -> Any:
     budget[0] -= 1
     if budget[0] < 0:
         raise FrontMatterError("front matter expands to too many values (a YAML alias bomb?)")
-    if isinstance(value, str | int | bool) or value is None:
+    if isinstance(value, str | bool) or value is None:
+        return value
+    if isinstance(value, int):
+        if value.bit_length() > _MAX_INT_BITS:
+            raise FrontMatterError("front matter has an integer over 4,300 digits")
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
@@ -105,7 +147,7 @@ def _plain(value: Any, budget: list[int]) -> Any:
     if isinstance(value, list | tuple | set):
         return [_plain(v, budget) for v in value]
     if isinstance(value, dict):
-        return {str(k): _plain(v, budget) for k, v in value.items()}
+        return {_key(k): _plain(v, budget) for k, v in value.items()}
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return str(value)

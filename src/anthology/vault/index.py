@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import platformdirs
 
-from anthology.vault.frontmatter import split_front_matter
 from anthology.vault.graph_data import GraphData
 from anthology.vault.indexer import Indexer, RefreshReport, Task
 from anthology.vault.model import (
@@ -37,7 +36,7 @@ from anthology.vault.model import (
 )
 from anthology.vault.parse import link_context
 from anthology.vault.resolve import ATTACHMENT, RESOLVED, Resolver
-from anthology.vault.scan import vault_root
+from anthology.vault.scan import fs_path, read_shown_body, vault_root
 from anthology.vault.schema import open_database, remove_index
 
 if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph question is asked
@@ -213,11 +212,8 @@ class VaultIndex:
             return None
         (eid, eid_s, path, title, kind, status, tags, aliases, props, body_line,
          words, minutes, headings, mtime_ns) = rows[0]  # fmt: skip
-        body = self._read_body(path)
-        if body is None:
-            body, body_line = "", 1
-        else:
-            body, body_line = body
+        shown = self._read_shown(path)
+        body, body_line, body_chars = ("", 1, None) if shown is None else shown
         forward = [
             Relation(rel, EntryRef(t_id, t_title, t_path) if t_id else None, text)
             for rel, text, t_id, t_title, t_path in self._q(
@@ -259,15 +255,20 @@ class VaultIndex:
             reading_minutes=minutes,
             headings=[tuple(h) for h in json.loads(headings or "[]")],
             mtime=mtime_ns / 1e9,
+            body_chars=body_chars,
         )
 
+    def _read_shown(self, path: str) -> tuple[str, int, int | None] | None:
+        """(body, its first line, None or its full length when only its head was read) of
+        the file at ``path`` as the pane shows it: only what is shown is read (a 200 MB entry
+        is not read whole on every open and hover), through :func:`scan.open_regular` (never
+        a file outside the vault, never a FIFO; an escaped name reads the real file)."""
+        shown = read_shown_body(self.root, path)
+        return None if shown is None else (shown.body, shown.body_line, shown.body_chars)
+
     def _read_body(self, path: str) -> tuple[str, int] | None:
-        try:
-            text = (self.root / path).read_bytes().decode("utf-8", "replace")
-        except OSError:
-            return None
-        split = split_front_matter(text)
-        return split.body, split.body_line
+        shown = self._read_shown(path)
+        return None if shown is None else shown[:2]
 
     # -- links -----------------------------------------------------------------------------
     def _link_rows(
@@ -616,7 +617,7 @@ class VaultIndex:
         res = self._get_resolver().resolve(target, source_path)
         if res.status != ATTACHMENT or not res.target:
             return None
-        path = (self.root / res.target).resolve()
+        path = Path(fs_path(self.root, res.target)).resolve()  # an escaped name: the real file
         return path if path.is_relative_to(self.root) and path.is_file() else None
 
     def embed_body(self, entry_id: str) -> str | None:

@@ -28,7 +28,7 @@ from typing import TypeVar
 
 from anthology.vault.parse import ParseProblem, path_id
 from anthology.vault.resolve import LinkResolution, NamedEntry, Resolver, name_keys
-from anthology.vault.scan import FileStat, read_and_parse_rows, scan_vault
+from anthology.vault.scan import SCAN_PROBLEM_KINDS, FileStat, read_and_parse_rows, scan_vault
 from anthology.vault.schema import ENTRIES, LINKS, PROBLEMS, insert_sql
 from anthology.vault.stage import (
     COPY_CHUNK,
@@ -563,8 +563,9 @@ class Indexer:
     ) -> None:
         c = self.conn
         with c:
+            kinds = ", ".join(f"'{k}'" for k in SCAN_PROBLEM_KINDS)
             c.execute(
-                "DELETE FROM problems WHERE kind IN ('symlink-loop', 'broken-link') "
+                f"DELETE FROM problems WHERE kind IN ({kinds}) "
                 "OR (kind = 'unreadable' AND path NOT IN (SELECT path FROM files))"
             )
             c.executemany(

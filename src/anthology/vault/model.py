@@ -79,6 +79,9 @@ class Entry:
     # How many entries cite this one under each relation; ``cited_by`` may hold fewer
     # (see ``VaultIndex.entry``'s ``cited_by_limit``).
     cited_by_total: dict[str, int] = field(default_factory=dict)
+    # None: ``body`` is the whole body. Else ``body`` is only its head (a huge file is not
+    # read whole to be shown) and this is about the whole body's length in characters.
+    body_chars: int | None = None
 
 
 # Search snippets mark matches with these control characters: the UI makes them bold,

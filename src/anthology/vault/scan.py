@@ -2,20 +2,59 @@
 
 The scan only stats (size, mtime): a re-index compares those with the index and reads just
 what changed. Hidden folders (``.obsidian``, ``.git``, ``.trash``) are skipped, as Obsidian
-does. Symlinked folders are followed once; a loop is reported and cut.
+does. The walk is iterative (a vault 1,000 folders deep is walked, not a RecursionError) and
+visits each folder's items sorted by name, depth first, so results come sorted by path.
+
+What the scan refuses, each reported as a problem row (the rest of the vault goes on):
+
+- **Outside the vault.** Nothing outside the vault's real path is read, however it is
+  reached: a symbolic link (to a file or a folder) is followed only when its resolved target
+  lies inside the vault; one that leaves it (``passwd.md -> /etc/passwd``) is reported
+  (``outside-vault``) and not read. Symlinked folders inside are followed once; a loop is
+  reported and cut. Every later read of a vault file goes through :func:`open_regular`,
+  which checks again where the opened file really is.
+- **Not a regular file.** A FIFO, socket or device (or a link to one, ``/dev/zero``) is
+  reported (``not-regular``) and never opened by the scan; :func:`open_regular` opens
+  without blocking and refuses anything but a regular file, so a file swapped for a FIFO
+  after indexing cannot hang the reader.
+- **Names.** A file or folder name that is not valid UTF-8 (``caf\xe9.md``) cannot be
+  stored in the index as it is. It is indexed under an escaped name, reported as a
+  warning (``file-name``): each byte that is not part of valid UTF-8 is written ``%XX``
+  (upper-case hex) and ``%`` itself is written ``%25``, only in such names; the rest of
+  the name is kept. The scheme is reversible (:func:`fs_path`): un-escaping such a name
+  gives back bytes that are not valid UTF-8, which no escaped name's literal reading can
+  be, so a name is un-escaped only when that gives invalid UTF-8 and no file of the
+  literal name exists; the scan refuses (and reports) an escaped name that another file in
+  the same folder already has literally. Names that are valid UTF-8 are never changed.
+  Two paths that are equal after Unicode NFC normalization (an NFC and an NFD spelling of
+  ``Café``) look identical but are two files: both are reported (``normalization-twin``).
+- **Too deep.** A path the system refuses as too long (``ENAMETOOLONG``) is a problem row.
 """
 
 from __future__ import annotations
 
+import codecs
+import errno
+import io
 import json
 import os
 import stat
-from collections.abc import Sequence
+import sys
+import unicodedata
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from anthology.vault.parse import ParseProblem, _scalar, parse_parts, reading_minutes
+from anthology.vault.frontmatter import split_front_matter
+from anthology.vault.parse import (
+    ParseProblem,
+    _scalar,
+    count_words,
+    parse_parts,
+    path_id,
+    reading_minutes,
+)
 
 # json.dumps(v, ensure_ascii=False), twice as fast on the small values of a row:
 # JSONEncoder.encode builds a new C encoder on every call, so build one once (no
@@ -77,56 +116,276 @@ def vault_root(path: str | os.PathLike[str]) -> Path:
     return root.resolve()
 
 
+# The kinds of problem the scan reports (rewritten on every refresh, see the indexer).
+SCAN_PROBLEM_KINDS = (
+    "symlink-loop",
+    "broken-link",
+    "outside-vault",
+    "not-regular",
+    "file-name",
+    "normalization-twin",
+)
+
+
+class NotRegularFile(OSError):
+    """A vault path that is a FIFO, socket, device or folder: never read."""
+
+
+class OutsideVault(OSError):
+    """A vault path whose real location lies outside the vault: never read."""
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a file"
+
+
+def display_name(name: str) -> str:
+    """The name under which a file name (as ``os.scandir`` gives it) is indexed: itself
+    when it is valid UTF-8, else escaped as the module docstring says (``caf%E9.md``)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    else:
+        return name
+    out = []
+    for c in name:
+        if c == "%":
+            out.append("%25")
+        elif "\udc80" <= c <= "\udcff":  # surrogateescape: an undecodable byte
+            out.append(f"%{ord(c) - 0xDC00:02X}")
+        elif "\ud800" <= c <= "\udfff":  # pragma: no cover - a lone surrogate (Windows)
+            out.extend(f"%{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def _unescaped(name: str) -> str | None:
+    """The file-system name an escaped ``name`` stands for, or None when ``name`` cannot
+    be an escaped name (un-escaping it gives valid UTF-8)."""
+    if "%" not in name:
+        return None
+    from urllib.parse import unquote_to_bytes
+
+    raw = unquote_to_bytes(name)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return os.fsdecode(raw)
+    return None
+
+
+def fs_path(root: str | os.PathLike[str], rel: str) -> str:
+    """The file-system path of the indexed vault-relative ``rel``: ``root`` joined with it,
+    each escaped name (see :func:`display_name`) turned back into its real bytes."""
+    root = os.fspath(root)
+    if "%" not in rel:  # the usual case: nothing was escaped
+        return os.path.join(root, rel)
+    path = root
+    for part in rel.split("/"):
+        literal = os.path.join(path, part)
+        real = _unescaped(part)
+        if real is not None and not os.path.lexists(literal):
+            path = os.path.join(path, real)
+        else:
+            path = literal
+    return path
+
+
+def _inside(root: str, real: str) -> bool:
+    return real == root or real.startswith(root if root.endswith(os.sep) else root + os.sep)
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _opener(path: str, flags: int) -> int:
+    # Non-blocking: opening a FIFO for reading would otherwise wait for a writer, forever.
+    # No following the last component: a link is resolved and checked before it is opened.
+    return os.open(path, _OPEN_FLAGS | _NOFOLLOW)
+
+
+def _opened_path(fd: int, path: str) -> str:
+    """Where the open file ``fd`` really is: the kernel's answer where there is one (one
+    system call, and race-free), else ``path`` resolved (30 µs: too slow for every file)."""
+    if sys.platform.startswith("linux"):
+        try:
+            return os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # pragma: no cover - no /proc
+            pass
+    elif sys.platform == "darwin":  # pragma: no cover - macOS
+        import fcntl
+
+        try:
+            return os.fsdecode(fcntl.fcntl(fd, fcntl.F_GETPATH, b"\0" * 1024).rstrip(b"\0"))
+        except (OSError, AttributeError):
+            pass
+    return os.path.realpath(path)  # pragma: no cover - other systems
+
+
+def open_regular(root: str | os.PathLike[str], rel: str) -> tuple[io.FileIO, os.stat_result]:
+    """Open the vault file ``rel`` (vault-relative, as indexed) for reading, unbuffered,
+    and its ``fstat``; the one way every vault file is opened.
+
+    ``root`` must be the vault's real path (:func:`vault_root`). Raises :class:`OutsideVault`
+    when the file really lies outside it (through a link, however reached),
+    :class:`NotRegularFile` for a FIFO, device, socket or folder (it is opened without
+    blocking and refused; nothing is read), and :class:`OSError` as ``open`` does.
+    """
+    root = os.fspath(root)
+    path = fs_path(root, rel)
+    try:
+        fh = open(path, "rb", buffering=0, opener=_opener)  # noqa: SIM115 - returned open
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.EMLINK) or not os.path.islink(path):
+            raise
+        # The file is a symbolic link: follow it only to a place inside the vault.
+        real = os.path.realpath(path)
+        if not _inside(root, real) and not _inside(os.path.realpath(root), real):
+            raise OutsideVault(errno.EACCES, "a symbolic link that leaves the vault") from None
+        fh = open(real, "rb", buffering=0, opener=_opener)  # noqa: SIM115 - returned open
+    try:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(errno.EINVAL, f"not a regular file ({_file_kind(st.st_mode)})")
+        # A folder on the way may be a link (or swapped for one since the scan): where the
+        # opened file is decides. The slower resolution confirms before refusing.
+        if not _inside(root, _opened_path(fh.fileno(), path)):
+            real_root = os.path.realpath(root)  # a root given unresolved, or relative
+            if not _inside(real_root, os.path.realpath(path)):
+                raise OutsideVault(errno.EACCES, "outside the vault (through a symbolic link)")
+    except BaseException:
+        fh.close()
+        raise
+    return fh, st
+
+
 def scan_vault(root: Path) -> ScanResult:
-    """Every Markdown file and attachment under ``root``, sorted by path."""
+    """Every Markdown file and attachment under ``root`` (its real path), sorted by path."""
     result = ScanResult()
+    problems = result.problems
+    root_s = os.path.realpath(root)  # links inside are followed only to below this
     visited: set[tuple[int, int]] = set()
 
-    def walk(folder: Path, rel: str) -> None:
+    def enter(folder: str, rel: str) -> Iterator[os.DirEntry[str]] | None:
+        """The items of ``folder`` sorted by name, or None (a loop, or unreadable)."""
         try:
-            st = folder.stat()
+            st = os.stat(folder)
         except OSError as exc:
-            result.problems.append((rel or ".", ParseProblem("unreadable", _why(exc))))
-            return
+            problems.append((rel or ".", ParseProblem("unreadable", _why(exc))))
+            return None
         key = (st.st_dev, st.st_ino)
         if key in visited:
-            result.problems.append(
+            problems.append(
                 (rel, ParseProblem("symlink-loop", "folder link loops back; not followed", None,
                                    "warning"))
             )  # fmt: skip
-            return
+            return None
         visited.add(key)
         try:
             with os.scandir(folder) as it:
                 items = sorted(it, key=lambda e: e.name)
         except OSError as exc:
-            result.problems.append((rel or ".", ParseProblem("unreadable", _why(exc))))
-            return
-        for item in items:
-            if item.name.startswith("."):
-                continue
-            item_rel = f"{rel}/{item.name}" if rel else item.name
-            try:
-                if item.is_dir():  # follows symlinks; loops are caught by ``visited``
-                    walk(Path(item.path), item_rel)
-                    continue
-                if not item.is_file():
-                    if item.is_symlink():
-                        result.problems.append(
-                            (item_rel, ParseProblem("broken-link", "symbolic link to nothing",
-                                                    None, "warning"))
-                        )  # fmt: skip
-                    continue
-                if item.name.lower().endswith(".md"):
-                    s = item.stat()
-                    result.entries.append(FileStat(item_rel, s.st_size, s.st_mtime_ns))
-                else:
-                    result.attachments.append(item_rel)
-            except OSError as exc:
-                result.problems.append((item_rel, ParseProblem("unreadable", _why(exc))))
+            problems.append((rel or ".", ParseProblem("unreadable", _why(exc))))
+            return None
+        return iter(items)
 
-    walk(root, "")
+    # Depth first, each folder's items in name order: the order of the recursive walk this
+    # replaced. A stack of (items left to visit, their vault-relative folder).
+    first = enter(root_s, "")
+    stack: list[tuple[Iterator[os.DirEntry[str]], str]] = [] if first is None else [(first, "")]
+    while stack:
+        items, rel = stack[-1]
+        item = next(items, None)
+        if item is None:
+            stack.pop()
+            continue
+        name = item.name
+        if name.startswith("."):
+            continue
+        shown = display_name(name)
+        item_rel = f"{rel}/{shown}" if rel else shown
+        is_md = name.lower().endswith(".md")
+        try:
+            if shown is not name:
+                if os.path.lexists(os.path.join(os.path.dirname(item.path), shown)):
+                    problems.append(
+                        (item_rel, ParseProblem("file-name", "file name is not valid UTF-8, "
+                                                "and its escaped name is another file's: "
+                                                "not indexed", None, "warning"))
+                    )  # fmt: skip
+                    continue
+                problems.append(
+                    (item_rel, ParseProblem("file-name", "file name is not valid UTF-8: "
+                                            f"indexed as “{item_rel}”", None, "warning"))
+                )  # fmt: skip
+            if item.is_symlink():
+                try:
+                    os.stat(item.path)
+                except OSError:
+                    problems.append(
+                        (item_rel, ParseProblem("broken-link", "symbolic link to nothing",
+                                                None, "warning"))
+                    )  # fmt: skip
+                    continue
+                if not _inside(root_s, os.path.realpath(item.path)):
+                    problems.append(
+                        (item_rel, ParseProblem("outside-vault", "symbolic link leads outside "
+                                                "the vault; not read", None, "warning"))
+                    )  # fmt: skip
+                    continue
+            if item.is_dir():  # follows symlinks; loops are caught by ``visited``
+                sub = enter(item.path, item_rel)
+                if sub is not None:
+                    stack.append((sub, item_rel))
+                continue
+            if not item.is_file():
+                mode = item.stat().st_mode
+                problems.append(
+                    (item_rel, ParseProblem("not-regular", f"not a regular file "
+                                            f"({_file_kind(mode)}); not read", None,
+                                            "error" if is_md else "warning"))
+                )  # fmt: skip
+                continue
+            if is_md:
+                s = item.stat()
+                result.entries.append(FileStat(item_rel, s.st_size, s.st_mtime_ns))
+            else:
+                result.attachments.append(item_rel)
+        except OSError as exc:
+            problems.append((item_rel, ParseProblem("unreadable", _why(exc))))
+    _report_twins(result)
     return result
+
+
+def _report_twins(result: ScanResult) -> None:
+    """Warn on both of two paths that are equal after NFC normalization."""
+    groups: dict[str, list[str]] = {}
+    for path in (*(s.path for s in result.entries), *result.attachments):
+        if not path.isascii():  # ASCII is its own normal form
+            groups.setdefault(unicodedata.normalize("NFC", path), []).append(path)
+    for paths in groups.values():
+        if len(paths) < 2:
+            continue
+        for path in paths:
+            others = ", ".join(f"“{p}”" for p in paths if p != path)
+            result.problems.append(
+                (path, ParseProblem("normalization-twin", f"looks the same as {others} (the "
+                                    "same name in another Unicode normalization form); two "
+                                    "files, two entries", None, "warning"))
+            )  # fmt: skip
 
 
 def _why(exc: OSError) -> str:
@@ -139,7 +398,7 @@ class ReadResult:
     problems: list[ParseProblem]
 
 
-def _read_head(path: str | os.PathLike[str], size: int) -> bytes:
+def _read_head(fh: io.FileIO, size: int) -> bytes:
     """The file's first ``MAX_INDEXED_BYTES + 1`` bytes (all of it, usually).
 
     ``read(MAX_INDEXED_BYTES + 1)`` would allocate a 2 MiB buffer for every 4 KiB note (most
@@ -147,28 +406,49 @@ def _read_head(path: str | os.PathLike[str], size: int) -> bytes:
     read on until the end of the file or the limit in case it grew since.
     """
     limit = MAX_INDEXED_BYTES + 1
-    with open(path, "rb", buffering=0) as fh:  # unbuffered: one read, no buffer to fill
-        data = fh.read(min(size, MAX_INDEXED_BYTES) + 1)
-        while data and len(data) < limit:  # a raw read may stop short of the end
-            more = fh.read(limit - len(data))
-            if not more:
-                break
-            data += more
+    data = fh.read(min(size, MAX_INDEXED_BYTES) + 1) or b""
+    while data and len(data) < limit:  # a raw read may stop short of the end
+        more = fh.read(limit - len(data))
+        if not more:
+            break
+        data += more
     return data
 
 
-def read_entry_text(path: str | os.PathLike[str]) -> ReadResult:
-    """Read a Markdown file as text, reporting (never raising) what is wrong with it."""
+def utf8_cut(data: bytes) -> bytes:
+    """``data`` without a UTF-8 sequence cut off at its end (at most 3 bytes dropped)."""
+    end = len(data)
+    i = end - 1
+    while i >= 0 and end - i <= 4 and data[i] & 0xC0 == 0x80:  # continuation bytes
+        i -= 1
+    if i < 0 or end - i > 4:
+        return data
+    lead = data[i]
+    if lead >> 5 == 0b110:
+        need = 2
+    elif lead >> 4 == 0b1110:
+        need = 3
+    elif lead >> 3 == 0b11110:
+        need = 4
+    else:  # ASCII, or not UTF-8 at all: nothing to keep whole
+        need = 1
+    return data[:i] if end - i < need else data
+
+
+def read_entry_text(root: str | os.PathLike[str], rel: str) -> ReadResult:
+    """Read the Markdown file ``rel`` of the vault at ``root`` as text, reporting (never
+    raising) what is wrong with it."""
     problems: list[ParseProblem] = []
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return ReadResult(None, [ParseProblem("unreadable", "not a regular file")])
-        data = _read_head(path, st.st_size)
+        fh, st = open_regular(root, rel)
+        with fh:
+            data = _read_head(fh, st.st_size)
     except FileNotFoundError:
         return ReadResult(
             None, [ParseProblem("vanished", "deleted while the vault was indexed", None, "warning")]
         )
+    except (NotRegularFile, OutsideVault) as exc:
+        return ReadResult(None, [ParseProblem("unreadable", f"not read: {exc.strerror}")])
     except OSError as exc:
         return ReadResult(None, [ParseProblem("unreadable", f"cannot be read: {_why(exc)}")])
     if not data:
@@ -177,7 +457,7 @@ def read_entry_text(path: str | os.PathLike[str]) -> ReadResult:
         return ReadResult(None, [ParseProblem("binary", "binary data, not Markdown text")])
     if len(data) > MAX_INDEXED_BYTES:
         data = data[:MAX_INDEXED_BYTES]
-        mib = st.st_size / 1024 / 1024
+        mib = max(st.st_size, len(data)) / 1024 / 1024
         problems.append(
             ParseProblem(
                 "too-large",
@@ -187,10 +467,10 @@ def read_entry_text(path: str | os.PathLike[str]) -> ReadResult:
                 "warning",
             )
         )
-        # Cut at a line end so no link or UTF-8 sequence is split.
+        # Cut at a line end so no link or UTF-8 sequence is split; with no line end, at a
+        # character's end.
         cut = data.rfind(b"\n")
-        if cut > 0:
-            data = data[:cut]
+        data = data[:cut] if cut > 0 else utf8_cut(data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -241,34 +521,144 @@ def read_and_parse_rows(
     This is the work the indexer hands to worker processes, and it lives in a module that
     imports only the parser. For each path: ``(problems, entry)`` where ``problems`` are
     ``(line, kind, message, severity)`` and ``entry`` is ``None`` when nothing could be read.
+
+    Whatever goes wrong in one file stays that file's problem: an exception while parsing it
+    (a parser bug, a value nothing foresaw) becomes an ``unparsable`` problem and the file
+    is indexed as malformed front matter is, without its properties (see :func:`_fallback`).
     """
     out: list[tuple[list[tuple], EntryRow | None]] = []
     for path in paths:
-        read = read_entry_text(os.path.join(root, path))
-        if read.text is None:
-            out.append(([(p.line, p.kind, p.message, p.severity) for p in read.problems], None))
-            continue
-        (entry_id, title, props, aliases, tags, headings, links, body, body_line, words,
-         parse_problems) = parse_parts(read.text, path, for_index=True)  # fmt: skip
-        problems = [(p.line, p.kind, p.message, p.severity)
-                    for p in (*read.problems, *parse_problems)]  # fmt: skip
-        entry = EntryRow(
-            entry_id,
-            title,
-            _scalar(props.get("kind")),
-            _scalar(props.get("status")),
-            words,
-            reading_minutes(words),
-            body_line,
-            _dumps(headings),
-            tags,
-            aliases,
-            _dumps(props),
-            [(k, _dumps(v)) for k, v in props.items()],
-            _dumps(tags),
-            _dumps(aliases),
-            body,
-            links,
-        )
-        out.append((problems, entry))
+        try:
+            out.append(_read_and_parse(root, path))
+        except Exception as exc:  # one file must not stop the vault
+            out.append(_fallback(root, path, exc))
     return out
+
+
+def _read_and_parse(root: str, path: str) -> tuple[list[tuple], EntryRow | None]:
+    read = read_entry_text(root, path)
+    if read.text is None:
+        return [(p.line, p.kind, p.message, p.severity) for p in read.problems], None
+    (entry_id, title, props, aliases, tags, headings, links, body, body_line, words,
+     parse_problems) = parse_parts(read.text, path, for_index=True)  # fmt: skip
+    problems = [(p.line, p.kind, p.message, p.severity)
+                for p in (*read.problems, *parse_problems)]  # fmt: skip
+    return problems, _entry_row(entry_id, title, props, aliases, tags, headings, links, body,
+                                body_line, words)  # fmt: skip
+
+
+def _entry_row(entry_id: str, title: str, props: dict, aliases: list[str], tags: list[str],
+               headings: list, links: list[tuple], body: str, body_line: int,
+               words: int) -> EntryRow:  # fmt: skip
+    return EntryRow(
+        entry_id,
+        title,
+        _scalar(props.get("kind")),
+        _scalar(props.get("status")),
+        words,
+        reading_minutes(words),
+        body_line,
+        _dumps(headings),
+        tags,
+        aliases,
+        _dumps(props),
+        [(k, _dumps(v)) for k, v in props.items()],
+        _dumps(tags),
+        _dumps(aliases),
+        body,
+        links,
+    )
+
+
+def _brief(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _fallback(root: str, path: str, exc: Exception) -> tuple[list[tuple], EntryRow | None]:
+    """What is indexed of a file whose parse raised ``exc``: the file parsed again with its
+    front matter blanked out (line numbers kept), as a file with malformed front matter is
+    indexed; if that raises too, its bare text (title from the file name, no links)."""
+    problem = (None, "unparsable", f"could not be parsed ({_brief(exc)}); indexed without "
+               "its front matter", "error")  # fmt: skip
+    try:
+        read = read_entry_text(root, path)
+        read_problems = [(p.line, p.kind, p.message, p.severity) for p in read.problems]
+        if read.text is None:
+            return [problem, *read_problems], None
+        text = read.text
+    except Exception as again:  # an I/O oddity nothing foresaw
+        return [(None, "unparsable", f"could not be read ({_brief(again)})", "error")], None
+    split = split_front_matter(text)
+    blank = text
+    if split.yaml_text is not None:  # as many lines, so link lines stay right
+        blank = "---\n" + "\n" * max(0, split.body_line - 3) + "---\n" + split.body
+    try:
+        parts = parse_parts(blank, path, for_index=True)
+        (entry_id, title, props, aliases, tags, headings, links, body, body_line, words,
+         _problems) = parts  # fmt: skip
+        row = _entry_row(entry_id, title, props, aliases, tags, headings, links, body,
+                         body_line, words)  # fmt: skip
+    except Exception:  # the body itself trips the parser: keep its text
+        body = split.body
+        title = os.path.splitext(os.path.basename(path))[0]
+        row = _entry_row(path_id(path), title, {}, [], [], [], [], body, split.body_line,
+                         count_words(body))  # fmt: skip
+    return [*read_problems, problem], row
+
+
+# How much of an entry's body the reading pane is given: the renderer shows at most its
+# MAX_BODY_CHARS (100,000) and says when it cut; a little more lets it see that it must.
+SHOWN_BODY_CHARS = 100_000 + 2_000
+_SHOWN_READ = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ShownText:
+    body: str  # the body, or its first SHOWN_BODY_CHARS characters
+    body_line: int
+    body_chars: int | None  # None: ``body`` is whole; else about how long the whole is
+
+
+def read_shown_body(root: str | os.PathLike[str], rel: str) -> ShownText | None:
+    """The body of the vault file ``rel`` as the reading pane shows it, reading only what is
+    shown: its front matter and the first :data:`SHOWN_BODY_CHARS` characters after, not a
+    200 MB file in full on every open and hover. None when it cannot be read.
+
+    Front matter is looked for in the first ``MAX_INDEXED_BYTES`` at most, as the indexer
+    does. Undecodable bytes are shown as U+FFFD."""
+    try:
+        fh, st = open_regular(root, rel)
+    except OSError:
+        return None
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    parts: list[str] = []
+    read = 0
+    whole = False
+    with fh:
+        while True:
+            try:
+                chunk = fh.read(_SHOWN_READ)
+            except OSError:
+                return None
+            if not chunk:
+                parts.append(decoder.decode(b"", final=True))
+                whole = True
+                break
+            read += len(chunk)
+            parts.append(decoder.decode(chunk))
+            text = "".join(parts)
+            split = split_front_matter(text)
+            # An opening fence whose close has not been read yet: read on, up to the limit.
+            open_fence = split.yaml_text is None and text.lstrip("\ufeff").startswith("---")
+            if len(split.body) > SHOWN_BODY_CHARS and (not open_fence or read >= MAX_INDEXED_BYTES):
+                break
+            parts = [text]
+    split = split_front_matter("".join(parts))
+    body = split.body
+    if whole and len(body) <= SHOWN_BODY_CHARS:
+        return ShownText(body, split.body_line, None)
+    # The rest of the file counted a character a byte: exact for ASCII, an upper bound else.
+    return ShownText(
+        body[:SHOWN_BODY_CHARS], split.body_line, len(body) + max(0, st.st_size - read)
+    )

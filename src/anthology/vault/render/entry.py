@@ -388,11 +388,12 @@ def _render(
     if len(body) > MAX_BODY_CHARS:
         cut = body.rfind("\n", 0, MAX_BODY_CHARS)
         cut = cut if cut > MAX_BODY_CHARS // 2 else MAX_BODY_CHARS
+        total = max(len(body), entry.body_chars or 0)  # the index reads only a huge body's head
         msg = (
-            f"This entry is {len(body) / 1e6:.1f} million characters long; "
+            f"This entry is {total / 1e6:.1f} million characters long; "
             f"only the first {cut // 1000} thousand are shown."
         )
-        ctx.problems.append(f"body truncated: {len(body)} characters, {cut} shown")
+        ctx.problems.append(f"body truncated: {total} characters, {cut} shown")
         notices.append(ctx.notice("✂ " + msg, error=True, block=True))
         body = body[:cut]
     body, clamped = _clamp_nesting(body)
