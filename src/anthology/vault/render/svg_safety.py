@@ -27,6 +27,14 @@ ET.register_namespace("", SVG_NS)
 ET.register_namespace("xlink", XLINK_NS)
 
 
+_NEEDS_HREF = frozenset({"image", "use"})
+
+
+def _has_safe_href(el: ET.Element) -> bool:
+    hrefs = [v for k, v in el.attrib.items() if _local(k) == "href"]
+    return bool(hrefs) and all(_SAFE_HREF_RE.match(v) for v in hrefs)
+
+
 class UnsafeSvg(ValueError):
     """The SVG cannot be made safe (entities, not XML, too big): show no picture."""
 
@@ -58,6 +66,10 @@ def sanitise_svg(data: bytes) -> tuple[bytes, int]:
     for parent in root.iter():
         for child in list(parent):
             if not isinstance(child.tag, str) or _local(child.tag) in _DROP:
+                parent.remove(child)
+                removed += 1
+            elif _local(child.tag) in _NEEDS_HREF and not _has_safe_href(child):
+                # an <image>/<use> whose reference goes is dropped whole: Qt warns on it
                 parent.remove(child)
                 removed += 1
     for el in root.iter():
