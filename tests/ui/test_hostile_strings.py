@@ -359,3 +359,39 @@ def test_a_stale_background_render_is_dropped(qtbot, pane: RecordingPane) -> Non
     qtbot.wait(50)  # deliver the queued (stale) result
     assert "newer entry" in pane.toPlainText()
     assert "Stale paragraph" not in pane.toPlainText()
+
+
+def test_images_through_a_symlink_out_of_the_vault_are_not_loaded(
+    pane: RecordingPane, tmp_path: Path
+) -> None:
+    outside = tmp_path.parent / f"{tmp_path.name}-secret.png"
+    red = QImage(40, 40, QImage.Format.Format_ARGB32)
+    red.fill(QColor("red"))
+    assert red.save(str(outside))
+    (tmp_path / "img" / "link.png").symlink_to(outside)
+    pane.show_entry(sample.lit_008(body="![[img/link.png]] ![x](img/link.png)"))
+    pane.grab()
+    image = pane.loadResource(IMAGE, QUrl("vault:img/link.png"))
+    assert isinstance(image, QImage)
+    assert image.pixelColor(20, 20) != QColor("red")  # a placeholder, not the file
+
+
+def test_the_window_title_is_cut_and_free_of_bidi_controls(qtbot, tmp_path: Path) -> None:
+    from anthology.ui.main_window import MainWindow
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    title = "\u202eexe.txt " + "word " * 20_000
+    (vault / "X-1.md").write_text(f'---\nid: X-1\ntitle: "{title}"\n---\nBody.\n')
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: win.ready, timeout=20000)
+    qtbot.waitUntil(lambda: win.worker is None or not win.worker.isRunning(), timeout=20000)
+    assert win.show_entry("X-1")
+    shown_title = win.windowTitle()
+    assert shown_title.startswith("X-1 — exe.txt word word")
+    assert "\u202e" not in shown_title and len(shown_title) < 500
+    assert shown_title.endswith("— Anthology")
+    win.close()
