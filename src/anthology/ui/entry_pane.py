@@ -4,6 +4,16 @@ Rendering is :func:`anthology.vault.render.render_entry` (pure Python, cached); 
 only shows the result, serves its images (``math:`` from the render, ``vault:`` from disk,
 inside the vault only) and never touches the network: ``http(s)`` and ``mailto`` links open
 in the system browser on a click, remote images are never loaded.
+
+Attachments open with the system only when :func:`anthology.vault.attachments.open_policy`
+says so (documents and media); anything else asks first, naming the real file, and offers
+only "Show in folder". SVGs lose their external references before Qt draws them, and every
+picture is rasterised at most :data:`MAX_IMAGE_SIDE` device pixels a side (a 105-byte SVG
+declaring 12000×12000 would otherwise cost gigabytes).
+
+Bodies longer than :attr:`EntryPane.background_render_chars` render in a worker thread
+(pure Python, no widgets there); the pane shows the title and "Rendering…" meanwhile, and a
+newer navigation makes a late result be dropped.
 """
 
 from __future__ import annotations
@@ -13,16 +23,34 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
-from PySide6.QtCore import QByteArray, QPoint, QRectF, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import (
+    QByteArray,
+    QObject,
+    QPoint,
+    QRectF,
+    QRunnable,
+    QSize,
+    Qt,
+    QThreadPool,
+    QTimer,
+    QUrl,
+    Signal,
+)
 from PySide6.QtGui import QColor, QCursor, QDesktopServices, QFont, QImage, QPainter, QTextDocument
-from PySide6.QtWidgets import QTextBrowser, QToolTip, QWidget
+from PySide6.QtWidgets import QMessageBox, QTextBrowser, QToolTip, QWidget
 
+from ..vault.attachments import describe, open_policy
 from ..vault.model import Entry, LinkResolver
 from ..vault.render import RenderedEntry, find_heading, mathtex, render_entry
+from ..vault.render.entry import cached_render, pending_html
+from ..vault.render.safe_text import html_text
+from ..vault.render.svg_safety import UnsafeSvg, sanitise_svg
 from ..vault.render.theme import palette
 from ..vault.scan import open_regular
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
+MAX_IMAGE_SIDE = 4096  # device pixels: a declared 12000×12000 SVG is drawn smaller
+BACKGROUND_RENDER_CHARS = 20_000  # what the app passes: longer bodies render in a thread
 READING_WIDTH = 760  # px of text column; the rest is margin
 _EXTERNAL = ("http", "https", "mailto")
 
@@ -48,11 +76,48 @@ def _warm_up_math() -> None:
         threading.Thread(target=mathtex.warm_up, name="math-warm-up", daemon=True).start()
 
 
+def ask_attachment(parent: QWidget, rel_path: str, kind: str) -> bool:
+    """Ask before handing a file the system might run; True means "Show in folder"."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Open attachment?")
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(
+        f"“{rel_path}” is {kind}. Opening it with the system could run it as a program, "
+        "so Anthology does not open it. You can show it in its folder instead."
+    )
+    show = box.addButton("Show in folder", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return box.clickedButton() is show
+
+
+class _Relay(QObject):
+    """Carries a worker's result to the GUI thread (a queued signal)."""
+
+    done = Signal(int, object)
+
+
+class _RenderTask(QRunnable):
+    def __init__(self, token: int, fn: Callable[[], RenderedEntry], relay: _Relay) -> None:
+        super().__init__()
+        self.token, self.fn, self.relay = token, fn, relay
+
+    def run(self) -> None:  # worker thread: pure Python only, no widget is touched
+        try:
+            result: object = self.fn()
+        except Exception as exc:  # handed back and shown, never lost in the thread
+            result = exc
+        self.relay.done.emit(self.token, result)
+
+
 class EntryPane(QTextBrowser):
     entryLinkActivated = Signal(str, str)  # entry id, heading ("" for none; "^id" for a block)
     tagActivated = Signal(str)
     demoRequested = Signal(str)
     unresolvedLinkActivated = Signal(str)
+    renderFinished = Signal(str)  # entry id, once its rendered page is shown
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -68,6 +133,14 @@ class EntryPane(QTextBrowser):
         self._rendered: RenderedEntry | None = None
         self._images: dict[str, QImage] = {}
         self._preview: Callable[[str], str | None] | None = None
+        # Injectable for tests: (parent, vault-relative path, "a .sh file") → show in folder?
+        self.ask_attachment: Callable[[QWidget, str, str], bool] = ask_attachment
+        # 0: always render on the GUI thread (what the tests of the pane alone expect).
+        self.background_render_chars = 0
+        self._token = 0
+        self._pending_scroll: tuple[int, str | None] | None = None  # (position, heading)
+        self._relay = _Relay()
+        self._relay.done.connect(self._on_rendered)
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.highlighted.connect(self._on_highlighted)
         self._apply_theme_palette()
@@ -109,9 +182,49 @@ class EntryPane(QTextBrowser):
         bar = self.verticalScrollBar()
         keep = keep_scroll and self._entry is not None and self._entry.id == entry.id
         position = bar.value() if keep else 0
-        rendered = render_entry(
-            entry, self._resolver, theme=self._theme, vault_root=self._vault_root
-        )
+        self._token += 1
+        resolver, theme, root = self._resolver, self._theme, self._vault_root
+        rendered = cached_render(entry, resolver, theme=theme, vault_root=root)
+        limit = self.background_render_chars
+        if rendered is None and limit and len(entry.body or "") > limit:
+            self._entry, self._rendered = entry, None
+            self._pending_scroll = (position, None)
+            self.document().clear()
+            self._apply_margins()
+            self.setHtml(pending_html(entry, theme=theme))
+            self._apply_margins()
+            task = _RenderTask(
+                self._token,
+                lambda: render_entry(entry, resolver, theme=theme, vault_root=root),
+                self._relay,
+            )
+            QThreadPool.globalInstance().start(task)
+            return
+        self._pending_scroll = None
+        if rendered is None:
+            rendered = render_entry(entry, resolver, theme=theme, vault_root=root)
+        self._show_rendered(entry, rendered, position)
+
+    @property
+    def rendering(self) -> bool:
+        """True while a background render of the current entry is under way."""
+        return self._pending_scroll is not None
+
+    def _on_rendered(self, token: int, result: object) -> None:
+        if token != self._token or self._entry is None or self._pending_scroll is None:
+            return  # a newer navigation came first: this page is stale
+        position, heading = self._pending_scroll
+        self._pending_scroll = None
+        if isinstance(result, RenderedEntry):
+            self._show_rendered(self._entry, result, position)
+            if heading:
+                self.scroll_to_heading(heading)
+        else:
+            self.setHtml(f"<p>This entry could not be rendered: {html_text(repr(result), 300)}</p>")
+            self.renderFinished.emit(self._entry.id)
+
+    def _show_rendered(self, entry: Entry, rendered: RenderedEntry, position: int) -> None:
+        bar = self.verticalScrollBar()
         self._entry, self._rendered = entry, rendered
         self._images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
         doc = self.document()
@@ -120,13 +233,19 @@ class EntryPane(QTextBrowser):
         self.setHtml(rendered.html)
         self._apply_margins()
         bar.setValue(min(position, bar.maximum()))
+        self.renderFinished.emit(entry.id)
 
     def clear_entry(self) -> None:
+        self._token += 1
+        self._pending_scroll = None
         self._entry = self._rendered = None
         self.clear()
 
     def scroll_to_heading(self, text: str) -> bool:
         """Scroll to the heading whose text (or anchor) is ``text``; False if there is none."""
+        if text and self._pending_scroll is not None:  # scrolled to once it is rendered
+            self._pending_scroll = (self._pending_scroll[0], text)
+            return True
         if not text or self._rendered is None:
             return False
         want = text.strip().lstrip("#").strip()
@@ -153,12 +272,25 @@ class EntryPane(QTextBrowser):
         elif scheme in _EXTERNAL:
             self.open_external(url)
         elif scheme == "vault":
-            target = self._vault_path(path)
-            if target is not None and target.is_file():  # an attachment: the system opens it
-                self.open_external(QUrl.fromLocalFile(str(target)))
+            self._open_attachment(path)
         elif scheme == "" and frag and not self.scroll_to_heading(frag):
             self.scrollToAnchor(frag)
         # anything else (javascript:, file:, …) cannot come from the renderer: ignored
+
+    def _open_attachment(self, rel: str) -> None:
+        """Open an attachment the allow-list trusts; ask about anything else.
+
+        The decision looks at the real file (after resolving symlinks), never at the link
+        text; the question names its vault-relative path and offers only "Show in folder".
+        """
+        target = self._vault_path(rel)
+        if target is None or not target.is_file() or self._vault_root is None:
+            return
+        shown = target.relative_to(self._vault_root).as_posix()
+        if open_policy(target) == "open":
+            self.open_external(QUrl.fromLocalFile(str(target)))
+        elif self.ask_attachment(self, shown, describe(target)):
+            self.open_external(QUrl.fromLocalFile(str(target.parent)))
 
     def _on_highlighted(self, url: QUrl) -> None:
         scheme, path, _frag = _split(url)
@@ -196,8 +328,8 @@ class EntryPane(QTextBrowser):
         image: QImage | None = None
         if scheme == "math" and self._rendered is not None:
             data = self._rendered.resources.get(key)
-            if data is not None:
-                image = self._svg_image(data)
+            if data is not None:  # the typesetter's own SVG: no references to strip
+                image = self._svg_image(data, trusted=True)
         elif scheme == "vault":
             image = self._load_vault_image(path)
         if image is None or image.isNull():
@@ -205,16 +337,26 @@ class EntryPane(QTextBrowser):
         self._images[key] = image
         return image
 
-    def _svg_image(self, data: bytes) -> QImage | None:
+    def _svg_image(self, data: bytes, *, trusted: bool = False) -> QImage | None:
         from PySide6.QtSvg import QSvgRenderer
 
+        if not trusted:  # a vault's SVG: nothing outside it may be drawn or fetched
+            try:
+                data, _removed = sanitise_svg(data)
+            except UnsafeSvg:
+                return None
         renderer = QSvgRenderer(QByteArray(data))
         if not renderer.isValid():
             return None
         size = renderer.defaultSize()
         dpr = max(2.0, self.devicePixelRatioF())
+        width, height = max(1.0, size.width() * dpr), max(1.0, size.height() * dpr)
+        if not trusted:  # the declared size, not the file size, decides the allocation
+            scale = min(1.0, MAX_IMAGE_SIDE / max(width, height))
+            scale = min(scale, self._text_width() * dpr / width)
+            width, height = width * scale, height * scale
         image = QImage(
-            QSize(max(1, round(size.width() * dpr)), max(1, round(size.height() * dpr))),
+            QSize(max(1, round(width)), max(1, round(height))),
             QImage.Format.Format_ARGB32_Premultiplied,
         )
         image.fill(Qt.GlobalColor.transparent)

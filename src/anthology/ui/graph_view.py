@@ -69,6 +69,7 @@ from anthology.ui.graph_items import (
 )
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
 from anthology.vault.graph_data import GraphData
+from anthology.vault.render.safe_text import tooltip_html
 
 __all__ = ["GraphView", "sanitize_graph"]
 
@@ -1270,7 +1271,8 @@ class GraphView(QWidget):
             i = int(self._shown[j])
             title = self._data.titles[i]
             self._tooltip = entry_id if title == entry_id else f"{entry_id} — {title}"
-        self.nodes.setToolTip(self._tooltip)
+        # Titles are vault text: Qt would take "<img src=…>" in one as rich text and load it.
+        self.nodes.setToolTip(tooltip_html(self._tooltip) if self._tooltip else "")
         self._apply_highlight()
 
     def hover(self, entry_id: str | None) -> None:

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from anthology import __version__
 from anthology.paths import entries_dir
 from anthology.ui.backlinks_panel import BacklinksPanel
-from anthology.ui.entry_pane import EntryPane
+from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.graph_view import GraphView
 from anthology.ui.index_worker import IndexWorker
 from anthology.ui.problems_dialog import ProblemsDialog
@@ -40,6 +40,7 @@ from anthology.ui.theme import apply_theme
 from anthology.vault.index import VaultIndex, default_db_path
 from anthology.vault.indexer import RefreshReport
 from anthology.vault.render import clear_render_cache, preview_html
+from anthology.vault.render.safe_text import plain_text
 from anthology.vault.scan import VaultError, vault_root
 
 MAX_RECENT = 8
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow):
     # -- construction ------------------------------------------------------------------
     def _build_widgets(self) -> None:
         self.entry_pane = EntryPane()
+        self.entry_pane.background_render_chars = BACKGROUND_RENDER_CHARS  # long: off-thread
         self.entry_pane.entryLinkActivated.connect(self._follow_link)
         self.entry_pane.tagActivated.connect(lambda tag: self.search(f"tag:{tag}"))
         self.entry_pane.demoRequested.connect(self.open_demo)
@@ -480,8 +482,11 @@ class MainWindow(QMainWindow):
             self.history_pos = len(self.history) - 1
         self._update_nav_actions()
         self.settings.setValue(f"lastEntry/{self._vault_key()}", entry.id)
+        # Window titles are plain text, but an RTL override would reverse the rest of it and
+        # a 100,000-character title helps no one: cut, controls removed.
         self.setWindowTitle(
-            f"{entry.id} — {entry.title} — {self.root.name if self.root else ''} — Anthology"
+            f"{plain_text(entry.id, 120)} — {plain_text(entry.title, 160)} — "
+            f"{plain_text(self.root.name, 80) if self.root else ''} — Anthology"
         )
         self.ready = True
         return True

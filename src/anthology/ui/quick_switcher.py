@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, 
 from anthology.ui.list_keys import ArrowKeysToList
 from anthology.vault.fuzzy import rank
 from anthology.vault.model import EntryRef
+from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, plain_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole
 
@@ -50,9 +51,10 @@ class QuickSwitcher(QDialog):
     def _filter(self, text: str) -> None:
         self.list.clear()
         for ref in rank(text, self._items, self._names, limit=100):
-            item = QListWidgetItem(ref.label)
+            # Item text is drawn as plain text; the tooltip would be read as rich text.
+            item = QListWidgetItem(plain_text(ref.label, MAX_SHOWN_CHARS))
             item.setData(ROLE_ID, ref.id)
-            item.setToolTip(ref.path)
+            item.setToolTip(tooltip_html(ref.path))
             self.list.addItem(item)
         if self.list.count():
             self.list.setCurrentRow(0)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -11,6 +10,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, Q
 from anthology.ui.backlinks_panel import snippet_html
 from anthology.ui.list_keys import ArrowKeysToList
 from anthology.vault.model import SearchHit
+from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole
 
@@ -63,9 +63,9 @@ class SearchPanel(QWidget):
         for hit in hits:
             item = QListWidgetItem()
             item.setData(ROLE_ID, hit.entry.id)
-            item.setToolTip(hit.entry.path)
+            item.setToolTip(tooltip_html(hit.entry.path))
             label = QLabel(
-                f"<b>{html.escape(hit.entry.label)}</b><br>"
+                f"<b>{html_text(hit.entry.label, limit=MAX_SHOWN_CHARS)}</b><br>"
                 f"<span style='font-size:small'>{snippet_html(hit.snippet)}</span>"
             )
             label.setWordWrap(True)

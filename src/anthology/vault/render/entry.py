@@ -17,6 +17,7 @@ from typing import Any
 from ..links import WIKILINK_RE, split_wikilink
 from ..model import Entry, LinkResolver, Relation
 from .markdown_ext import RenderContext, markdown_to_html, tag_chip
+from .safe_text import html_text
 from .theme import Palette, palette
 
 MAX_BODY_CHARS = 100_000
@@ -148,17 +149,23 @@ def property_rows(entry: Entry, ctx: RenderContext) -> list[tuple[str, str]]:
         if key.lower() in HIDDEN_PROPERTIES:
             continue
         rels = forward.get(_norm(key))
+        # A key is vault text like any value: escaped, or 3,000 nested <table> in a key
+        # crash Qt's layout and a key can inject a link.
+        label = html_text(humanise(key))
         if rels:
             used.add(_norm(key))
-            rows.append((humanise(key), ", ".join(_relation_value(r, ctx) for r in rels)))
+            rows.append((label, ", ".join(_relation_value(r, ctx) for r in rels)))
         elif key.lower() in ("tags", "tag"):
-            rows.append((humanise(key), _tags_value(value, ctx.palette) or "—"))
+            rows.append((label, _tags_value(value, ctx.palette) or "—"))
         else:
-            rows.append((humanise(key), _format_value(key, value, ctx)))
+            rows.append((label, _format_value(key, value, ctx)))
     for name, rels in forward.items():
         if name not in used:
             rows.append(
-                (humanise(rels[0].relation), ", ".join(_relation_value(r, ctx) for r in rels))
+                (
+                    html_text(humanise(rels[0].relation)),
+                    ", ".join(_relation_value(r, ctx) for r in rels),
+                )
             )
     by_relation: dict[str, list[Relation]] = {}
     for rel in entry.cited_by:
@@ -318,6 +325,33 @@ def _cache_key(entry: Entry, resolver: LinkResolver, theme: str, vault_root: Pat
     )
 
 
+def cached_render(
+    entry: Entry,
+    resolver: LinkResolver,
+    *,
+    theme: str = "light",
+    vault_root: Path | None = None,
+) -> RenderedEntry | None:
+    """The cached render :func:`render_entry` would return, or None (nothing is rendered)."""
+    if vault_root is None:
+        root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
+        vault_root = Path(root) if isinstance(root, str | Path) else None
+    key = _cache_key(entry, resolver, theme, vault_root)
+    with _cache_lock:
+        return _cache.get(key)
+
+
+def pending_html(entry: Entry, *, theme: str = "light") -> str:
+    """What the pane shows while a long entry renders in the background: title, a line."""
+    pal = palette(theme)
+    return (
+        '<html><head><meta charset="utf-8" />'
+        f"<style>{stylesheet(pal.name)}</style></head><body>"
+        f"{_break_long_runs(_title_html(entry))}"
+        f'<p class="rendering" style="color: {pal.muted};">Rendering…</p></body></html>'
+    )
+
+
 def render_entry(
     entry: Entry,
     resolver: LinkResolver,
@@ -427,12 +461,16 @@ def _render(
             )
         )
         body_html = f"<pre>{escape(body)}</pre>"
+    if ctx.budget.cuts:  # work budgets (markdown_ext.MAX_*): say what is not shown in full
+        what = "; ".join(ctx.budget.cuts.values())
+        ctx.problems.append(f"rendering cut short: {what}")
+        notices.append(ctx.notice(f"⚠ Rendering was cut short: {escape(what)}.", block=True))
     body_html = _break_long_runs(body_html)
     tail = notices[:1] if len(notices) and "✂" in notices[0] else []
     html = (
         '<html><head><meta charset="utf-8" />'
         f"<style>{stylesheet(pal.name)}</style></head>"
-        f"<body>{''.join(head)}{''.join(notices)}"
+        f"<body>{_break_long_runs(''.join(head))}{''.join(notices)}"
         f'<div class="body">{body_html}</div>{"".join(tail)}</body></html>'
     )
     return RenderedEntry(
@@ -494,7 +532,9 @@ def plain_excerpt(body: str, limit: int = 320) -> str:
 def preview_html(entry: Entry, *, theme: str = "light") -> str:
     """A hover card for an ``entry:`` link: title, kind/status, the first lines of the body."""
     pal = palette(theme)
-    label = escape(entry.id if entry.title in ("", entry.id) else f"{entry.id} — {entry.title}")
+    label = html_text(
+        entry.id if entry.title in ("", entry.id) else f"{entry.id} — {entry.title}", limit=300
+    )
     facts = [f for f in (entry.kind, entry.status.capitalize() if entry.status else "") if f]
     facts.append(f"{_minutes(entry)} min read")
     excerpt = plain_excerpt(entry.body or "")

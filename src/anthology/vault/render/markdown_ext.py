@@ -50,6 +50,15 @@ from .sanitize import sanitise_html
 from .theme import Palette, callout_style
 
 MAX_EMBED_DEPTH = 3
+# Work budgets per render (the entry and all it embeds): past them the rest is shown plainer
+# and a "Rendering was cut short" notice says what was cut. Each one bounds a stall family
+# that froze the GUI: 9,000 formulas (54 s), a [TOC] of 10k headings (87 s), embeds 12 wide
+# and 3 deep (22 s), an 800-column table (16 s), 20k <svg> tags (8–11 s).
+MAX_FORMULAS = 300  # distinct formulas typeset; the rest are shown as TeX source
+MAX_EMBEDS = 40  # entries embedded in all; the rest become links
+MAX_TOC_ENTRIES = 1000  # headings listed by [TOC] markers in all
+MAX_TABLE_COLUMNS = 64  # cells of a table row past this are dropped
+MAX_IMAGES = 300  # pictures shown; the rest become their name
 _EXTERNAL_SCHEMES = ("http:", "https:", "mailto:")
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _FENCE_OPEN_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\n]*?)[ \t]*$")
@@ -58,12 +67,11 @@ _RAW_TAG_RE = re.compile(r"</?[a-zA-Z][^>\n]*>")
 _CALLOUT_RE = re.compile(r"^[ ]{0,3}>[ ]?\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
 _QUOTE_PREFIX_RE = re.compile(r"^[ ]{0,3}>[ ]?")
 # Raw elements removed with their content before python-markdown splits them into pieces.
-_DANGEROUS_ELEMENT_RE = re.compile(
+_DANGEROUS_OPEN_RE = re.compile(
     r"<(script|style|iframe|object|embed|noscript|template|textarea|select|svg|math|form|"
-    r"applet|frameset|title)\b[^>]*>.*?</\1\s*>",
-    re.I | re.S,
+    r"applet|frameset|title)\b[^>]*>",
+    re.I,
 )
-_DANGEROUS_OPEN_RE = re.compile(r"<(?:script|style|iframe|object|embed|noscript|template)", re.I)
 # More "[" than this in one paragraph and python-markdown's link scan turns quadratic.
 MAX_BRACKETS_PER_PARAGRAPH = 300
 
@@ -80,6 +88,20 @@ def _q(text: str) -> str:
 
 
 @dataclass
+class RenderBudget:
+    """Work done so far in one render, shared by the entry and everything it embeds."""
+
+    formulas: set[tuple[str, bool]] = field(default_factory=set)
+    embeds: int = 0
+    images: int = 0
+    toc_entries: int = 0
+    cuts: dict[str, str] = field(default_factory=dict)  # what was cut → how it is shown
+
+    def cut(self, what: str, how: str) -> None:
+        self.cuts.setdefault(what, how)
+
+
+@dataclass
 class RenderContext:
     """Everything one render needs and collects; embeds share resources and problems."""
 
@@ -93,6 +115,7 @@ class RenderContext:
     depth: int = 0
     chain: tuple[str, ...] = ()
     headings: list[tuple[int, str, str]] = field(default_factory=list)
+    budget: RenderBudget = field(default_factory=RenderBudget)
 
     def child(self, entry_id: str, source_path: str) -> RenderContext:
         return RenderContext(
@@ -105,7 +128,18 @@ class RenderContext:
             problems=self.problems,
             depth=self.depth + 1,
             chain=(*self.chain, self.entry_id),
+            budget=self.budget,
         )
+
+    def take_image(self) -> bool:
+        """Count one picture; False once :data:`MAX_IMAGES` are shown."""
+        if self.budget.images >= MAX_IMAGES:
+            self.budget.cut(
+                "images", f"only the first {MAX_IMAGES} pictures are shown, the rest by name"
+            )
+            return False
+        self.budget.images += 1
+        return True
 
     # ---------------------------------------------------------------- notices
     def notice(self, text: str, *, error: bool = False, block: bool = False) -> str:
@@ -176,6 +210,8 @@ class RenderContext:
         return src, None
 
     def image_html(self, target: str, alt: str, size: str | None = None) -> str:
+        if not self.take_image():
+            return self.notice(f"▣ {escape(target)}")
         src, refusal = self.attachment_src(target)
         if src is None:
             return self.notice(refusal or "", error=True)
@@ -219,6 +255,8 @@ class RenderContext:
             parts = split_markdown_target(raw)
             if parts is None or not parts[0]:
                 return None
+            if not self.take_image():
+                return ("html", self.notice(f"▣ {escape(parts[0])}"))
             src, refusal = self.attachment_src(parts[0])
             if src is None:
                 return ("html", self.notice(refusal or "", error=True))
@@ -312,6 +350,16 @@ class RenderContext:
                 + self.internal_link(ref, escape(ref.label), heading),
                 block=True,
             )
+        if self.budget.embeds >= MAX_EMBEDS:
+            self.budget.cut(
+                "embeds", f"only the first {MAX_EMBEDS} embeds are shown, the rest as links"
+            )
+            return self.notice(
+                "↪ Not embedded (too many embeds): "
+                + self.internal_link(ref, escape(ref.label), heading),
+                block=True,
+            )
+        self.budget.embeds += 1
         try:
             body = self.resolver.embed_body(ref.id)
         except Exception as exc:
@@ -339,6 +387,17 @@ class RenderContext:
 
     # ---------------------------------------------------------------- math
     def math_html(self, tex: str, display: bool, block: bool) -> str:
+        key = (tex.strip(), display)
+        if key not in self.budget.formulas and len(self.budget.formulas) >= MAX_FORMULAS:
+            self.budget.cut(
+                "formulas", f"only the first {MAX_FORMULAS} formulas are typeset, the rest as TeX"
+            )
+            delim = "$$" if display else "$"
+            return (
+                f'<code class="math-source" style="background-color: '
+                f'{self.palette.inline_code_bg};">{escape(delim + tex + delim)}</code>'
+            )
+        self.budget.formulas.add(key)
         try:
             img = mathtex.tex_to_svg(tex, display=display, color=self.palette.math)
         except mathtex.TexError as exc:
@@ -507,6 +566,34 @@ def _normalise_list_indent(lines: list[str]) -> list[str]:
     return out
 
 
+def _dangerous_elements(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each raw ``<script>…</script>``-like element, in linear time.
+
+    What ``<(name)…>.*?</\1>`` would find, without its lazy ``.*?`` rescanning the rest of
+    the text from every unclosed ``<svg>`` (20k of them took 8–11 s): each search
+    for a closing tag starts where the last one ended, and a name found unclosed once is
+    never searched for again.
+    """
+    found: list[tuple[int, int]] = []
+    unclosed: set[str] = set()
+    pos = 0
+    while True:
+        m = _DANGEROUS_OPEN_RE.search(text, pos)
+        if m is None:
+            return found
+        name = m.group(1).lower()
+        if name in unclosed:
+            pos = m.end()
+            continue
+        close = re.compile(rf"</{name}\s*>", re.I).search(text, m.end())
+        if close is None:
+            unclosed.add(name)
+            pos = m.end()
+            continue
+        found.append((m.start(), close.end()))
+        pos = close.end()
+
+
 def _defuse_brackets(text: str, ctx: RenderContext) -> str:
     """Escape the brackets of paragraphs that hold hundreds of them (links there are lost)."""
     paragraphs = re.split(r"(\n[ \t>]*\n)", text)
@@ -583,10 +670,10 @@ class _SourcePreprocessor(_TrustedStash, Preprocessor):
         masked = mask_code(text)
         # (skipped when there are hundreds: the scan would turn quadratic; the sanitiser
         # still drops the tags, only their text would show)
-        if "<" in masked and len(_DANGEROUS_OPEN_RE.findall(masked)) < 200:
-            for m in _DANGEROUS_ELEMENT_RE.finditer(masked):
-                if free(m.start(), m.end()):
-                    add(m.start(), m.end(), "")
+        if "<" in masked:
+            for start, end in _dangerous_elements(masked):
+                if free(start, end):
+                    add(start, end, "")
 
         def line_bounds(s: int, e: int) -> tuple[str, bool]:
             ls = text.rfind("\n", 0, s) + 1
@@ -727,6 +814,7 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
         p = self.ctx.palette
         for toc in root.iter("div"):
             if toc.get("class") == "toc":
+                self._prune_toc(toc)
                 label = etree.Element("p", {"style": f"color: {p.muted}; margin-bottom: 2px;"})
                 label.text = "Contents"
                 toc.insert(0, label)
@@ -746,6 +834,7 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
                 elif tag == "img":
                     self._image(parent, child)
                 elif tag == "table" and not child.get("class"):
+                    self._cap_columns(child)
                     child.set("class", "md-table")
                     child.set("cellspacing", "0")
                     child.set("cellpadding", "6")
@@ -761,6 +850,34 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
                     child.set("style", f"background-color: {p.inline_code_bg};")
                 elif tag == "li":
                     self._task(parent, child)
+
+    def _prune_toc(self, toc: etree.Element) -> None:
+        """Keep the first :data:`MAX_TOC_ENTRIES` headings of all [TOC] lists together."""
+        budget = self.ctx.budget
+        items = list(toc.iter("li"))  # document order
+        room = max(0, MAX_TOC_ENTRIES - budget.toc_entries)
+        budget.toc_entries += min(room, len(items))
+        if len(items) <= room:
+            return
+        budget.cut("toc", f"the contents list only its first {MAX_TOC_ENTRIES} headings")
+        keep = {id(li) for li in items[:room]}
+        for parent in list(toc.iter()):
+            for kid in list(parent):
+                if kid.tag == "li" and id(kid) not in keep:
+                    parent.remove(kid)
+
+    def _cap_columns(self, table: etree.Element) -> None:
+        """Drop the cells of each row past :data:`MAX_TABLE_COLUMNS`."""
+        cut = False
+        for tr in table.iter("tr"):
+            cells = [c for c in tr if c.tag in ("td", "th")]
+            for cell in cells[MAX_TABLE_COLUMNS:]:
+                tr.remove(cell)
+                cut = True
+        if cut:
+            self.ctx.budget.cut(
+                "columns", f"tables show only their first {MAX_TABLE_COLUMNS} columns"
+            )
 
     def _quote(self, quote: etree.Element) -> None:
         """A block quote as a table with a bar on its left (Qt draws no div borders)."""
