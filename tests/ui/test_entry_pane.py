@@ -176,6 +176,27 @@ def test_scroll_to_heading(pane: EntryPane) -> None:
     assert pane.verticalScrollBar().value() > 0
 
 
+def test_scroll_to_a_heading_past_the_anchor_budget(pane: EntryPane) -> None:
+    from anthology.vault.render.markdown_ext import MAX_HEADING_ANCHORS
+
+    n = MAX_HEADING_ANCHORS + 600
+    body = "\n\n".join(f"## Part {i % 20}\n\nText {i}." for i in range(n))  # repeated names
+    pane.background_render_chars = len(body) + 1  # render on this thread
+    pane.show_entry(sample.lit_008(body=body, mtime=7.0))
+    bar = pane.verticalScrollBar()
+    assert pane.scroll_to_heading("Part 7")  # the first "Part 7", which has an anchor
+    first = bar.value()
+    assert 0 < first < bar.maximum() // 10
+    # the 40th "Part 7" (anchor part-7_39) lies past the budget: found by its text
+    assert pane.scroll_to_heading("part-7_39")
+    late = bar.value()
+    assert late > bar.maximum() * 0.6
+    cursor = pane.cursorForPosition(QPoint(10, 10))
+    assert "Part 7" in cursor.block().text() or "Part 7" in cursor.block().next().text()
+    assert pane.scroll_to_heading("part-7_10")  # one that still has an anchor
+    assert first < bar.value() < late
+
+
 def test_set_theme_rerenders_dark(pane: EntryPane) -> None:
     pane.show_entry(sample.lit_008())
     pane.set_theme("dark")

@@ -18,6 +18,7 @@ from anthology.vault.render import markdown_ext, mathtex, render_entry
 from anthology.vault.render.markdown_ext import (
     MAX_EMBEDS,
     MAX_FORMULAS,
+    MAX_HEADING_ANCHORS,
     MAX_IMAGES,
     MAX_TABLE_COLUMNS,
     MAX_TOC_ENTRIES,
@@ -67,6 +68,18 @@ def test_toc_lists_at_most_the_budget(resolver: FakeResolver) -> None:
     assert "Heading 0<" in toc and f"Heading {n - 1}<" not in toc
     assert CUT in text_of(out.html)
     assert len(out.headings) == n  # every heading still has its anchor for links
+
+
+def test_headings_past_the_anchor_budget_carry_no_anchor(resolver: FakeResolver) -> None:
+    # Qt's HTML import is quadratic in named anchors (3,000 headings: 2.4 s in setHtml);
+    # an ``id`` attribute is an anchor too, so headings get one ``<a name>`` and no ``id``.
+    n = MAX_HEADING_ANCHORS + 700
+    out = render("\n\n".join(f"## Heading {i}" for i in range(n)), resolver)
+    assert out.html.count("<a name=") == MAX_HEADING_ANCHORS
+    assert not re.search(r"<h[1-6][^>]* id=", out.html)
+    assert f'<a name="{out.headings[0][2]}">' in out.html
+    assert len(out.headings) == n and f"Heading {n - 1}<" in out.html
+    assert CUT not in text_of(out.html)  # nothing a reader sees was cut
 
 
 def test_embeds_past_the_budget_become_links(tmp_path) -> None:

@@ -18,6 +18,7 @@ newer navigation makes a late result be dropped.
 
 from __future__ import annotations
 
+import html
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -53,6 +54,11 @@ MAX_IMAGE_SIDE = 4096  # device pixels: a declared 12000×12000 SVG is drawn sma
 BACKGROUND_RENDER_CHARS = 20_000  # what the app passes: longer bodies render in a thread
 READING_WIDTH = 760  # px of text column; the rest is margin
 _EXTERNAL = ("http", "https", "mailto")
+
+
+def _heading_key(text: str) -> str:
+    """A heading's text as compared across the TOC token and the laid-out block."""
+    return " ".join(html.unescape(text).split()).casefold()
 
 
 def _split(url: QUrl) -> tuple[str, str, str]:
@@ -252,11 +258,27 @@ class EntryPane(QTextBrowser):
         if want.startswith("^"):  # a block id: its anchor is named "^id"
             self.scrollToAnchor(want)
             return True
-        anchor = find_heading(self._rendered.headings, want)
+        headings = self._rendered.headings
+        anchor = find_heading(headings, want)
         if anchor is None:
             return False
-        self.scrollToAnchor(anchor)
-        return True
+        if f'<a name="{html.escape(anchor)}"' in self._rendered.html:
+            self.scrollToAnchor(anchor)
+            return True
+        # Past the renderer's anchor budget a heading carries no anchor: find its block.
+        at = next(i for i, h in enumerate(headings) if h[2] == anchor)
+        key = _heading_key(headings[at][1])
+        nth = sum(1 for h in headings[:at] if _heading_key(h[1]) == key)
+        block = self.document().begin()
+        while block.isValid():
+            if block.blockFormat().headingLevel() and _heading_key(block.text()) == key:
+                if nth == 0:
+                    top = self.document().documentLayout().blockBoundingRect(block).top()
+                    self.verticalScrollBar().setValue(int(top))
+                    return True
+                nth -= 1
+            block = block.next()
+        return False
 
     # ------------------------------------------------------------------ links
     def _on_anchor_clicked(self, url: QUrl) -> None:
@@ -298,11 +320,11 @@ class EntryPane(QTextBrowser):
             QToolTip.hideText()
             return
         try:
-            html = self._preview(path)
+            tip = self._preview(path)
         except Exception:  # a provider bug must not take the pane down
-            html = None
-        if html:
-            QToolTip.showText(QCursor.pos() + QPoint(12, 16), html, self.viewport())
+            tip = None
+        if tip:
+            QToolTip.showText(QCursor.pos() + QPoint(12, 16), tip, self.viewport())
         else:
             QToolTip.hideText()
 

@@ -59,6 +59,10 @@ MAX_EMBEDS = 40  # entries embedded in all; the rest become links
 MAX_TOC_ENTRIES = 1000  # headings listed by [TOC] markers in all
 MAX_TABLE_COLUMNS = 64  # cells of a table row past this are dropped
 MAX_IMAGES = 300  # pictures shown; the rest become their name
+# Qt's HTML importer is quadratic in named anchors (an ``id`` attribute counts as one): 3,000
+# headings with both an ``id`` and an ``<a name>`` took 2.4 s in setHtml, with one 0.5 s.
+# Headings past this carry no anchor; the pane finds them by their text instead.
+MAX_HEADING_ANCHORS = 500
 _EXTERNAL_SCHEMES = ("http:", "https:", "mailto:")
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _FENCE_OPEN_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\n]*?)[ \t]*$")
@@ -95,6 +99,7 @@ class RenderBudget:
     embeds: int = 0
     images: int = 0
     toc_entries: int = 0
+    heading_anchors: int = 0
     cuts: dict[str, str] = field(default_factory=dict)  # what was cut → how it is shown
 
     def cut(self, what: str, how: str) -> None:
@@ -825,10 +830,7 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
             for child in list(parent):
                 tag = child.tag
                 if tag in ("h1", "h2", "h3", "h4", "h5", "h6") and child.get("id"):
-                    anchor = etree.Element("a", {"name": child.get("id", "")})
-                    anchor.tail = child.text
-                    child.text = None
-                    child.insert(0, anchor)
+                    self._heading_anchor(child)
                 elif tag == "a" and child.get("href") is not None:
                     self._link(parent, child)
                 elif tag == "img":
@@ -850,6 +852,18 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
                     child.set("style", f"background-color: {p.inline_code_bg};")
                 elif tag == "li":
                     self._task(parent, child)
+
+    def _heading_anchor(self, heading: etree.Element) -> None:
+        """One ``<a name>`` per heading, and none past :data:`MAX_HEADING_ANCHORS`."""
+        name = heading.attrib.pop("id", "")
+        budget = self.ctx.budget
+        if budget.heading_anchors >= MAX_HEADING_ANCHORS:
+            return  # nothing visible is lost: links to it scroll by the heading's text
+        budget.heading_anchors += 1
+        anchor = etree.Element("a", {"name": name})
+        anchor.tail = heading.text
+        heading.text = None
+        heading.insert(0, anchor)
 
     def _prune_toc(self, toc: etree.Element) -> None:
         """Keep the first :data:`MAX_TOC_ENTRIES` headings of all [TOC] lists together."""
