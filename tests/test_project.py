@@ -58,11 +58,13 @@ def test_creating_an_index_does_not_import_pandas(tmp_path: Path) -> None:
     import subprocess
     import sys
 
+    vault = tmp_path / "vault"  # the index never goes inside the vault
+    vault.mkdir()
     code = (
         "import sys, importlib.util\n"
         "from pathlib import Path\n"
         "from anthology.vault.index import VaultIndex\n"
-        f"VaultIndex.open({str(tmp_path)!r}, Path({str(tmp_path / 'i.sqlite')!r})).close()\n"
+        f"VaultIndex.open({str(vault)!r}, Path({str(tmp_path / 'i.sqlite')!r})).close()\n"
         "print('sqlite_utils' in sys.modules, 'pandas' in sys.modules)\n"
         "if importlib.util.find_spec('pandas'):\n"
         "    import pandas\n"

@@ -124,21 +124,22 @@ class _ProgressBar:
             sys.stderr.flush()
 
 
-def _open_index(args: argparse.Namespace, *, rebuild: bool = False):
-    from anthology.vault.index import VaultIndex, default_db_path
+def _open_index(args: argparse.Namespace, *, rebuild: bool = False, writes: bool = False):
+    """The vault's index, brought up to date. Commands that only read (``writes=False``)
+    still work on an index that cannot be written, as it was last built, with a warning."""
+    from anthology.vault.index import VaultIndex
     from anthology.vault.indexer import Task
-    from anthology.vault.scan import vault_root
-    from anthology.vault.schema import remove_index
 
     vault = Path(args.vault) if args.vault else entries_dir()
-    if rebuild:
-        root = vault_root(vault)
-        remove_index(Path(args.db) if args.db else default_db_path(root))
     bar = _ProgressBar()
     try:
-        index = VaultIndex.open(vault, args.db, task=Task(report=bar))
+        index = VaultIndex.open(
+            vault, args.db, task=Task(report=bar), rebuild=rebuild, allow_stale=not writes
+        )
     finally:
         bar.close()
+    if index.stale_reason:
+        print(f"anthology: {index.stale_reason}; showing it as last built", file=sys.stderr)
     return index
 
 
@@ -155,7 +156,7 @@ def _plain_snippet(snippet: str) -> str:
 
 def cmd_index(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
-    with _open_index(args, rebuild=args.rebuild) as index:
+    with _open_index(args, rebuild=args.rebuild, writes=True) as index:
         report = index.last_report
         stats = index.stats()
     elapsed = time.perf_counter() - t0
@@ -337,6 +338,28 @@ HANDLERS = {
 }
 
 
+_SEARCH_VALUED = ("--db", "--limit")
+_SEARCH_FLAGS = ("--json", "-h", "--help")
+
+
+def _search_argv(argv: list[str]) -> list[str]:
+    """``search`` arguments with the query and vault after ``--``, so a query that starts
+    with ``-`` (``anthology search -draft``, ``-tag:x``) is a query, not an unknown option."""
+    options: list[str] = []
+    positional: list[str] = []
+    rest = iter(argv[1:])
+    for arg in rest:
+        if arg == "--":
+            positional.extend(rest)
+        elif arg in _SEARCH_FLAGS or (arg.split("=", 1)[0] in _SEARCH_VALUED and "=" in arg):
+            options.append(arg)
+        elif arg in _SEARCH_VALUED:
+            options.extend([arg, next(rest, "")])
+        else:
+            positional.append(arg)
+    return [argv[0], *options, "--", *positional]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from anthology.vault.scan import VaultError
 
@@ -344,6 +367,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
             return cmd_gui(argv)
+        if argv[0] == "search":
+            argv = _search_argv(argv)
         args = build_parser().parse_args(argv)
         return HANDLERS[args.command](args)
     except VaultError as exc:

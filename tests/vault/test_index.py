@@ -185,9 +185,12 @@ def test_a_stale_schema_version_rebuilds(vault: Path, db_path: Path) -> None:
         assert index.created and index.entry("LIT-008") is not None
 
 
-def test_a_corrupt_or_foreign_index_is_rebuilt(vault: Path, db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True)
-    db_path.write_bytes(b"this is not sqlite at all" * 100)
+def test_a_corrupt_or_stale_index_of_ours_is_rebuilt(vault: Path, db_path: Path) -> None:
+    with VaultIndex.open(vault, db_path):
+        pass
+    data = bytearray(db_path.read_bytes())
+    data[100:] = b"this is not sqlite at all" * ((len(data) - 100) // 25 + 1)
+    db_path.write_bytes(bytes(data[: len(db_path.read_bytes())]))  # our header, torn inside
     with VaultIndex.open(vault, db_path) as index:
         assert index.entry("LIT-008") is not None
     foreign = sqlite3.connect(db_path)

@@ -14,6 +14,7 @@ from PySide6.QtCore import QThread, Signal
 
 from anthology.vault.index import VaultIndex
 from anthology.vault.indexer import Cancelled, RefreshReport, Task
+from anthology.vault.scan import VaultError
 
 
 class IndexWorker(QThread):
@@ -41,6 +42,9 @@ class IndexWorker(QThread):
             finally:
                 index.close()
         except Cancelled:
+            return
+        except VaultError as exc:  # a clear message already (disk full, read-only index)
+            self.failed.emit(str(exc))
             return
         except Exception as exc:  # reported in the window, never a crash
             traceback.print_exc()

@@ -38,6 +38,7 @@ from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
 from anthology.ui.theme import apply_theme
 from anthology.vault.index import VaultIndex, default_db_path
+from anthology.vault.index_file import check_place
 from anthology.vault.indexer import RefreshReport
 from anthology.vault.render import clear_render_cache, preview_html
 from anthology.vault.render.safe_text import plain_text
@@ -291,11 +292,16 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{root.name} — Anthology")
         self._remember_vault(root)
         self._pending_entry = entry or self._last_entry()
-        db = self.db or default_db_path(root)
-        self.db_path = db
-        if db.exists():
-            self._attach_index(VaultIndex.open(root, db, refresh=False))
-        else:
+        try:  # the index's place is checked before anything is written there
+            db = check_place(self.db or default_db_path(root), root)
+            self.db_path = db
+            if db.exists():
+                self._attach_index(VaultIndex.open(root, db, refresh=False))
+        except VaultError as exc:  # not a place Anthology may write: say so, keep going
+            self.entry_pane.setHtml(f"<h2>Cannot open the index</h2><p>{html.escape(str(exc))}</p>")
+            self.statusBar().showMessage(f"Cannot open the index: {exc}", 15000)
+            return
+        if not db.exists():
             self.entry_pane.setHtml(
                 f"<h2>Indexing {html.escape(root.name)}…</h2><p>The entries appear as soon as "
                 "the index is built.</p>"

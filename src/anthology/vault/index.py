@@ -10,6 +10,7 @@ user's cache folder (never inside the vault) and can be deleted at any time.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import re
@@ -23,6 +24,14 @@ import numpy as np
 import platformdirs
 
 from anthology.vault.graph_data import GraphData
+from anthology.vault.index_file import (
+    IndexFileError,
+    build_lock,
+    check_place,
+    describe_sqlite_error,
+    make_folder,
+    remove_index,
+)
 from anthology.vault.indexer import Indexer, RefreshReport, Task
 from anthology.vault.model import (
     MATCH_END,
@@ -37,7 +46,7 @@ from anthology.vault.model import (
 from anthology.vault.parse import link_context
 from anthology.vault.resolve import ATTACHMENT, RESOLVED, Resolver
 from anthology.vault.scan import fs_path, read_shown_body, vault_root
-from anthology.vault.schema import open_database, remove_index
+from anthology.vault.schema import open_database
 
 if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph question is asked
     import networkx as nx
@@ -88,10 +97,14 @@ class VaultIndex:
         self.root = root
         self.db_path = db_path
         try:
-            self.conn, self.created = open_database(db_path)
+            self.conn, self.created, self.read_only = open_database(db_path)
+        except IndexFileError:
+            raise
         except sqlite3.DatabaseError:
-            remove_index(db_path)  # corrupt beyond what the header check sees
-            self.conn, self.created = open_database(db_path)
+            remove_index(db_path)  # corrupt beyond what the header check sees (and ours)
+            self.conn, self.created, self.read_only = open_database(db_path)
+        # Why the last refresh could not write (a read-only index), for the caller to say.
+        self.stale_reason: str | None = None
         self._lock = threading.RLock()
         self._cache_version: int | None = None
         self._resolver: Resolver | None = None
@@ -107,27 +120,70 @@ class VaultIndex:
         *,
         refresh: bool = True,
         task: Task | None = None,
+        rebuild: bool = False,
+        allow_stale: bool = False,
     ) -> VaultIndex:
-        """Open (and by default refresh) the index of ``vault``; ``db`` overrides its place."""
+        """Open (and by default refresh) the index of ``vault``; ``db`` overrides its place.
+
+        :class:`IndexFileError` when the index may not live at ``db`` (see
+        :mod:`index_file`). ``rebuild`` deletes the index first. With ``allow_stale``, an
+        index that cannot be written (read-only file or folder) is opened as it was last
+        built, with :attr:`stale_reason` saying why, instead of failing.
+        """
         root = vault_root(vault)
-        index = cls(root, Path(db).expanduser().resolve() if db else default_db_path(root))
+        place = check_place(Path(db) if db else default_db_path(root), root, allow_empty=True)
+        make_folder(place.parent)
+        with build_lock(place):  # a concurrent build may be creating this very file
+            check_place(place, root)
+            if rebuild:
+                remove_index(place)
+            index = cls(root, place)
         if refresh:
-            index.refresh(task)
+            if index.read_only:
+                index._stale("the index is in a read-only folder", allow_stale)
+            else:
+                try:
+                    index.refresh(task)
+                except IndexFileError as exc:
+                    if "read-only" not in str(exc):
+                        index.close()
+                        raise
+                    index._stale(str(exc), allow_stale)
         return index
+
+    def _stale(self, reason: str, allowed: bool) -> None:
+        if not allowed:
+            self.close()
+            raise IndexFileError(f"{reason}: cannot bring the index at {self.db_path} up to date")
+        self.stale_reason = reason
 
     def refresh(self, task: Task | None = None) -> RefreshReport:
         """Bring the index up to date with the files; only what changed is read again."""
-        with self._lock:
+        with self._lock, build_lock(self.db_path):  # another build finishes first
             try:
-                report = Indexer(self.conn, self.root).refresh(task)
-            except sqlite3.DatabaseError as exc:
-                if not _is_corruption(exc):
+                try:
+                    report = Indexer(self.conn, self.root).refresh(task)
+                except sqlite3.DatabaseError as exc:
+                    if not _is_corruption(exc):
+                        raise
+                    # A file that passed the header check but is damaged inside: start over.
+                    self.conn.close()
+                    remove_index(self.db_path)
+                    self.conn, self.created, self.read_only = open_database(self.db_path)
+                    report = Indexer(self.conn, self.root).refresh(task)
+            except sqlite3.Error as exc:
+                message = describe_sqlite_error(exc, self.db_path)
+                if message is None:
                     raise
-                # A file that passed the header check but is damaged inside: start over.
-                self.conn.close()
-                remove_index(self.db_path)
-                self.conn, self.created = open_database(self.db_path)
-                report = Indexer(self.conn, self.root).refresh(task)
+                if self.conn.in_transaction:
+                    self.conn.rollback()
+                raise IndexFileError(message) from None
+            except OSError as exc:  # the scratch folder of a build: disk full, no access
+                if exc.errno != errno.ENOSPC:
+                    raise
+                raise IndexFileError(
+                    f"the disk is full: cannot build the index at {self.db_path}; free some space"
+                ) from None
             self._cache_version = None
             self.last_report = report
             return report

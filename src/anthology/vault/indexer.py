@@ -15,7 +15,10 @@ import multiprocessing
 import os
 import pickle
 import posixpath
+import re
+import shutil
 import sqlite3
+import stat
 import tempfile
 import time
 from collections import Counter
@@ -106,6 +109,48 @@ class RefreshReport:
             f"{self.removed} removed, {self.unchanged} unchanged; {self.links} links; "
             f"{self.problems} problems; {self.seconds:.2f} s"
         )
+
+
+SCRATCH_PREFIX = "anthology-build-"
+_SCRATCH_RE = re.compile(re.escape(SCRATCH_PREFIX) + r"(\d+)-[A-Za-z0-9_]+$")
+_OLD_SCRATCH_AGE = 24 * 3600  # seconds; folders from before the pid was in the name
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def sweep_scratch(folder: str) -> list[str]:
+    """Delete the scratch folders of cold builds whose process is gone (a build killed with
+    ``kill -9`` cannot remove its own); only folders this module names. Returns them."""
+    swept: list[str] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return swept
+    now = time.time()
+    for name in names:
+        if not name.startswith(SCRATCH_PREFIX):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            continue  # never a link or a file
+        m = _SCRATCH_RE.match(name)
+        stale = (not _alive(int(m.group(1)))) if m else now - st.st_mtime > _OLD_SCRATCH_AGE
+        if stale and (not m or int(m.group(1)) != os.getpid()):
+            shutil.rmtree(path, ignore_errors=True)
+            swept.append(path)
+    return swept
 
 
 def _in_order(
@@ -291,8 +336,12 @@ class Indexer:
             with self.conn:
                 self._settle_links(affected_names, attachments_changed)
                 self._replace_scan_problems(scan.problems, scan_problem_paths)
+        except BaseException:
+            if self.conn.in_transaction:  # else the pragma below masks the real error
+                self.conn.rollback()
+            raise
         finally:
-            if self.cold:
+            if self.cold and not self.conn.in_transaction:
                 self.conn.execute("PRAGMA synchronous = NORMAL")
         report.links = self._count("links")
         report.problems = self._count("problems")
@@ -334,9 +383,11 @@ class Indexer:
         c.execute("DELETE FROM temp.renamed")
         # The stages are scratch files beside the index (where there is room for it).
         index_file = next((r[2] for r in c.execute("PRAGMA database_list") if r[1] == "main"), "")
+        scratch_parent = os.path.dirname(index_file) or None
+        sweep_scratch(scratch_parent or tempfile.gettempdir())
         folder = tempfile.TemporaryDirectory(
-            prefix="anthology-build-",
-            dir=os.path.dirname(index_file) or None,
+            prefix=f"{SCRATCH_PREFIX}{os.getpid()}-",  # the pid tells a later run it is stale
+            dir=scratch_parent,
             ignore_cleanup_errors=True,
         )
         here = Stager(os.path.join(folder.name, "stage-here.sqlite"), root, links)

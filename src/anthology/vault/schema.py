@@ -11,8 +11,17 @@ import sqlite3
 import sys
 from pathlib import Path
 from types import ModuleType
+from urllib.parse import quote
 
-SCHEMA_VERSION = 6
+from anthology.vault.index_file import (
+    APPLICATION_ID,
+    IndexFileError,
+    describe_sqlite_error,
+    make_folder,
+    remove_index,
+)
+
+SCHEMA_VERSION = 7  # 7: the application id in the header (see index_file)
 APP_ID = "anthology-index"
 
 
@@ -147,43 +156,63 @@ def create_schema(conn: sqlite3.Connection) -> None:
         "title, aliases, tags, body, tokenize = 'unicode61 remove_diacritics 2')"
     )
     db["meta"].insert({"key": "app", "value": APP_ID}, replace=True)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # proves the file is ours
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _is_current(path: Path) -> bool:
     """Whether ``path`` is an index of ours, of this schema version, and readable."""
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    for mode in ("mode=ro", "immutable=1"):  # immutable: in a read-only folder
         try:
-            if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-                return False
-            row = conn.execute("SELECT value FROM meta WHERE key = 'app'").fetchone()
-            return bool(row) and row[0] == APP_ID
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return False
+            conn = sqlite3.connect(f"file:{quote(str(path))}?{mode}", uri=True)
+            try:
+                if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                    return False
+                row = conn.execute("SELECT value FROM meta WHERE key = 'app'").fetchone()
+                return bool(row) and row[0] == APP_ID
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            continue
+    return False
 
 
-def remove_index(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+def open_database(path: Path) -> tuple[sqlite3.Connection, bool, bool]:
+    """Open the index at ``path``, rebuilding it if stale; (connection, created, read-only).
 
-
-def open_database(path: Path) -> tuple[sqlite3.Connection, bool]:
-    """Open the index at ``path``, rebuilding it if stale or foreign; (connection, created)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    The caller has checked the place (:func:`index_file.check_place`): whatever is at
+    ``path`` is an index of ours, so a stale one may be deleted. An index in a read-only
+    folder is opened read-only (``immutable``): it can be read, not brought up to date.
+    """
+    make_folder(path.parent)
     created = False
     if path.exists() and not _is_current(path):
         remove_index(path)
     if not path.exists():
         created = True
-    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-    conn.execute("PRAGMA journal_mode = WAL")
+    try:
+        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        conn.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.OperationalError as exc:
+        if created or not _is_current(path):
+            message = describe_sqlite_error(exc, path) or f"cannot open the index at {path}"
+            raise IndexFileError(message) from None
+        conn = sqlite3.connect(
+            f"file:{quote(str(path))}?immutable=1", uri=True, check_same_thread=False
+        )
+        return conn, False, True
     conn.execute("PRAGMA synchronous = NORMAL")  # a cache: durability of the last commit is moot
     conn.execute("PRAGMA temp_store = MEMORY")
     conn.execute("PRAGMA cache_size = -32000")
     if created:
-        with conn:
-            create_schema(conn)
-    return conn, created
+        try:
+            with conn:
+                create_schema(conn)
+            # The header (with the application id) into the file itself, not only the WAL:
+            # a concurrent run judges the file by it.
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            message = describe_sqlite_error(exc, path) or f"cannot create the index at {path}"
+            raise IndexFileError(message) from None
+    return conn, created, False

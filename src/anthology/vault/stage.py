@@ -23,6 +23,9 @@ from __future__ import annotations
 import os
 import pickle
 import sqlite3
+import sys
+import threading
+import time
 from collections.abc import Sequence
 
 from anthology.vault.resolve import LinkResolution
@@ -160,9 +163,36 @@ def save_links(folder: str, links: LinkResolution) -> str:
     return path
 
 
+def _die_with_parent() -> None:
+    """End this worker when the process that started it dies (``kill -9`` of a build left
+    idle workers behind): the kernel's parent-death signal on Linux, and everywhere a
+    thread that notices the parent is gone."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def start_worker(folder: str, root: str, links_file: str) -> None:
     """Pool initializer: this process's stage, in ``folder``, named after the process."""
     global _stager
+    _die_with_parent()
     with open(links_file, "rb") as fh:
         links = pickle.load(fh)
     _stager = Stager(os.path.join(folder, f"stage-{os.getpid()}.sqlite"), root, links)
