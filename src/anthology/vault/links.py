@@ -15,6 +15,7 @@ any link or tag is looked for.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
@@ -29,7 +30,7 @@ MDLINK_RE = re.compile(
 )
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_INLINE_CODE_RE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+_BACKTICKS_RE = re.compile(r"`+")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _OBSIDIAN_COMMENT_RE = re.compile(r"%%.*?(?:%%|\Z)", re.S)
 URL_RE = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s<>()\]]+")
@@ -217,8 +218,41 @@ def mask_code(text: str) -> str:
     if "%" in text and "%%" in text:
         text = _OBSIDIAN_COMMENT_RE.sub(lambda m: _blank(m.group()), text)
     if "`" in text:
-        text = _INLINE_CODE_RE.sub(lambda m: _blank(m.group()), text)
+        text = _blank_spans(text, _inline_code_spans(text))
     return text
+
+
+def _inline_code_spans(text: str) -> list[tuple[int, int]]:
+    """The spans ``re.sub(r"(`+)(?!`)(.+?)(?<!`)\\1(?!`)", …, flags=re.S)`` would replace,
+    found in linear time: that regex retries at every backtick of a run, and scans to the
+    end of the text for each opener that never closes (quadratic in both).
+
+    What the regex does, said plainly: at each run of backticks, the opener is the run's
+    last k backticks for the largest k such that some later run is exactly k long; it
+    closes at the first such run, and the search goes on after it. A run no later run
+    can close is left as it is."""
+    runs = [m.span() for m in _BACKTICKS_RE.finditer(text)]
+    if len(runs) < 2:
+        return []
+    by_length: dict[int, list[int]] = {}  # run length → indexes of the runs that long
+    for i, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(i)
+    spans: list[tuple[int, int]] = []
+    i, count = 0, len(runs)
+    while i < count:
+        start, end = runs[i]
+        closer = -1
+        for k in range(end - start, 0, -1):  # every run is tried once: linear in all
+            later = by_length.get(k)
+            if later is not None and later[-1] > i:
+                closer = later[bisect_right(later, i)]
+                break
+        if closer < 0:
+            i += 1
+            continue
+        spans.append((end - k, runs[closer][1]))
+        i = closer + 1
+    return spans
 
 
 def iter_links(text: str, *, masked: str | None = None, first_line: int = 1) -> Iterator[Link]:
