@@ -318,36 +318,62 @@ def find_links(
     return found
 
 
-def _inside(text: str, pos: int, open_: str, close: str) -> bool:
-    """Whether ``pos`` lies after an ``open_`` that its line has not yet closed."""
-    line_start = text.rfind("\n", 0, pos) + 1
-    o = text.rfind(open_, line_start, pos)
-    return o >= 0 and text.find(close, o, pos) < 0
+class _LastBefore:
+    """Where ``needle`` last occurs in a text, ending at or before a position, for
+    positions asked in increasing order.
+
+    Each question searches back only to the previous one, so all of them together read
+    the text once: a search back to the line start per ``#tag`` is quadratic on one long
+    line of tags."""
+
+    __slots__ = ("_rfind", "_needle", "_back", "_pos", "_last")
+
+    def __init__(self, text: str, needle: str) -> None:
+        self._rfind = text.rfind
+        self._needle = needle
+        self._back = len(needle) - 1  # an occurrence ending past the last position asked
+        self._pos = 0
+        self._last = -1
+
+    def at(self, pos: int) -> int:
+        found = self._rfind(self._needle, max(0, self._pos - self._back), pos)
+        self._pos = pos
+        if found >= 0:
+            self._last = found
+        return self._last
 
 
 def iter_tags(masked: str) -> Iterator[str]:
-    """``#tags`` in already-masked body text, without the ``#``; links and URLs excluded."""
+    """``#tags`` in already-masked body text, without the ``#``; links and URLs excluded.
+
+    A ``#word`` is a tag unless it is inside a word, after a ``[[`` or ``](`` its line has
+    not closed yet, or in a token (since the last blank) holding ``://``."""
     # What _TAG_SCAN_RE.finditer finds, tried only at each '#' found by str.find (memchr):
     # the regex engine steps through the note a character at a time to find them.
     find, match = masked.find, _TAG_SCAN_RE.match
     pos = find("#")
+    if pos < 0:
+        return
+    newline, blank, url = (_LastBefore(masked, s) for s in ("\n", " ", "://"))
+    wiki_open, wiki_close = _LastBefore(masked, "[["), _LastBefore(masked, "]]")
+    md_open, md_close = _LastBefore(masked, "]("), _LastBefore(masked, ")")
     while pos >= 0:
         m = match(masked, pos)
         if m is None:
             pos = find("#", pos + 1)
             continue
         start, pos = m.start(), find("#", m.end())
-        if _is_tag_at(masked, start):
-            tag = m.group(1).strip("/")
-            if tag:
-                yield tag
-
-
-def _is_tag_at(masked: str, pos: int) -> bool:
-    """Whether the ``#word`` at ``pos`` is a tag: not inside a word, a link or a URL."""
-    if pos and (masked[pos - 1].isalnum() or masked[pos - 1] in "_/&#[]"):
-        return False
-    if _inside(masked, pos, "[[", "]]") or _inside(masked, pos, "](", ")"):
-        return False
-    token_start = max(masked.rfind(" ", 0, pos), masked.rfind("\n", 0, pos)) + 1
-    return "://" not in masked[token_start:pos]
+        if start and (masked[start - 1].isalnum() or masked[start - 1] in "_/&#[]"):
+            continue  # inside a word
+        line_start = newline.at(start) + 1
+        opened = wiki_open.at(start)
+        if opened >= line_start and wiki_close.at(start) < opened:
+            continue  # inside [[…
+        opened = md_open.at(start)
+        if opened >= line_start and md_close.at(start) < opened:
+            continue  # inside ](…
+        if url.at(start) >= max(line_start, blank.at(start) + 1):
+            continue  # part of a URL
+        tag = m.group(1).strip("/")
+        if tag:
+            yield tag
