@@ -10,8 +10,8 @@ best of three.
 from __future__ import annotations
 
 import time
-from math import isqrt
 from collections.abc import Callable
+from math import isqrt
 
 import pytest
 
@@ -40,8 +40,6 @@ FAMILIES: dict[str, tuple[Callable[[int], str], bool]] = {
     "tags-after-open-wikilink": (lambda n: "[[" + "#a " * (n // 3), True),
     "tags-after-open-mdlink": (lambda n: "](" + "#a " * (n // 3), True),
     "tags-in-long-token": (lambda n: "x://" + "-#a" * (n // 3), True),
-    # many links on one long line, each given its line as context (the entry pane's parse)
-    "links-one-line-context": (lambda n: "[[a]] " * (n // 6), False),
 }
 
 

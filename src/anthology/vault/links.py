@@ -326,7 +326,7 @@ class _LastBefore:
     the text once: a search back to the line start per ``#tag`` is quadratic on one long
     line of tags."""
 
-    __slots__ = ("_rfind", "_needle", "_back", "_pos", "_last")
+    __slots__ = ("_back", "_last", "_needle", "_pos", "_rfind")
 
     def __init__(self, text: str, needle: str) -> None:
         self._rfind = text.rfind
