@@ -343,6 +343,10 @@ class _LastBefore:
         return self._last
 
 
+# How far into its line a tag is still checked by searching back to the line start.
+_NEAR = 512
+
+
 def iter_tags(masked: str) -> Iterator[str]:
     """``#tags`` in already-masked body text, without the ``#``; links and URLs excluded.
 
@@ -350,13 +354,10 @@ def iter_tags(masked: str) -> Iterator[str]:
     not closed yet, or in a token (since the last blank) holding ``://``."""
     # What _TAG_SCAN_RE.finditer finds, tried only at each '#' found by str.find (memchr):
     # the regex engine steps through the note a character at a time to find them.
-    find, match = masked.find, _TAG_SCAN_RE.match
+    find, rfind, match = masked.find, masked.rfind, _TAG_SCAN_RE.match
     pos = find("#")
-    if pos < 0:
-        return
-    newline, blank, url = (_LastBefore(masked, s) for s in ("\n", " ", "://"))
-    wiki_open, wiki_close = _LastBefore(masked, "[["), _LastBefore(masked, "]]")
-    md_open, md_close = _LastBefore(masked, "]("), _LastBefore(masked, ")")
+    line_from = line_start = 0  # where the last search for a newline began; what it found
+    far: tuple[_LastBefore, ...] | None = None
     while pos >= 0:
         m = match(masked, pos)
         if m is None:
@@ -365,15 +366,31 @@ def iter_tags(masked: str) -> Iterator[str]:
         start, pos = m.start(), find("#", m.end())
         if start and (masked[start - 1].isalnum() or masked[start - 1] in "_/&#[]"):
             continue  # inside a word
-        line_start = newline.at(start) + 1
-        opened = wiki_open.at(start)
-        if opened >= line_start and wiki_close.at(start) < opened:
-            continue  # inside [[…
-        opened = md_open.at(start)
-        if opened >= line_start and md_close.at(start) < opened:
-            continue  # inside ](…
-        if url.at(start) >= max(line_start, blank.at(start) + 1):
-            continue  # part of a URL
+        newline = rfind("\n", line_from, start)  # back to the previous tag only
+        line_from = start
+        if newline >= 0:
+            line_start = newline + 1
+        if start - line_start <= _NEAR:  # the usual tag: a short search back
+            opened = rfind("[[", line_start, start)
+            if opened >= 0 and find("]]", opened, start) < 0:
+                continue  # inside [[…
+            opened = rfind("](", line_start, start)
+            if opened >= 0 and find(")", opened, start) < 0:
+                continue  # inside ](…
+            if "://" in masked[rfind(" ", line_start, start) + 1 or line_start : start]:
+                continue  # part of a URL
+        else:  # far into a long line: searching back to its start per tag is quadratic
+            if far is None:
+                far = tuple(_LastBefore(masked, s) for s in ("[[", "]]", "](", ")", " ", "://"))
+            wiki_open, wiki_close, md_open, md_close, blank, url = far
+            opened = wiki_open.at(start)
+            if opened >= line_start and wiki_close.at(start) < opened:
+                continue
+            opened = md_open.at(start)
+            if opened >= line_start and md_close.at(start) < opened:
+                continue
+            if url.at(start) >= max(line_start, blank.at(start) + 1):
+                continue
         tag = m.group(1).strip("/")
         if tag:
             yield tag
