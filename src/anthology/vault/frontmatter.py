@@ -165,7 +165,12 @@ _FLOW_PLAIN_RE = re.compile(r"[^\W\d_][\w .()/'+&\-]*")
 _INT_RE = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
 _FLOAT_RE = re.compile(r"-?(?:0|[1-9][0-9]{0,15})\.[0-9]{1,15}")
 _DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_FLOW_ITEM_RE = re.compile(r" *(?:\"([^\"\\]*)\"|'([^']*)'|([^,\[\]{}\"'#]+?)) *(,|\Z)")
+# One item of a flow list and its comma. A plain item is words with runs of spaces
+# between them, taken possessively: a lazy ``[^,…]+?`` before `` *(,|\Z)`` retries the
+# spaces after every character, quadratic in a long run of them.
+_FLOW_ITEM_RE = re.compile(
+    r" *(?:\"([^\"\\]*)\"|'([^']*)'|([^,\[\]{}\"'# ]++(?: ++[^,\[\]{}\"'# ]++)*+)) *(,|\Z)"
+)
 # What YAML refuses or treats as a line break anywhere: left to PyYAML to report.
 _ODD_CHAR_RE = re.compile(
     "[^\x09\x0a\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]"

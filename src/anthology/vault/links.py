@@ -15,6 +15,7 @@ any link or tag is looked for.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
@@ -29,7 +30,7 @@ MDLINK_RE = re.compile(
 )
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_INLINE_CODE_RE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+_BACKTICKS_RE = re.compile(r"`+")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _OBSIDIAN_COMMENT_RE = re.compile(r"%%.*?(?:%%|\Z)", re.S)
 URL_RE = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s<>()\]]+")
@@ -217,8 +218,41 @@ def mask_code(text: str) -> str:
     if "%" in text and "%%" in text:
         text = _OBSIDIAN_COMMENT_RE.sub(lambda m: _blank(m.group()), text)
     if "`" in text:
-        text = _INLINE_CODE_RE.sub(lambda m: _blank(m.group()), text)
+        text = _blank_spans(text, _inline_code_spans(text))
     return text
+
+
+def _inline_code_spans(text: str) -> list[tuple[int, int]]:
+    """The spans ``re.sub(r"(`+)(?!`)(.+?)(?<!`)\\1(?!`)", …, flags=re.S)`` would replace,
+    found in linear time: that regex retries at every backtick of a run, and scans to the
+    end of the text for each opener that never closes (quadratic in both).
+
+    What the regex does, said plainly: at each run of backticks, the opener is the run's
+    last k backticks for the largest k such that some later run is exactly k long; it
+    closes at the first such run, and the search goes on after it. A run no later run
+    can close is left as it is."""
+    runs = [m.span() for m in _BACKTICKS_RE.finditer(text)]
+    if len(runs) < 2:
+        return []
+    by_length: dict[int, list[int]] = {}  # run length → indexes of the runs that long
+    for i, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(i)
+    spans: list[tuple[int, int]] = []
+    i, count = 0, len(runs)
+    while i < count:
+        start, end = runs[i]
+        closer = -1
+        for k in range(end - start, 0, -1):  # every run is tried once: linear in all
+            later = by_length.get(k)
+            if later is not None and later[-1] > i:
+                closer = later[bisect_right(later, i)]
+                break
+        if closer < 0:
+            i += 1
+            continue
+        spans.append((end - k, runs[closer][1]))
+        i = closer + 1
+    return spans
 
 
 def iter_links(text: str, *, masked: str | None = None, first_line: int = 1) -> Iterator[Link]:
@@ -284,36 +318,79 @@ def find_links(
     return found
 
 
-def _inside(text: str, pos: int, open_: str, close: str) -> bool:
-    """Whether ``pos`` lies after an ``open_`` that its line has not yet closed."""
-    line_start = text.rfind("\n", 0, pos) + 1
-    o = text.rfind(open_, line_start, pos)
-    return o >= 0 and text.find(close, o, pos) < 0
+class _LastBefore:
+    """Where ``needle`` last occurs in a text, ending at or before a position, for
+    positions asked in increasing order.
+
+    Each question searches back only to the previous one, so all of them together read
+    the text once: a search back to the line start per ``#tag`` is quadratic on one long
+    line of tags."""
+
+    __slots__ = ("_back", "_last", "_needle", "_pos", "_rfind")
+
+    def __init__(self, text: str, needle: str) -> None:
+        self._rfind = text.rfind
+        self._needle = needle
+        self._back = len(needle) - 1  # an occurrence ending past the last position asked
+        self._pos = 0
+        self._last = -1
+
+    def at(self, pos: int) -> int:
+        found = self._rfind(self._needle, max(0, self._pos - self._back), pos)
+        self._pos = pos
+        if found >= 0:
+            self._last = found
+        return self._last
+
+
+# How far into its line a tag is still checked by searching back to the line start.
+_NEAR = 512
 
 
 def iter_tags(masked: str) -> Iterator[str]:
-    """``#tags`` in already-masked body text, without the ``#``; links and URLs excluded."""
+    """``#tags`` in already-masked body text, without the ``#``; links and URLs excluded.
+
+    A ``#word`` is a tag unless it is inside a word, after a ``[[`` or ``](`` its line has
+    not closed yet, or in a token (since the last blank) holding ``://``."""
     # What _TAG_SCAN_RE.finditer finds, tried only at each '#' found by str.find (memchr):
     # the regex engine steps through the note a character at a time to find them.
-    find, match = masked.find, _TAG_SCAN_RE.match
+    find, rfind, match = masked.find, masked.rfind, _TAG_SCAN_RE.match
     pos = find("#")
+    line_from = line_start = 0  # where the last search for a newline began; what it found
+    far: tuple[_LastBefore, ...] | None = None
     while pos >= 0:
         m = match(masked, pos)
         if m is None:
             pos = find("#", pos + 1)
             continue
         start, pos = m.start(), find("#", m.end())
-        if _is_tag_at(masked, start):
-            tag = m.group(1).strip("/")
-            if tag:
-                yield tag
-
-
-def _is_tag_at(masked: str, pos: int) -> bool:
-    """Whether the ``#word`` at ``pos`` is a tag: not inside a word, a link or a URL."""
-    if pos and (masked[pos - 1].isalnum() or masked[pos - 1] in "_/&#[]"):
-        return False
-    if _inside(masked, pos, "[[", "]]") or _inside(masked, pos, "](", ")"):
-        return False
-    token_start = max(masked.rfind(" ", 0, pos), masked.rfind("\n", 0, pos)) + 1
-    return "://" not in masked[token_start:pos]
+        if start and (masked[start - 1].isalnum() or masked[start - 1] in "_/&#[]"):
+            continue  # inside a word
+        newline = rfind("\n", line_from, start)  # back to the previous tag only
+        line_from = start
+        if newline >= 0:
+            line_start = newline + 1
+        if start - line_start <= _NEAR:  # the usual tag: a short search back
+            opened = rfind("[[", line_start, start)
+            if opened >= 0 and find("]]", opened, start) < 0:
+                continue  # inside [[…
+            opened = rfind("](", line_start, start)
+            if opened >= 0 and find(")", opened, start) < 0:
+                continue  # inside ](…
+            if "://" in masked[rfind(" ", line_start, start) + 1 or line_start : start]:
+                continue  # part of a URL
+        else:  # far into a long line: searching back to its start per tag is quadratic
+            if far is None:
+                far = tuple(_LastBefore(masked, s) for s in ("[[", "]]", "](", ")", " ", "://"))
+            wiki_open, wiki_close, md_open, md_close, blank, url = far
+            opened = wiki_open.at(start)
+            if opened >= line_start and wiki_close.at(start) < opened:
+                continue
+            opened = md_open.at(start)
+            if opened >= line_start and md_close.at(start) < opened:
+                continue
+            if url.at(start) >= max(line_start, blank.at(start) + 1):
+                continue
+        tag = m.group(1).strip("/")
+        if tag:
+            yield tag

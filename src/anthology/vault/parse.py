@@ -28,7 +28,10 @@ from anthology.vault.resolve import target_key
 
 WORDS_PER_MINUTE = 200
 CONTEXT_CHARS = 240
-_HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)
+# An ATX heading: up to six '#', blanks, then the rest of the line. The closing '#'s and
+# blanks are cut off by hand (see _headings): a lazy ``(.+?)[ \t#]*$`` retries the tail at
+# every character, quadratic in a long run of blanks.
+_HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.+)$", re.M)
 _TAG_KEYS = ("tags", "tag")
 _ALIAS_KEYS = ("aliases", "alias")
 
@@ -223,7 +226,10 @@ def target_name(text: str) -> str:
 
 
 def _headings(masked: str) -> list[tuple[int, str]]:
-    """What ``_HEADING_RE.finditer`` finds, trying it only where a line starts with '#'.
+    """The ATX headings ``(level, text)``, looked for only where a line starts with '#'.
+
+    The text is what ``^(#{1,6})[ \t]+(.+?)[ \t#]*$`` would capture, stripped: the line
+    without its trailing blanks and '#'s (but one character at least), found in linear time.
 
     Candidates are found with one-character finds (memchr); a find for "\\n#" is a slow
     two-character search through the whole note."""
@@ -235,7 +241,8 @@ def _headings(masked: str) -> list[tuple[int, str]]:
         if at == 0 or masked[at - 1] == "\n":
             m = match(masked, at)
             if m is not None:
-                text = m.group(2).strip()
+                rest = m.group(2)
+                text = (rest.rstrip(" \t#") or rest[:1]).strip()
                 if text:
                     out.append((len(m.group(1)), text))
             at = find("\n", at)  # on to the next line: its other '#'s start no heading

@@ -1,0 +1,68 @@
+"""Every scanner the indexer runs over a note is linear: a hostile file cannot stall `index`.
+
+Each family is a note shaped to make a backtracking regex (or a search back to the line
+start per match) retry its work at every character. Parsing it at n and at 4n characters in
+the same run must take about 4× as long (quadratic work: 16×). No wall-clock limit: n grows
+until the small note takes at least 20 ms, so the ratio is not noise, and each size is timed
+best of three.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from math import isqrt
+
+import pytest
+
+from anthology.vault.parse import parse_parts
+
+MIN_SECONDS = 0.02
+MAX_RATIO = 8.0  # linear ≈ 4, quadratic ≈ 16
+
+
+def _front(yaml: str) -> str:
+    return f"---\n{yaml}\n---\nbody\n"
+
+
+# name → (note of size about n, for_index)
+FAMILIES: dict[str, tuple[Callable[[int], str], bool]] = {
+    # a heading whose text is followed by a long run of blanks, or of " #"
+    "heading-spaces": (lambda n: "# h" + " " * n + "x\n", True),
+    "heading-space-hashes": (lambda n: "# h" + " #" * (n // 2) + "x\n", True),
+    # inline code: one long unclosed run of backticks, or runs of every length
+    "backtick-run": (lambda n: "x " + "`" * n + " a ` b", True),
+    "backtick-runs": (lambda n: "x " + " ".join("`" * i for i in range(1, isqrt(2 * n))), True),
+    # a front-matter flow list with a long run of spaces inside an item
+    "flow-list-spaces": (lambda n: _front("tags: [a" + " " * n + "b, c]"), True),
+    # many #tags on one long line, also after an unclosed [[ or ](
+    "tags-one-line": (lambda n: "#t " * (n // 3), True),
+    "tags-after-open-wikilink": (lambda n: "[[" + "#a " * (n // 3), True),
+    "tags-after-open-mdlink": (lambda n: "](" + "#a " * (n // 3), True),
+    "tags-in-long-token": (lambda n: "x://" + "-#a" * (n // 3), True),
+}
+
+
+def _best(text: str, for_index: bool) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        parse_parts(text, "note.md", for_index=for_index)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _ratio(make: Callable[[int], str], for_index: bool) -> float:
+    n = 1000
+    while _best(make(n), for_index) < MIN_SECONDS:
+        n *= 2
+    return _best(make(4 * n), for_index) / _best(make(n), for_index)
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_parse_time_grows_linearly(family: str) -> None:
+    make, for_index = FAMILIES[family]
+    ratio = _ratio(make, for_index)
+    if ratio >= MAX_RATIO:  # a busy machine can spoil one measurement; quadratic spoils both
+        ratio = min(ratio, _ratio(make, for_index))
+    assert ratio < MAX_RATIO, f"{family}: 4× the text took {ratio:.1f}× as long"
