@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QObject, QRunnable, QSize, Qt, QThreadPool, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
@@ -65,6 +65,31 @@ def snippet_html(snippet: str) -> str:
     return out + "</b>" * (out.count("<b>") - out.count("</b>"))  # a cut inside a match
 
 
+class _Relay(QObject):
+    """Carries a worker's mentions to the GUI thread (a queued signal)."""
+
+    done = Signal(int, str, object)  # token, entry id, list[SearchHit]
+
+
+class _MentionsTask(QRunnable):
+    """Asks ``fn(entry_id)`` on a pool thread; touches no widget."""
+
+    def __init__(self, token: int, entry_id: str, fn: Callable[[str], list[SearchHit]],
+                 current: Callable[[int], bool], relay: _Relay) -> None:  # fmt: skip
+        super().__init__()
+        self.token, self.entry_id, self.fn, self.current, self.relay = (
+            token, entry_id, fn, current, relay)  # fmt: skip
+
+    def run(self) -> None:
+        if not self.current(self.token):
+            return  # superseded before it started: the user has opened another entry
+        try:
+            hits: list[SearchHit] = self.fn(self.entry_id)
+        except Exception:  # a closed or replaced index: the mentions are simply not shown
+            hits = []
+        self.relay.done.emit(self.token, self.entry_id, hits)
+
+
 class BacklinksPanel(QWidget):
     entryActivated = Signal(str)
 
@@ -92,6 +117,14 @@ class BacklinksPanel(QWidget):
         # their pages come from.
         self._groups: list[tuple[str | None, int]] = []
         self._page: Callable[[str | None, int, int], list[LinkRow]] = lambda r, o, n: []
+        # Unlinked mentions come from a one-thread pool; each request has a token, and a
+        # result whose token is not the latest (another entry was opened) is dropped.
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._token = 0
+        self._cancel: Callable[[], None] | None = None
+        self._relay = _Relay()
+        self._relay.done.connect(self._on_unlinked)
 
     def show_backlinks(
         self,
@@ -107,6 +140,7 @@ class BacklinksPanel(QWidget):
 
         ``unlinked``: the unlinked mentions, or None when they come later through
         :meth:`show_unlinked` (they are searched off the GUI thread)."""
+        self._supersede()
         self._entry_id = entry_id
         self._groups = groups
         self._page = page
@@ -146,6 +180,46 @@ class BacklinksPanel(QWidget):
                               snippet_html(hit.snippet), snippet_text(hit.snippet))  # fmt: skip
             group.setExpanded(False)
         return True
+
+    def find_unlinked(
+        self,
+        entry_id: str,
+        search: Callable[[str], list[SearchHit]],
+        cancel: Callable[[], None] | None = None,
+    ) -> None:
+        """Ask ``search(entry_id)`` for the unlinked mentions off the GUI thread (a title
+        that is a common word can take long) and show them when they come, unless another
+        entry has been shown by then. ``cancel`` (from the GUI thread) stops a search that
+        is superseded, e.g. by interrupting its SQLite connection."""
+        self._supersede()
+        self._cancel = cancel
+        task = _MentionsTask(self._token, entry_id, search, self._is_current, self._relay)
+        self._pool.start(task)
+
+    @property
+    def finding_unlinked(self) -> bool:
+        """Whether a search for unlinked mentions is still running or queued."""
+        return self._pool.activeThreadCount() > 0
+
+    def wait_unlinked(self) -> None:
+        """Stop waiting for any unlinked mentions and let their search end (before the
+        index it reads is closed)."""
+        self._supersede()
+        self._pool.waitForDone()
+
+    def _is_current(self, token: int) -> bool:  # asked from the worker thread: reads an int
+        return token == self._token
+
+    def _supersede(self) -> None:
+        self._token += 1
+        cancel, self._cancel = self._cancel, None
+        if cancel is not None:
+            cancel()
+
+    def _on_unlinked(self, token: int, entry_id: str, hits: list[SearchHit]) -> None:
+        if token == self._token:
+            self._cancel = None
+            self.show_unlinked(entry_id, hits)
 
     def clear(self) -> None:
         """Show nothing, and forget where pages came from (the vault is closing)."""
