@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from anthology.ui.backlinks_panel import PAGE, ROLE_MORE, BacklinksPanel
 from anthology.vault.index import VaultIndex
+from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, SearchHit
 
 MENTIONERS = 2 * PAGE + 50
 
@@ -108,3 +110,54 @@ def test_backlinks_with_contexts_are_the_lines_around_each_link(index: VaultInde
     mention = next(b for b in whole if b.source.id == "notes/n042")
     assert mention.context == "Note 42 builds on [[Hub]] for its ending."
     assert mention.line == 4 and mention.relation is None
+
+
+# ---------------------------------------------------------------------------------------
+# unlinked mentions: asked off the GUI thread, shown when ready, a stale answer dropped
+# ---------------------------------------------------------------------------------------
+def mention(entry_id: str) -> SearchHit:
+    return SearchHit(EntryRef(entry_id, entry_id, f"{entry_id}.md"), "note",
+                     f"names {MATCH_START}it{MATCH_END} here", 1.0)  # fmt: skip
+
+
+def test_a_stale_mentions_answer_for_a_previous_entry_is_dropped(qtbot) -> None:
+    panel = BacklinksPanel()
+    qtbot.addWidget(panel)
+    release = threading.Event()
+    cancelled: list[str] = []
+
+    def slow(entry_id: str) -> list[SearchHit]:  # the common-word title of entry A
+        release.wait(10)
+        return [mention("from-A")]
+
+    panel.show_backlinks("A", [], 0, lambda r, o, n: [])
+    panel.find_unlinked("A", slow, lambda: cancelled.append("A"))
+    assert panel.groups() == {"No backlinks": []}  # shown at once, mentions still to come
+    panel.show_backlinks("B", [], 0, lambda r, o, n: [])  # the user opens B meanwhile
+    assert cancelled == ["A"]  # A's search was told to stop
+    panel.find_unlinked("B", lambda entry_id: [mention("from-B")])
+    release.set()
+    qtbot.waitUntil(lambda: not panel.finding_unlinked, timeout=10000)
+    qtbot.waitUntil(lambda: "Unlinked mentions (1)" in panel.groups(), timeout=5000)
+    qtbot.wait(50)  # A's answer, had it been sent, is delivered by now
+    assert panel.groups() == {"Unlinked mentions (1)": ["from-B"]}
+    group = panel.tree.topLevelItem(0)
+    assert not group.isExpanded()  # collapsed until the reader opens it
+
+
+def test_mentions_of_the_shown_entry_fill_the_collapsed_group(qtbot, index: VaultIndex) -> None:
+    panel = BacklinksPanel()
+    qtbot.addWidget(panel)
+    groups, sources = index.backlink_groups("Hub")
+    reader = index.reader()
+    try:
+        panel.show_backlinks("Hub", groups, sources,
+                             lambda r, o, n: index.backlinks_page("Hub", r, o, n))  # fmt: skip
+        panel.find_unlinked("Hub", reader.unlinked_mentions, reader.interrupt)
+        qtbot.waitUntil(lambda: not panel.finding_unlinked, timeout=10000)
+        qtbot.wait(20)
+        # Hub's title is only ever linked here: no unlinked mentions group, the rest intact.
+        assert list(panel.groups()) == ["source (3)", f"mentions ({MENTIONERS})"]
+    finally:
+        panel.wait_unlinked()
+        reader.close()

@@ -19,14 +19,15 @@ import pytest
 from PySide6 import QtGui
 from PySide6.QtCore import QSettings, QThreadPool, QUrl
 from PySide6.QtGui import QColor, QImage, QTextDocument
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QTreeWidgetItem
 
+from anthology.ui.backlinks_panel import BacklinksPanel
 from anthology.ui.entry_pane import MAX_IMAGE_SIDE, EntryPane
 from anthology.ui.graph_view import GraphView
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
 from anthology.vault.graph_data import GraphData
-from anthology.vault.model import EntryRef, SearchHit
+from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, LinkRow, SearchHit
 from anthology.vault.render import clear_render_cache, preview_html
 from anthology.vault.render.safe_text import plain_text
 
@@ -202,12 +203,47 @@ def test_quick_switcher_rows_are_text(qtbot) -> None:
         check_tooltip(item.toolTip(), s)
 
 
-def test_backlink_rows_are_left_to_the_backlinks_helper() -> None:
-    # TODO(lead): add BacklinksPanel rows (their QLabel text and item tooltips) to the
-    # shared places above once backlinks_panel escapes them; today its row tooltip is the
-    # raw label (f"{label}\n…"), which Qt reads as rich text. Another helper rewrites the
-    # panel; this file does not touch it.
-    pytest.skip("backlinks_panel.py is rewritten by another helper; see the TODO")
+def backlink_rows(panel: BacklinksPanel) -> list[tuple[QTreeWidgetItem, QLabel]]:
+    tree = panel.tree
+    rows = []
+    for i in range(tree.topLevelItemCount()):
+        group = tree.topLevelItem(i)
+        for k in range(group.childCount()):
+            item = group.child(k)
+            label = tree.itemWidget(item, 0)
+            if isinstance(label, QLabel):
+                rows.append((item, label))
+    return rows
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_backlink_rows_and_their_tooltips_are_text(qtbot, name: str) -> None:
+    s = HOSTILE[name]
+    panel = BacklinksPanel()
+    qtbot.addWidget(panel)
+    panel.resize(400, 600)
+    source = EntryRef("E1", s, s + ".md")
+    links = {
+        s: [LinkRow(source, None, s, s, False, 2, f"{s}: [[{s}]]")],  # a typed relation
+        None: [LinkRow(source, None, s, None, False, 5, f"before [[{s}|{s}]] {s}", alias=s)],
+    }
+    mention = SearchHit(source, "note", f"a {MATCH_START}{s}{MATCH_END} b", 1.0)
+    panel.show_backlinks(
+        "X", [(s, 1), (None, 1)], 1, lambda rel, offset, n: links[rel][offset:][:n], [mention]
+    )
+    rows = backlink_rows(panel)
+    assert len(rows) == 3  # the relation, the body link, the unlinked mention
+    for item, label in rows:
+        check_tooltip(label.text(), s)  # the row: the source's label, then its context
+        check_tooltip(item.toolTip(0), s)
+    for i in range(panel.tree.topLevelItemCount()):  # group labels: plain text items
+        group = panel.tree.topLevelItem(i)
+        assert not QtGui.Qt.mightBeRichText(group.toolTip(0)) or not group.toolTip(0)
+    assert shown(s)[:150] in panel.tree.topLevelItem(0).text(0)
+    panel.tree.expandAll()
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.grab()  # laid out and painted: 3,000 nested tables once crashed a label
 
 
 # ---------------------------------------------------------------------------------------

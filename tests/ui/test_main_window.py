@@ -230,3 +230,52 @@ def test_a_hub_lists_some_citing_entries_and_counts_the_rest(
     n = CITED_BY_SHOWN + 4
     assert win.backlinks.groups()[f"source ({n})"] == [f"s{i:02d}" for i in range(n)]
     win.close()
+
+
+def test_backlinks_show_at_once_and_unlinked_mentions_fill_in_later(
+    window: MainWindow, qtbot, monkeypatch
+) -> None:
+    import threading
+
+    from anthology.vault.index import VaultIndex
+
+    win = window
+    (win.root / "mention.md").write_text(
+        "# Mention\n\nWe read Attention Is All You Need again, without a link.\n", "utf-8"
+    )
+    qtbot.waitUntil(lambda: win.index.entry_ref("mention") is not None, timeout=10000)
+    qtbot.waitUntil(lambda: win.worker is None or not win.worker.isRunning(), timeout=10000)
+    qtbot.waitUntil(lambda: not win.backlinks.finding_unlinked, timeout=10000)
+    release = threading.Event()
+    asked: list[tuple[str, int]] = []
+    real = VaultIndex.unlinked_mentions
+
+    def slow(self, entry_id: str, limit: int = 50):  # a title that is a common word
+        asked.append((entry_id, threading.get_ident()))
+        release.wait(10)
+        return real(self, entry_id, limit)
+
+    monkeypatch.setattr(VaultIndex, "unlinked_mentions", slow)
+    assert win.show_entry("LIT-008")
+    # The window did not wait for the mentions: the typed backlinks are there already.
+    groups = win.backlinks.groups()
+    assert groups["paper (1)"] == ["NOTE-011"]
+    assert not any(g.startswith("Unlinked mentions") for g in groups)
+    qtbot.waitUntil(lambda: bool(asked), timeout=5000)
+    assert asked[0][0] == "LIT-008" and asked[0][1] != threading.get_ident()
+    release.set()
+    qtbot.waitUntil(lambda: "Unlinked mentions (1)" in win.backlinks.groups(), timeout=10000)
+    assert win.backlinks.groups()["Unlinked mentions (1)"] == ["mention"]
+
+    # A slow answer for the entry left behind is dropped, not shown under the next one.
+    release.clear()
+    assert win.show_entry("LIT-008")
+    qtbot.waitUntil(lambda: len(asked) == 2, timeout=5000)
+    assert win.show_entry("SOTA-050")
+    release.set()
+    qtbot.waitUntil(lambda: not win.backlinks.finding_unlinked, timeout=10000)
+    qtbot.wait(50)
+    assert real(win.index, "SOTA-050") == []  # nothing names SOTA-050 without a link
+    assert not any(g.startswith("Unlinked mentions") for g in win.backlinks.groups())
+    assert "compared against (1)" in win.backlinks.groups()  # its backlinks stay shown
+    assert [a[0] for a in asked][:3] == ["LIT-008", "LIT-008", "SOTA-050"]

@@ -5,52 +5,89 @@ Typed relations come first ("introduced by", "source", …), untyped body links 
 A click (or Enter) on a row navigates to its source entry. A group shows its first
 :data:`PAGE` links and a "Show more" row for the next page, so a hub with tens of thousands
 of backlinks opens as fast as any entry; contexts are cut only for the rows shown.
+
+Every string from the vault (titles, ids, contexts, snippets, relation names) goes through
+:mod:`anthology.vault.render.safe_text` before Qt sees it: a row's label is rich text and
+its tooltip would be read as rich text too, so a title of 3,000 nested ``<table>`` or
+``<img src='/abs/…'>`` must reach Qt escaped, never as markup.
+
+Unlinked mentions can take long on a title that is a common word, so the window asks for
+them off the GUI thread and hands them over later with :meth:`BacklinksPanel.show_unlinked`.
 """
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Callable
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QObject, QRunnable, QSize, Qt, QThreadPool, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from anthology.vault.model import MATCH_END, MATCH_START, LinkRow, SearchHit
+from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, plain_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole
 ROLE_MORE = Qt.ItemDataRole.UserRole + 1  # on a "Show more" row: its group's index
 PAGE = 100
 MENTIONS = "mentions"
 UNLINKED = "Unlinked mentions"
+NO_BACKLINKS = "No backlinks"
 
 
 def highlight_link(context: str, text: str, alias: str | None) -> str:
-    """The context line as HTML, with the link itself in bold."""
-    escaped = html.escape(context)
+    """The context line as HTML (escaped), with the link itself in bold."""
+    escaped = html_text(context, MAX_SHOWN_CHARS)
     for needle in (f"[[{text}", alias or "", text):
-        if needle and html.escape(needle) in escaped:
-            start = escaped.index(html.escape(needle))
+        needle = html_text(needle)
+        if needle and needle in escaped:
+            start = escaped.index(needle)
             if needle.startswith("[["):
                 end = escaped.find("]]", start)
-                end = end + 2 if end >= 0 else start + len(html.escape(needle))
+                end = end + 2 if end >= 0 else start + len(needle)
             else:
-                end = start + len(html.escape(needle))
+                end = start + len(needle)
             return f"{escaped[:start]}<b>{escaped[start:end]}</b>{escaped[end:]}"
     return escaped
 
 
-def _strip_tags(text: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", text))
+def snippet_text(snippet: str) -> str:
+    """A search snippet as one plain line, its match markers removed."""
+    return " ".join(snippet.replace(MATCH_START, "").replace(MATCH_END, "").split())
 
 
 def snippet_html(snippet: str) -> str:
-    return (
-        html.escape(" ".join(snippet.split()))
+    """A search snippet as HTML: the text escaped, each match in bold."""
+    out = (
+        html_text(" ".join(snippet.split()), MAX_SHOWN_CHARS)
         .replace(MATCH_START, "<b>")
         .replace(MATCH_END, "</b>")
     )
+    return out + "</b>" * (out.count("<b>") - out.count("</b>"))  # a cut inside a match
+
+
+class _Relay(QObject):
+    """Carries a worker's mentions to the GUI thread (a queued signal)."""
+
+    done = Signal(int, str, object)  # token, entry id, list[SearchHit]
+
+
+class _MentionsTask(QRunnable):
+    """Asks ``fn(entry_id)`` on a pool thread; touches no widget."""
+
+    def __init__(self, token: int, entry_id: str, fn: Callable[[str], list[SearchHit]],
+                 current: Callable[[int], bool], relay: _Relay) -> None:  # fmt: skip
+        super().__init__()
+        self.token, self.entry_id, self.fn, self.current, self.relay = (
+            token, entry_id, fn, current, relay)  # fmt: skip
+
+    def run(self) -> None:
+        if not self.current(self.token):
+            return  # superseded before it started: the user has opened another entry
+        try:
+            hits: list[SearchHit] = self.fn(self.entry_id)
+        except Exception:  # a closed or replaced index: the mentions are simply not shown
+            hits = []
+        self.relay.done.emit(self.token, self.entry_id, hits)
 
 
 class BacklinksPanel(QWidget):
@@ -80,6 +117,14 @@ class BacklinksPanel(QWidget):
         # their pages come from.
         self._groups: list[tuple[str | None, int]] = []
         self._page: Callable[[str | None, int, int], list[LinkRow]] = lambda r, o, n: []
+        # Unlinked mentions come from a one-thread pool; each request has a token, and a
+        # result whose token is not the latest (another entry was opened) is dropped.
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._token = 0
+        self._cancel: Callable[[], None] | None = None
+        self._relay = _Relay()
+        self._relay.done.connect(self._on_unlinked)
 
     def show_backlinks(
         self,
@@ -87,33 +132,94 @@ class BacklinksPanel(QWidget):
         groups: list[tuple[str | None, int]],
         sources: int,
         page: Callable[[str | None, int, int], list[LinkRow]],
-        unlinked: list[SearchHit],
+        unlinked: list[SearchHit] | None = None,
     ) -> None:
         """Show the backlinks of ``entry_id`` a page at a time: ``groups`` are (relation,
         number of links) in order (None: untyped mentions), ``sources`` the number of
-        entries linking here, ``page(relation, offset, limit)`` the links to show."""
+        entries linking here, ``page(relation, offset, limit)`` the links to show.
+
+        ``unlinked``: the unlinked mentions, or None when they come later through
+        :meth:`show_unlinked` (they are searched off the GUI thread)."""
+        self._supersede()
         self._entry_id = entry_id
         self._groups = groups
         self._page = page
         self.tree.clear()
         self.title.setText(f"Backlinks · {sources}" if entry_id else "Backlinks")
         for index, (relation, count) in enumerate(groups):
-            group = QTreeWidgetItem(self.tree, [f"{relation or MENTIONS} ({count})"])
+            # An item's text is drawn as plain text; the relation is a front-matter key,
+            # cut and rid of bidi controls all the same.
+            name = plain_text(relation, 200) if relation is not None else MENTIONS
+            group = QTreeWidgetItem(self.tree, [f"{name} ({count})"])
             group.setFlags(Qt.ItemFlag.ItemIsEnabled)
             font = group.font(0)
             font.setBold(True)
             group.setFont(0, font)
             self._add_page(group, index)
             group.setExpanded(True)
-        if unlinked:
-            group = QTreeWidgetItem(self.tree, [f"{UNLINKED} ({len(unlinked)})"])
-            group.setFlags(Qt.ItemFlag.ItemIsEnabled)
-            for hit in unlinked:
-                self._add_row(group, hit.entry.id, hit.entry.label, snippet_html(hit.snippet))
-            group.setExpanded(False)
-        if not groups and not unlinked and entry_id:
-            empty = QTreeWidgetItem(self.tree, ["No backlinks"])
+        if not groups and entry_id:
+            empty = QTreeWidgetItem(self.tree, [NO_BACKLINKS])
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
+        if unlinked is not None:
+            self.show_unlinked(entry_id, unlinked)
+
+    def show_unlinked(self, entry_id: str | None, hits: list[SearchHit]) -> bool:
+        """Fill the collapsed "Unlinked mentions" group of ``entry_id`` with ``hits``; a
+        result for another entry than the one shown (it came too late) is dropped."""
+        if entry_id != self._entry_id or entry_id is None:
+            return False
+        for i in reversed(range(self.tree.topLevelItemCount())):
+            text = self.tree.topLevelItem(i).text(0)
+            if text.startswith(UNLINKED) or (hits and text == NO_BACKLINKS):
+                self.tree.takeTopLevelItem(i)
+        if hits:
+            group = QTreeWidgetItem(self.tree, [f"{UNLINKED} ({len(hits)})"])
+            group.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            for hit in hits:
+                self._add_row(group, hit.entry.id, hit.entry.label,
+                              snippet_html(hit.snippet), snippet_text(hit.snippet))  # fmt: skip
+            group.setExpanded(False)
+        return True
+
+    def find_unlinked(
+        self,
+        entry_id: str,
+        search: Callable[[str], list[SearchHit]],
+        cancel: Callable[[], None] | None = None,
+    ) -> None:
+        """Ask ``search(entry_id)`` for the unlinked mentions off the GUI thread (a title
+        that is a common word can take long) and show them when they come, unless another
+        entry has been shown by then. ``cancel`` (from the GUI thread) stops a search that
+        is superseded, e.g. by interrupting its SQLite connection."""
+        self._supersede()
+        self._cancel = cancel
+        task = _MentionsTask(self._token, entry_id, search, self._is_current, self._relay)
+        self._pool.start(task)
+
+    @property
+    def finding_unlinked(self) -> bool:
+        """Whether a search for unlinked mentions is still running or queued."""
+        return self._pool.activeThreadCount() > 0
+
+    def wait_unlinked(self) -> None:
+        """Stop waiting for any unlinked mentions and let their search end (before the
+        index it reads is closed)."""
+        self._supersede()
+        self._pool.waitForDone()
+
+    def _is_current(self, token: int) -> bool:  # asked from the worker thread: reads an int
+        return token == self._token
+
+    def _supersede(self) -> None:
+        self._token += 1
+        cancel, self._cancel = self._cancel, None
+        if cancel is not None:
+            cancel()
+
+    def _on_unlinked(self, token: int, entry_id: str, hits: list[SearchHit]) -> None:
+        if token == self._token:
+            self._cancel = None
+            self.show_unlinked(entry_id, hits)
 
     def clear(self) -> None:
         """Show nothing, and forget where pages came from (the vault is closing)."""
@@ -129,19 +235,25 @@ class BacklinksPanel(QWidget):
         relation, count = self._groups[index]
         for link in self._page(relation, shown, PAGE):
             self._add_row(group, link.source.id, link.source.label,
-                          highlight_link(link.context, link.text, link.alias))  # fmt: skip
+                          highlight_link(link.context, link.text, link.alias),
+                          link.context)  # fmt: skip
         left = count - group.childCount()
         if left > 0:
             more = QTreeWidgetItem(group, [f"Show {min(left, PAGE)} more ({left} not shown)"])
             more.setData(0, ROLE_MORE, index)
             more.setToolTip(0, "Show the next backlinks of this group")
 
-    def _add_row(self, group: QTreeWidgetItem, entry_id: str, label: str, context: str) -> None:
+    def _add_row(
+        self, group: QTreeWidgetItem, entry_id: str, label: str, context_html: str, context: str
+    ) -> None:
+        """A row: the source's label over its context line. ``context_html`` is already
+        escaped; ``label`` and ``context`` are vault text, escaped here."""
         item = QTreeWidgetItem(group)
         item.setData(0, ROLE_ID, entry_id)
         muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
         text = QLabel(
-            f"<b>{html.escape(label)}</b><br><span style='color:{muted}'>{context}</span>"
+            f"<b>{html_text(label, MAX_SHOWN_CHARS)}</b><br>"
+            f"<span style='color:{muted}'>{context_html}</span>"
         )
         # Two unwrapped lines (source, then context) clipped at the panel's edge: rows stay
         # one height, and the whole context is in the tooltip.
@@ -150,7 +262,8 @@ class BacklinksPanel(QWidget):
         text.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         text.setContentsMargins(2, 2, 2, 4)
         text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        item.setToolTip(0, f"{label}\n{' '.join(_strip_tags(context).split())}")
+        # Qt would read a tooltip that looks like HTML as HTML: give it escaped text only.
+        item.setToolTip(0, tooltip_html(f"{label}\n{' '.join(context.split())}"))
         self.tree.setItemWidget(item, 0, text)
         line = text.fontMetrics().lineSpacing()
         item.setSizeHint(0, QSize(0, 2 * line + 14))

@@ -67,6 +67,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.settings = settings or QSettings("Anthology", "Anthology")
         self.index: VaultIndex | None = None
+        self._mentions_index: tuple[VaultIndex, VaultIndex] | None = None  # (index, reader)
         self.root: Path | None = None
         self.db: Path | None = db
         self.worker: IndexWorker | None = None
@@ -315,6 +316,7 @@ class MainWindow(QMainWindow):
             self.worker = None
         self._save_positions()
         self.backlinks.clear()  # its "Show more" rows ask the index being closed
+        self._close_mentions_index()
         if self.index is not None:
             self.index.close()
             self.index = None
@@ -502,12 +504,22 @@ class MainWindow(QMainWindow):
         index = self.index
         groups, sources = index.backlink_groups(entry_id)
         self.backlinks.show_backlinks(
-            entry_id,
-            groups,
-            sources,
-            functools.partial(index.backlinks_page, entry_id),
-            index.unlinked_mentions(entry_id),
+            entry_id, groups, sources, functools.partial(index.backlinks_page, entry_id)
         )
+        # Unlinked mentions of a title that is a common word took minutes on the GUI
+        # thread: they are asked on a worker, through a read-only connection of their own
+        # (it does not hold the index's lock), interrupted when another entry is opened.
+        if self._mentions_index is None or self._mentions_index[0] is not index:
+            self._close_mentions_index()
+            self._mentions_index = (index, index.reader())
+        reader = self._mentions_index[1]
+        self.backlinks.find_unlinked(entry_id, reader.unlinked_mentions, reader.interrupt)
+
+    def _close_mentions_index(self) -> None:
+        self.backlinks.wait_unlinked()
+        if self._mentions_index is not None:
+            self._mentions_index[1].close()
+            self._mentions_index = None
 
     def _follow_link(self, entry_id: str, heading: str) -> None:
         if entry_id == self.current_id():

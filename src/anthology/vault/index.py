@@ -16,6 +16,7 @@ import json
 import re
 import sqlite3
 import threading
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -80,6 +81,108 @@ def _is_corruption(exc: sqlite3.DatabaseError) -> bool:
 
 def _fts_phrase(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
+
+
+# Snippets are cut here, in Python, not by FTS5's snippet(): it scores every window around
+# every hit, quadratic in the hits of one document (40k hits: 10-20 s; a 200 MB note: past
+# 10 minutes). Ranking still runs over the whole text (MATCH, bm25); the snippet looks at
+# the first SNIPPET_WINDOW characters of each column only, for the few rows shown.
+SNIPPET_WINDOW = 65_536
+SNIPPET_TOKENS = 16  # as snippet(…, 16) did
+# A title that is a common word matches most of a vault: rank only the first this many
+# matching entries (by row) for its unlinked mentions.
+MENTION_ROWS = 5_000
+# unicode61's tokens: runs of letters, digits and private-use characters (not "_").
+_TOKEN_RE = re.compile(r"[^\W_]+|[\ue000-\uf8ff]+")
+
+
+def _fold(word: str) -> str:
+    """A token as unicode61 (remove_diacritics 2) compares it: lower case, no accents."""
+    word = word.lower()
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def _phrase(text: str, prefix: bool = False) -> tuple[tuple[str, ...], bool] | None:
+    """The folded tokens of a query phrase, and whether its last one matches as a prefix."""
+    words = tuple(_fold(w) for w in _TOKEN_RE.findall(text))
+    return (words, prefix) if words else None
+
+
+def _match_at(
+    tokens: list[tuple[int, int, str]], i: int, phrases: list[tuple[tuple[str, ...], bool]]
+) -> int:
+    """The number of tokens of the phrase matching at token ``i``, or 0."""
+    for words, prefix in phrases:
+        n = len(words)
+        if i + n > len(tokens):
+            continue
+        last = tokens[i + n - 1][2]
+        if all(tokens[i + k][2] == words[k] for k in range(n - 1)) and (
+            last.startswith(words[-1]) if prefix else last == words[-1]
+        ):
+            return n
+    return 0
+
+
+def _cut_snippet(
+    texts: list[str | None], phrases: list[tuple[tuple[str, ...], bool]], cut: int
+) -> str:
+    """A snippet like FTS5's: :data:`SNIPPET_TOKENS` tokens from the first column (in
+    ``texts`` order) where a phrase matches, each match between MATCH_START and MATCH_END,
+    "…" where text was left out. ``texts`` are the columns' first ``cut`` characters; work
+    is linear in them (each token is compared with each phrase once)."""
+    fallback: str | None = None
+    for text in texts:
+        if not text:
+            continue
+        tokens = [(m.start(), m.end(), _fold(m.group())) for m in _TOKEN_RE.finditer(text)]
+        if not tokens:
+            continue
+        cut_off = len(text) >= cut  # the column goes on past what was read
+        spans: list[tuple[int, int]] = []  # (first token, last token + 1) of each match
+
+        first = next((i for i in range(len(tokens)) if _match_at(tokens, i, phrases)), None)
+        if first is None:
+            if fallback is None:
+                fallback = _render(text, tokens, 0, min(len(tokens), SNIPPET_TOKENS), [], cut_off)
+            continue
+        # A few tokens of lead-in before the first match, as a reader expects.
+        start = max(0, min(first - 2, len(tokens) - SNIPPET_TOKENS))
+        end = min(len(tokens), start + SNIPPET_TOKENS)
+        i = first
+        while i < end:
+            n = _match_at(tokens, i, phrases)
+            if n:
+                spans.append((i, min(i + n, end)))
+                i += n
+            else:
+                i += 1
+        return _render(text, tokens, start, end, spans, cut_off)
+    return fallback or ""
+
+
+def _render(
+    text: str,
+    tokens: list[tuple[int, int, str]],
+    start: int,
+    end: int,
+    spans: list[tuple[int, int]],
+    cut_off: bool,
+) -> str:
+    out = ["…"] if start > 0 else [text[: tokens[0][0]]]
+    pos = tokens[start][0]
+    for a, b in spans:
+        out += [text[pos : tokens[a][0]], MATCH_START, text[tokens[a][0] : tokens[b - 1][1]],
+                MATCH_END]  # fmt: skip
+        pos = tokens[b - 1][1]
+    out.append(text[pos : tokens[end - 1][1]])
+    if end < len(tokens) or cut_off:
+        out.append("…")
+    else:
+        out.append(text[tokens[end - 1][1] :])
+    return "".join(out)
 
 
 # The row id of the entry whose id (any case) is the query's next parameter.
@@ -441,22 +544,55 @@ class VaultIndex:
         if not names:
             return []
         query = " OR ".join(f"body : {_fts_phrase(n)}" for n in names)
+        phrases = [p for n in names if (p := _phrase(n))]
         with self._lock:
             try:
+                # Rank at most MENTION_ROWS matching rows, then read a bounded head of the
+                # bodies of the ``limit`` best to cut their snippets.
                 found = self.conn.execute(
-                    "SELECT e.id, e.title, e.path, e.kind, "
-                    f"snippet(entries_fts, 3, '{MATCH_START}', '{MATCH_END}', '…', 16), "
-                    "bm25(entries_fts) FROM entries_fts "
-                    "JOIN entries e ON e.eid = entries_fts.rowid "
-                    "WHERE entries_fts MATCH ? AND e.id != ? AND e.eid NOT IN "
-                    "(SELECT source FROM links "
-                    " WHERE target = (SELECT eid FROM entries WHERE id = ?)) "
-                    "ORDER BY bm25(entries_fts) LIMIT ?",
-                    (query, ref.id, ref.id, limit),
+                    "SELECT e.id, e.title, e.path, e.kind, r.score, "
+                    f"substr(f.body, 1, {SNIPPET_WINDOW}) FROM ("
+                    " SELECT m.rid, m.score FROM ("
+                    "  SELECT rowid AS rid, bm25(entries_fts) AS score FROM entries_fts"
+                    "  WHERE entries_fts MATCH ? LIMIT ?) m"
+                    " JOIN entries e ON e.eid = m.rid WHERE e.id != ? AND e.eid NOT IN"
+                    " (SELECT source FROM links"
+                    "  WHERE target = (SELECT eid FROM entries WHERE id = ?))"
+                    " ORDER BY m.score LIMIT ?) r "
+                    "JOIN entries e ON e.eid = r.rid JOIN entries_fts f ON f.rowid = r.rid "
+                    "ORDER BY r.score",
+                    (query, MENTION_ROWS, ref.id, ref.id, limit),
                 ).fetchall()
-            except sqlite3.OperationalError:
+            except sqlite3.OperationalError:  # also: interrupted (see :meth:`interrupt`)
                 return []
-        return [SearchHit(EntryRef(i, t, p), k or "", s, -b) for i, t, p, k, s, b in found]
+        return [
+            SearchHit(EntryRef(i, t, p), k or "", _cut_snippet([body], phrases, SNIPPET_WINDOW), -b)
+            for i, t, p, k, b, body in found
+        ]
+
+    def reader(self) -> VaultIndex:
+        """Another VaultIndex on the same file with its own read-only connection, for a
+        question asked on another thread (the unlinked mentions of a common word): it does
+        not hold this index's lock, so the GUI thread's questions go on meanwhile."""
+        other = type(self).__new__(type(self))
+        other.root = self.root
+        other.db_path = self.db_path
+        other.conn = sqlite3.connect(
+            f"{self.db_path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
+            timeout=30,
+        )  # fmt: skip
+        other.created = False
+        other._lock = threading.RLock()
+        other._cache_version = None
+        other._resolver = None
+        other._graph = None
+        other.last_report = None
+        return other
+
+    def interrupt(self) -> None:
+        """Stop the query running on this index's connection (from any thread): it returns
+        as if nothing was found. For a superseded background question."""
+        self.conn.interrupt()
 
     # -- graph -----------------------------------------------------------------------------
     def link_graph(self) -> nx.MultiDiGraph:
@@ -565,6 +701,7 @@ class VaultIndex:
         terms = _TERM_RE.findall(text)
         positive = [t for neg, t in terms if not neg]
         parts = []
+        phrases: list[tuple[tuple[str, ...], bool]] = []  # what a snippet marks
         for i, (neg, term) in enumerate(terms):
             phrase = term.strip('"')
             if not phrase.strip():
@@ -576,24 +713,35 @@ class VaultIndex:
             is_last = i == len(terms) - 1 and not term.startswith('"')
             if is_last and not neg:
                 fts += "*"
+            if not neg and (found := _phrase(" ".join(words), prefix=is_last)):
+                phrases.append(found)
             parts.append(("NOT " if neg else "") + fts)
         cond_sql = " AND ".join(where) if where else "1"
         with self._lock:
             if parts and positive:
                 # FTS5's NOT is binary: the positive words go first, the exclusions after.
                 match = " ".join(sorted(parts, key=lambda p: p.startswith("NOT ")))
+                w = SNIPPET_WINDOW
                 try:
+                    # Rank over the whole text; then, for the ``limit`` best only, a bounded
+                    # head of each column, from which the snippet is cut.
                     rows = self.conn.execute(
-                        "SELECT e.id, e.title, e.path, e.kind, "
-                        f"snippet(entries_fts, -1, '{MATCH_START}', '{MATCH_END}', '…', 16), "
-                        "bm25(entries_fts, 10.0, 5.0, 3.0, 1.0) AS rank FROM entries_fts "
-                        "JOIN entries e ON e.eid = entries_fts.rowid "
-                        f"WHERE entries_fts MATCH ? AND {cond_sql} ORDER BY rank LIMIT ?",
-                        [match, *params, limit],
+                        "SELECT e.id, e.title, e.path, e.kind, r.rank, substr(f.body, 1, ?), "
+                        "substr(f.title, 1, ?), substr(f.aliases, 1, ?), substr(f.tags, 1, ?) "
+                        "FROM (SELECT entries_fts.rowid AS rid, "
+                        " bm25(entries_fts, 10.0, 5.0, 3.0, 1.0) AS rank FROM entries_fts"
+                        " JOIN entries e ON e.eid = entries_fts.rowid"
+                        f" WHERE entries_fts MATCH ? AND {cond_sql} ORDER BY rank LIMIT ?) r "
+                        "JOIN entries e ON e.eid = r.rid JOIN entries_fts f ON f.rowid = r.rid "
+                        "ORDER BY r.rank",
+                        [w, w, w, w, match, *params, limit],
                     ).fetchall()
                 except sqlite3.OperationalError:
                     rows = []
-                return [SearchHit(EntryRef(i, t, p), k or "", s, -r) for i, t, p, k, s, r in rows]
+                return [
+                    SearchHit(EntryRef(i, t, p), k or "", _cut_snippet(list(cols), phrases, w), -r)
+                    for i, t, p, k, r, *cols in rows
+                ]
             if not where:
                 return []
             rows = self.conn.execute(
