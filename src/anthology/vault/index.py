@@ -53,6 +53,9 @@ if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph questi
     import networkx as nx
 
 HOME_IDS = ("home", "index", "readme")
+# Past this many citing entries in one relation, the first few are found by walking the
+# entries in id order rather than by sorting every citing entry (see VaultIndex._cited_by).
+CITED_BY_WALK = 2000
 _FILTER_RE = re.compile(r'(?:^|\s)(-?)(tag|kind|status):("[^"]*"|\S+)', re.I)
 _TERM_RE = re.compile(r'(-?)("[^"]*"|\S+)')
 _LINK_PROBLEM_KIND = {
@@ -342,14 +345,20 @@ class VaultIndex:
 
     def home_id(self) -> str | None:
         """The entry to open first: kind ``home``, else an id/file named HOME, index or README."""
-        rows = self._q("SELECT id FROM entries WHERE lower(kind) = 'home' ORDER BY path LIMIT 1")
+        rows = self._q("SELECT id FROM entries WHERE kind = 'home' COLLATE NOCASE "
+                       "ORDER BY path LIMIT 1")  # fmt: skip
         if rows:
             return rows[0][0]
         for name in HOME_IDS:
+            # NOCASE equality uses the id index; a root file of that name is one of
+            # a few spellings (the path index is case-sensitive).
+            spellings = {f"{v}.md" for v in (name, name.upper(), name.capitalize())}
             rows = self._q(
-                "SELECT id FROM entries WHERE lower(id) = ? OR lower(path) = ? ORDER BY path",
-                (name, f"{name}.md"),
+                "SELECT id, path FROM entries WHERE id = ? COLLATE NOCASE "
+                f"OR path IN ({', '.join('?' * len(spellings))}) ORDER BY path",
+                (name, *sorted(spellings)),
             )
+            rows = [r for r in rows if r[0].lower() == name or r[1].lower() == f"{name}.md"]
             if rows:
                 return rows[0][0]
         rows = self._q("SELECT id FROM entries ORDER BY path LIMIT 1")
@@ -382,20 +391,7 @@ class VaultIndex:
                 (eid,),
             )
         ]
-        reverse: list[Relation] = []
-        totals: dict[str, int] = {}
-        for rel, text, s_id, s_title, s_path, total in self._q(
-            "SELECT relation, text, id, title, path, total FROM ("
-            "SELECT l.relation, l.text, s.id, s.title, s.path, "
-            "row_number() OVER (PARTITION BY l.relation ORDER BY s.id) AS k, "
-            "count(*) OVER (PARTITION BY l.relation) AS total "
-            "FROM links l JOIN entries s ON s.eid = l.source "
-            "WHERE l.target = ?1 AND l.relation IS NOT NULL AND l.source != l.target "
-            "GROUP BY l.relation, s.id) WHERE ?2 IS NULL OR k <= ?2 ORDER BY relation, id",
-            (eid, cited_by_limit),
-        ):
-            reverse.append(Relation(rel, EntryRef(s_id, s_title, s_path), text))
-            totals[rel] = total
+        reverse, totals = self._cited_by(eid, cited_by_limit)
         return Entry(
             id=eid_s,
             path=path,
@@ -416,6 +412,38 @@ class VaultIndex:
             mtime=mtime_ns / 1e9,
             body_chars=body_chars,
         )
+
+    def _cited_by(self, eid: int, limit: int | None) -> tuple[list[Relation], dict[str, int]]:
+        """The entries citing ``eid`` through a typed relation, at most ``limit`` per relation
+        (the first by id, case folded), and how many cite it per relation.
+
+        A hub is cited by tens of thousands: sorting them all to show ten took 0.8 s at
+        100,000 entries. For a large relation, the entries are walked in id order (the id
+        index) and each is asked whether it cites this one, which stops after ``limit``
+        finds; a small one is joined and sorted whole."""
+        totals = dict(self._q(
+            "SELECT relation, count(*) FROM (SELECT DISTINCT relation, source FROM links "
+            "WHERE target = ? AND relation IS NOT NULL AND source != target) "
+            "GROUP BY relation ORDER BY relation", (eid,)))  # fmt: skip
+        reverse: list[Relation] = []
+        for relation, total in totals.items():
+            if limit is not None and total > CITED_BY_WALK:
+                rows = self._q(
+                    "SELECT (SELECT text FROM links WHERE target = ?1 AND relation = ?2 "
+                    "AND source = s.eid LIMIT 1) AS text, s.id, s.title, s.path FROM entries s "
+                    "WHERE s.eid != ?1 AND EXISTS (SELECT 1 FROM links WHERE target = ?1 "
+                    "AND relation = ?2 AND source = s.eid) ORDER BY s.id COLLATE NOCASE "
+                    "LIMIT ?3", (eid, relation, limit))  # fmt: skip
+            else:
+                rows = self._q(
+                    "SELECT min(l.text), s.id, s.title, s.path FROM links l "
+                    "JOIN entries s ON s.eid = l.source WHERE l.target = ?1 AND l.relation = ?2 "
+                    "AND l.source != l.target GROUP BY s.eid ORDER BY s.id COLLATE NOCASE "
+                    + ("LIMIT ?3" if limit is not None else ""),
+                    (eid, relation, limit) if limit is not None else (eid, relation),
+                )  # fmt: skip
+            reverse += [Relation(relation, EntryRef(i, t, p), text) for text, i, t, p in rows]
+        return reverse, totals
 
     def _read_shown(self, path: str) -> tuple[str, int, int | None] | None:
         """(body, its first line, None or its full length when only its head was read) of
