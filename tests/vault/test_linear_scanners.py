@@ -40,6 +40,11 @@ FAMILIES: dict[str, tuple[Callable[[int], str], bool]] = {
     "tags-after-open-wikilink": (lambda n: "[[" + "#a " * (n // 3), True),
     "tags-after-open-mdlink": (lambda n: "](" + "#a " * (n // 3), True),
     "tags-in-long-token": (lambda n: "x://" + "-#a" * (n // 3), True),
+    # many links on one long line: each link's context is cut from that line
+    # many links on one long line: each link's context is cut from that line (sparse links
+    # make searching back to the line's start per link dominate the work)
+    "links-one-line": (lambda n: ("[[a]]" + "x" * 295) * (n // 300), False),
+    "links-one-line-dense": (lambda n: "[[a]] " * (n // 6), False),
 }
 
 

@@ -202,3 +202,29 @@ def test_headings_and_link_contexts_match_their_plain_definitions(body: str) -> 
     # The index's path (no contexts; one pass when there are only wikilinks) agrees.
     bare = _body_link_rows(body, masked, 1, contexts=False)
     assert bare == [(*r[:6], None, *r[7:]) for r in rows]
+
+
+def _naive_context(text: str, start: int, end: int) -> str:
+    """The rule link_contexts keeps, written the obvious (quadratic) way."""
+    from anthology.vault.parse import CONTEXT_CHARS
+
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    if len(line) > CONTEXT_CHARS:
+        lo = max(0, start - line_start - CONTEXT_CHARS // 2)
+        hi = min(len(line), lo + CONTEXT_CHARS)
+        line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else "")
+    return line.strip()
+
+
+@given(
+    st.text(st.sampled_from("ab \n[]"), max_size=800),
+    st.lists(st.tuples(st.integers(0, 800), st.integers(0, 40)), max_size=30),
+)
+@settings(max_examples=300, deadline=None)
+def test_link_contexts_cut_each_links_line(text: str, raw: list[tuple[int, int]]) -> None:
+    from anthology.vault.parse import link_contexts
+
+    spans = [(min(a, len(text)), min(a + w, len(text))) for a, w in raw]
+    assert link_contexts(text, spans) == [_naive_context(text, a, b) for a, b in spans]

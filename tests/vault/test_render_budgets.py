@@ -153,3 +153,24 @@ def test_dangerous_elements_match_the_old_rule() -> None:
     text = "x<svg a=1>in</SVG>y<script>z</script><svg>never closed <math>m</math>"
     spans = [text[s:e] for s, e in markdown_ext._dangerous_elements(text)]
     assert spans == ["<svg a=1>in</SVG>", "<script>z</script>", "<math>m</math>"]
+
+
+def test_footnotes_share_the_anchor_budget(resolver: FakeResolver) -> None:
+    # each footnote is two anchors (its number and its note): 3,000 footnotes made Qt's
+    # quadratic anchor import the slowest part of showing the entry
+    n = MAX_HEADING_ANCHORS
+    heads = "\n\n".join(f"## Part {i}" for i in range(10))
+    claims = "\n\n".join(f"Claim {i}.[^n{i}] Again.[^n{i}]" for i in range(n))
+    notes = "\n\n".join(f"[^n{i}]: Note {i}." for i in range(n))
+    out = render(f"{heads}\n\n{claims}\n\n{notes}\n", resolver)
+    ids = re.findall(r' id="(fn(?:ref\d*)?:[^"]+)"', out.html)
+    assert out.html.count("<a name=") == 10  # headings keep theirs
+    # whole footnotes only: each is referenced twice, so three anchors
+    assert len(ids) == 3 * ((MAX_HEADING_ANCHORS - 10) // 3)
+    assert {"fnref:n0", "fnref2:n0", "fn:n0"} <= set(ids)  # the first link both ways
+    assert 'href="#fn:n0"' in out.html
+    gone = f"fn:n{n - 1}"
+    assert gone not in ids and f'href="#{gone}"' not in out.html  # no link to nowhere
+    text = text_of(out.html)
+    assert f"Note {n - 1}." in text  # every note is still shown
+    assert CUT in text and "footnotes without links" in text

@@ -44,7 +44,7 @@ from anthology.vault.model import (
     Relation,
     SearchHit,
 )
-from anthology.vault.parse import link_context
+from anthology.vault.parse import link_contexts
 from anthology.vault.resolve import ATTACHMENT, RESOLVED, Resolver
 from anthology.vault.scan import fs_path, read_shown_body, vault_root
 from anthology.vault.schema import open_database
@@ -506,12 +506,19 @@ class VaultIndex:
                     "SELECT f.body FROM entries e JOIN entries_fts f ON f.rowid = e.eid "
                     "WHERE e.id = ?", (source,)).fetchone())
             }  # fmt: skip
-        return [
-            replace(link, context=link_context(bodies[link.source.id], *link.span))
-            if link.span is not None and not link.context and link.source.id in bodies
-            else link
-            for link in links
-        ]
+        # one pass over each source's body for all its links: a line holding 50,000
+        # links is cut 50,000 times in linear time overall (see link_contexts)
+        by_source: dict[str, list[int]] = {}
+        for i, link in enumerate(links):
+            if link.span is not None and not link.context and link.source.id in bodies:
+                by_source.setdefault(link.source.id, []).append(i)
+        out = list(links)
+        for source, indices in by_source.items():
+            spans = [links[i].span for i in indices]
+            found = link_contexts(bodies[source], spans)  # type: ignore[arg-type]
+            for i, context in zip(indices, found, strict=True):
+                out[i] = replace(links[i], context=context)
+        return out
 
     def backlinks(self, entry_id: str, *, contexts: bool = True) -> list[LinkRow]:
         """Every link to this entry from another, typed relations first, with its context.

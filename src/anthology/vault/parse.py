@@ -145,17 +145,48 @@ def _normalise_tag(tag: str) -> str:
 
 def link_context(text: str, start: int, end: int) -> str:
     """The line holding ``text[start:end]``, trimmed around the link to a readable length."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    if line_end < 0:
-        line_end = len(text)
-    line = text[line_start:line_end]
-    if len(line) > CONTEXT_CHARS:
-        rel = start - line_start
-        lo = max(0, rel - CONTEXT_CHARS // 2)
-        hi = min(len(line), lo + CONTEXT_CHARS)
-        line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else "")
-    return line.strip()
+    return link_contexts(text, [(start, end)])[0]
+
+
+def link_contexts(text: str, spans: list[tuple[int, int]]) -> list[str]:
+    """:func:`link_context` of each ``(start, end)`` in ``text``, in linear time overall.
+
+    A 1 MB line with 50,000 links is quadratic if every link searches back to its line's
+    start and on to its end, and copies the whole line: so the spans are walked in order of
+    start, each search for a newline starts where the last one stopped (the line's bounds
+    are kept while the links stay on it), and only the part shown is copied."""
+    out = [""] * len(spans)
+    find, rfind, size = text.find, text.rfind, len(text)
+    half = CONTEXT_CHARS // 2
+    line_start = 0  # the start of the line holding ``pos``
+    pos = 0  # every newline before ``pos`` is known: the last one ends before line_start
+    end_from, line_end = -1, -1  # no newline in text[end_from:line_end]; line_end: one, or size
+    for i in sorted(range(len(spans)), key=lambda i: spans[i][0]):
+        start, end = spans[i]
+        if start > pos:
+            nl = rfind("\n", pos, start)
+            if nl >= 0:
+                line_start = nl + 1
+            pos = start
+        elif start < pos:  # two spans at one start are sorted together; never earlier
+            line_start = rfind("\n", 0, start) + 1
+            pos = start
+        if not (end_from <= end <= line_end):
+            line_end = find("\n", end)
+            if line_end < 0:
+                line_end = size
+            end_from = end
+        length = line_end - line_start
+        if length > CONTEXT_CHARS:
+            rel = start - line_start
+            lo = max(0, rel - half)
+            hi = min(length, lo + CONTEXT_CHARS)
+            shown = text[line_start + lo : line_start + hi]
+            line = ("…" if lo else "") + shown + ("…" if hi < length else "")
+        else:
+            line = text[line_start:line_end]
+        out[i] = line.strip()
+    return out
 
 
 def _body_link_rows(body: str, masked: str, first_line: int, contexts: bool = True) -> list[tuple]:
@@ -173,7 +204,8 @@ def _body_link_rows(body: str, masked: str, first_line: int, contexts: bool = Tr
         )
     ]  # fmt: skip
     if contexts:
-        rows = [(*r[:6], link_context(body, r[10], r[11]), *r[7:]) for r in rows]
+        found = link_contexts(body, [(r[10], r[11]) for r in rows])
+        rows = [(*r[:6], context, *r[7:]) for r, context in zip(rows, found, strict=True)]
     return rows
 
 

@@ -63,6 +63,8 @@ MAX_IMAGES = 300  # pictures shown; the rest become their name
 # headings with both an ``id`` and an ``<a name>`` took 2.4 s in setHtml, with one 0.5 s.
 # Headings past this carry no anchor; the pane finds them by their text instead.
 MAX_HEADING_ANCHORS = 500
+_FOOTNOTE_ID_RE = re.compile(r"fn(?:ref\d*)?:")
+_HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _EXTERNAL_SCHEMES = ("http:", "https:", "mailto:")
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _FENCE_OPEN_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\n]*?)[ \t]*$")
@@ -100,6 +102,7 @@ class RenderBudget:
     images: int = 0
     toc_entries: int = 0
     heading_anchors: int = 0
+    footnote_anchors: int = 0
     cuts: dict[str, str] = field(default_factory=dict)  # what was cut → how it is shown
 
     def cut(self, what: str, how: str) -> None:
@@ -823,16 +826,21 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
                 label = etree.Element("p", {"style": f"color: {p.muted}; margin-bottom: 2px;"})
                 label.text = "Contents"
                 toc.insert(0, label)
+        unanchored = self._footnote_anchors(root)
         quotes = list(root.iter("blockquote"))
         for bq in reversed(quotes):  # innermost first
             self._quote(bq)
         for parent in root.iter():
             for child in list(parent):
                 tag = child.tag
-                if tag in ("h1", "h2", "h3", "h4", "h5", "h6") and child.get("id"):
+                if tag in _HEADING_TAGS and child.get("id"):
                     self._heading_anchor(child)
                 elif tag == "a" and child.get("href") is not None:
-                    self._link(parent, child)
+                    if child.get("href", "")[1:] in unanchored:
+                        child.tag = "span"  # its anchor is gone: the number stays, unlinked
+                        child.attrib.clear()
+                    else:
+                        self._link(parent, child)
                 elif tag == "img":
                     self._image(parent, child)
                 elif tag == "table" and not child.get("class"):
@@ -857,13 +865,42 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
         """One ``<a name>`` per heading, and none past :data:`MAX_HEADING_ANCHORS`."""
         name = heading.attrib.pop("id", "")
         budget = self.ctx.budget
-        if budget.heading_anchors >= MAX_HEADING_ANCHORS:
+        if budget.heading_anchors + budget.footnote_anchors >= MAX_HEADING_ANCHORS:
             return  # nothing visible is lost: links to it scroll by the heading's text
         budget.heading_anchors += 1
         anchor = etree.Element("a", {"name": name})
         anchor.tail = heading.text
         heading.text = None
         heading.insert(0, anchor)
+
+    def _footnote_anchors(self, root: etree.Element) -> set[str]:
+        """Drop footnote anchors past :data:`MAX_HEADING_ANCHORS` (shared with headings):
+        each footnote is two (its reference and its note), and Qt's HTML import is
+        quadratic in anchors. Returns the ids dropped; links to them are unlinked."""
+        budget = self.ctx.budget
+        # headings come first: their anchors are given out later, in the main pass
+        headings = sum(1 for el in root.iter() if el.tag in _HEADING_TAGS and el.get("id"))
+        room = MAX_HEADING_ANCHORS - budget.heading_anchors - headings
+        anchors: dict[str, list[etree.Element]] = {}  # footnote → its number(s) and note
+        for el in root.iter():
+            name = el.get("id")
+            if name is not None and _FOOTNOTE_ID_RE.match(name):  # fn:x, fnref:x, fnref2:x
+                anchors.setdefault(name.split(":", 1)[1], []).append(el)
+        dropped: set[str] = set()
+        for els in anchors.values():  # whole footnotes, first referenced first
+            if len(els) <= room:
+                room -= len(els)
+                budget.footnote_anchors += len(els)
+                continue
+            room = 0
+            for el in els:
+                dropped.add(el.attrib.pop("id"))
+        if dropped:
+            notes = len({n.split(":", 1)[1] for n in dropped})
+            budget.cut(
+                "footnote-links", f"the last {notes} footnotes without links to and from them"
+            )
+        return dropped
 
     def _prune_toc(self, toc: etree.Element) -> None:
         """Keep the first :data:`MAX_TOC_ENTRIES` headings of all [TOC] lists together."""
