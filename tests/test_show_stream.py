@@ -14,10 +14,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from anthology.vault.index import VaultIndex
-
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden" / "show"
 SRC = HERE.parent / "src"

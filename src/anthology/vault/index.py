@@ -17,6 +17,7 @@ import re
 import sqlite3
 import threading
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,8 @@ HOME_IDS = ("home", "index", "readme")
 # Past this many citing entries in one relation, the first few are found by walking the
 # entries in id order rather than by sorting every citing entry (see VaultIndex._cited_by).
 CITED_BY_WALK = 2000
+# Rows fetched at a time by VaultIndex.iter_backlinks.
+BACKLINK_BATCH = 1000
 _FILTER_RE = re.compile(r'(?:^|\s)(-?)(tag|kind|status):("[^"]*"|\S+)', re.I)
 _TERM_RE = re.compile(r'(-?)("[^"]*"|\S+)')
 _LINK_PROBLEM_KIND = {
@@ -75,6 +78,24 @@ def default_db_path(root: Path) -> Path:
 
 def _ref(row: sqlite3.Row | tuple) -> EntryRef:
     return EntryRef(row[0], row[1], row[2])
+
+
+def _link_row(row: tuple) -> LinkRow:
+    """A :class:`LinkRow` from a row of :meth:`VaultIndex._link_query`."""
+    (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
+     context, alias, heading, start, end) = row  # fmt: skip
+    return LinkRow(
+        source=EntryRef(s_id, s_title, s_path),
+        target=EntryRef(t_id, t_title, t_path) if t_id else None,
+        text=text,
+        relation=relation,
+        embed=bool(embed),
+        line=line,
+        context=context or "",
+        alias=alias,
+        heading=heading,
+        span=(start, end) if context is None and start is not None else None,
+    )
 
 
 def _is_corruption(exc: sqlite3.DatabaseError) -> bool:
@@ -458,6 +479,18 @@ class VaultIndex:
         return None if shown is None else shown[:2]
 
     # -- links -----------------------------------------------------------------------------
+    def _link_query(self, where: str, params: tuple, page: tuple[int, int] | None = None):
+        """The SQL and parameters of the links matching ``where``, in backlinks order."""
+        return (
+            "SELECT s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
+            "l.embed, l.line, l.context, l.alias, l.heading, l.body_start, l.body_end "
+            "FROM links l JOIN entries s ON s.eid = l.source "
+            "LEFT JOIN entries t ON t.eid = l.target "
+            f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line"
+            + (" LIMIT ? OFFSET ?" if page else ""),
+            (*params, *page) if page else params,
+        )
+
     def _link_rows(
         self,
         where: str,
@@ -465,30 +498,7 @@ class VaultIndex:
         contexts: bool = True,
         page: tuple[int, int] | None = None,
     ) -> list[LinkRow]:
-        links = [
-            LinkRow(
-                source=EntryRef(s_id, s_title, s_path),
-                target=EntryRef(t_id, t_title, t_path) if t_id else None,
-                text=text,
-                relation=relation,
-                embed=bool(embed),
-                line=line,
-                context=context or "",
-                alias=alias,
-                heading=heading,
-                span=(start, end) if context is None and start is not None else None,
-            )
-            for (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
-                 context, alias, heading, start, end) in self._q(
-                "SELECT s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
-                "l.embed, l.line, l.context, l.alias, l.heading, l.body_start, l.body_end "
-                "FROM links l JOIN entries s ON s.eid = l.source "
-                "LEFT JOIN entries t ON t.eid = l.target "
-                f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line"
-                + (" LIMIT ? OFFSET ?" if page else ""),
-                (*params, *page) if page else params,
-            )
-        ]  # fmt: skip
+        links = [_link_row(row) for row in self._q(*self._link_query(where, params, page))]
         return self.with_contexts(links) if contexts else links
 
     def with_contexts(self, links: list[LinkRow]) -> list[LinkRow]:
@@ -522,6 +532,35 @@ class VaultIndex:
         return self._link_rows(
             f"l.target = {_ENTRY_EID} AND l.source != l.target", (entry_id,), contexts
         )
+
+    def iter_backlinks(self, entry_id: str, *, batch: int = BACKLINK_BATCH) -> Iterator[LinkRow]:
+        """:meth:`backlinks`, one at a time: the same links in the same order, fetched from
+        SQLite ``batch`` rows at a time with their contexts, so that a hub's hundreds of
+        thousands of links are never all held (``anthology show`` of a hub streams them).
+
+        The cursor stays open while the caller iterates; close the generator (or exhaust
+        it) before the index. :meth:`backlink_count` counts them without fetching."""
+        sql, params = self._link_query(
+            f"l.target = {_ENTRY_EID} AND l.source != l.target", (entry_id,)
+        )
+        with self._lock:
+            cursor = self.conn.execute(sql, params)
+        try:
+            while True:
+                with self._lock:
+                    rows = cursor.fetchmany(batch)
+                if not rows:
+                    return
+                yield from self.with_contexts([_link_row(row) for row in rows])
+        finally:
+            cursor.close()
+
+    def backlink_count(self, entry_id: str) -> int:
+        """How many links :meth:`backlinks` has (a COUNT, nothing fetched)."""
+        return self._q(
+            f"SELECT count(*) FROM links WHERE target = {_ENTRY_EID} AND source != target",
+            (entry_id,),
+        )[0][0]
 
     def backlink_groups(self, entry_id: str) -> tuple[list[tuple[str | None, int]], int]:
         """How the entry's backlinks group, without fetching them: ``(relation, number of
