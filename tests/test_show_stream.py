@@ -8,11 +8,20 @@ it streamed) on :data:`SHOW_VAULT`: regenerate them only on purpose, with
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+import anthology.vault.index as index_module
+from anthology.cli import _json_link
+from anthology.vault.index import BACKLINK_BATCH, VaultIndex
+from anthology.vault.model import EntryRef, LinkRow
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden" / "show"
@@ -132,6 +141,90 @@ def test_show_prints_the_same_bytes_as_before(tmp_path: Path) -> None:
     assert {b["relation"] for b in hub["backlinks"]} >= {"source", "paper", None}
     assert any(b["alias"] for b in hub["backlinks"]) and any(b["heading"] for b in hub["backlinks"])
     assert any(o["target"] is None for o in hub["outgoing"])
+
+
+SOURCES, LINKS_EACH = 100, 50  # a hub with 5,000 backlinks
+
+
+@pytest.fixture
+def hub_vault(tmp_path: Path) -> Path:
+    root = tmp_path / "hub"
+    root.mkdir()
+    (root / "HUB.md").write_text("---\nid: HUB\ntitle: The hub\n---\nA hub.\n", encoding="utf-8")
+    for n in range(SOURCES):
+        relation = 'cites: "[[HUB]]"\n' if n % 3 == 0 else ""
+        lines = "".join(f"Line {k} of S{n:03d} links [[HUB]] here.\n" for k in range(LINKS_EACH))
+        text = f"---\nid: S{n:03d}\n{relation}---\n{lines}"
+        (root / f"S{n:03d}.md").write_text(text, encoding="utf-8")
+    return root
+
+
+def test_backlinks_of_a_hub_are_fetched_a_batch_at_a_time(
+    hub_vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = []  # every link row turned into a LinkRow, that is, fetched from SQLite
+
+    def counting(row: tuple) -> LinkRow:
+        built.append(row)
+        return real(row)
+
+    real = index_module._link_row
+    monkeypatch.setattr(index_module, "_link_row", counting)
+    with VaultIndex.open(hub_vault, tmp_path / "i.db") as index:
+        expected = index.backlinks("HUB")
+        total = len(expected)
+        assert total == SOURCES * LINKS_EACH + len(range(0, SOURCES, 3)) > 2 * BACKLINK_BATCH
+        assert index.backlink_count("HUB") == total
+        built.clear()
+        stream = index.iter_backlinks("HUB")
+        first = list(itertools.islice(stream, 10))
+        assert len(built) == BACKLINK_BATCH  # one batch read for the first ten, not 5,033
+        list(itertools.islice(stream, BACKLINK_BATCH))
+        assert len(built) == 2 * BACKLINK_BATCH
+        rest = list(stream)
+        assert len(built) == total
+        # The same links, in the same order, with the same contexts, as the list.
+        assert first + expected[10 : 10 + BACKLINK_BATCH] + rest == expected
+        assert [*first, *expected[10 : 10 + BACKLINK_BATCH], *rest][:3] == expected[:3]
+        assert expected[0].relation == "cites" and "links [[HUB]]" in expected[-1].context
+        # A stream dropped half way leaves the index usable.
+        stream = index.iter_backlinks("HUB", batch=7)
+        next(stream)
+        stream.close()
+        assert index.backlink_count("HUB") == total
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_show_into_a_closed_pipe_stops_quietly(
+    hub_vault: Path, tmp_path: Path, json_flag: list[str]
+) -> None:
+    """``anthology show HUB | head -1``: no traceback, no "Exception ignored", status 0."""
+    env = {**os.environ, "PYTHONPATH": str(SRC), "PYTHONIOENCODING": "utf-8"}
+    argv = ["show", "HUB", str(hub_vault), "--db", str(tmp_path / "i.db"), *json_flag]
+    assert anthology(*argv).returncode == 0  # build the index first
+    with subprocess.Popen(
+        [sys.executable, "-m", "anthology", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline()  # begun (its ~500 KB are more than a pipe holds)
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        assert proc.wait() == 0, err
+    assert err == ""
+
+
+def test_the_fast_json_of_a_link_is_json_dumps_of_it() -> None:
+    ref = EntryRef("Ωmega 🦉", 'a "quoted" \\ title\twith\x01control\u2028sep', "n/Ω.md")
+    links = [
+        LinkRow(ref, ref, "Ω", "compared against", True, 3, "ctx “é”\n", "al", "h", (0, 12)),
+        LinkRow(ref, None, "", None, False, 10**12, "", None, None, None),
+    ]
+    for link in links:
+        dumped = json.dumps(dataclasses.asdict(link), ensure_ascii=False, indent=2, default=str)
+        assert _json_link(link) == "\n".join("    " + line for line in dumped.split("\n"))
 
 
 if __name__ == "__main__":  # write the goldens from the current code
