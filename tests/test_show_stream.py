@@ -162,14 +162,14 @@ def hub_vault(tmp_path: Path) -> Path:
 def test_backlinks_of_a_hub_are_fetched_a_batch_at_a_time(
     hub_vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    built = []  # every link row turned into a LinkRow, that is, fetched from SQLite
+    built: list[tuple] = []  # every link row turned into a LinkRow, fetched from SQLite
 
-    def counting(row: tuple) -> LinkRow:
-        built.append(row)
-        return real(row)
+    def counting(rows: list[tuple], bodies: dict[str, str] | None = None) -> list[LinkRow]:
+        built.extend(rows)
+        return real(rows, bodies)
 
-    real = index_module._link_row
-    monkeypatch.setattr(index_module, "_link_row", counting)
+    real = index_module._links_from_rows
+    monkeypatch.setattr(index_module, "_links_from_rows", counting)
     with VaultIndex.open(hub_vault, tmp_path / "i.db") as index:
         expected = index.backlinks("HUB")
         total = len(expected)

@@ -80,22 +80,40 @@ def _ref(row: sqlite3.Row | tuple) -> EntryRef:
     return EntryRef(row[0], row[1], row[2])
 
 
-def _link_row(row: tuple) -> LinkRow:
-    """A :class:`LinkRow` from a row of :meth:`VaultIndex._link_query`."""
-    (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
-     context, alias, heading, start, end) = row  # fmt: skip
-    return LinkRow(
-        source=EntryRef(s_id, s_title, s_path),
-        target=EntryRef(t_id, t_title, t_path) if t_id else None,
-        text=text,
-        relation=relation,
-        embed=bool(embed),
-        line=line,
-        context=context or "",
-        alias=alias,
-        heading=heading,
-        span=(start, end) if context is None and start is not None else None,
-    )
+def _links_from_rows(rows: list[tuple], bodies: dict[str, str] | None = None) -> list[LinkRow]:
+    """:class:`LinkRow` s of rows of :meth:`VaultIndex._link_query`. With ``bodies`` (source
+    id → its indexed body), each body link's context is cut from its source's body, as
+    :meth:`VaultIndex.with_contexts` cuts it; without, it is left empty.
+
+    A hub's backlinks are hundreds of thousands: each link is built once with its context
+    (not built, then copied by ``dataclasses.replace``), and shares one :class:`EntryRef`
+    per entry with the other links of its batch (a source has several links, and every
+    backlink has the same target)."""
+    refs: dict[tuple, EntryRef] = {}
+    links = []
+    for (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
+         context, alias, heading, start, end) in rows:  # fmt: skip
+        key = (s_id, s_title, s_path)
+        if (source := refs.get(key)) is None:
+            source = refs[key] = EntryRef(s_id, s_title, s_path)
+        if t_id:
+            key = (t_id, t_title, t_path)
+            if (target := refs.get(key)) is None:
+                target = refs[key] = EntryRef(t_id, t_title, t_path)
+        else:
+            target = None
+        if context is None and start is not None:
+            span = (start, end)
+            body = bodies.get(s_id) if bodies is not None else None
+            context = "" if body is None else link_context(body, start, end)
+        else:
+            span = None
+            context = context or ""
+        embedded = bool(embed)
+        links.append(
+            LinkRow(source, target, text, relation, embedded, line, context, alias, heading, span)
+        )
+    return links
 
 
 def _is_corruption(exc: sqlite3.DatabaseError) -> bool:
@@ -498,8 +516,21 @@ class VaultIndex:
         contexts: bool = True,
         page: tuple[int, int] | None = None,
     ) -> list[LinkRow]:
-        links = [_link_row(row) for row in self._q(*self._link_query(where, params, page))]
-        return self.with_contexts(links) if contexts else links
+        rows = self._q(*self._link_query(where, params, page))
+        return _links_from_rows(rows, self._bodies(rows) if contexts else None)
+
+    def _bodies(self, rows: list[tuple]) -> dict[str, str]:
+        """The indexed bodies of the sources of ``rows``' body links (those whose context
+        is cut from the body), by source id: one query per 500 sources."""
+        wanted = sorted({r[0] for r in rows if r[10] is None and r[13] is not None})
+        bodies: dict[str, str] = {}
+        with self._lock:
+            for at in range(0, len(wanted), 500):
+                chunk = wanted[at : at + 500]
+                marks = ", ".join("?" * len(chunk))
+                sql = "SELECT e.id, f.body FROM entries e JOIN entries_fts f ON f.rowid = e.eid "
+                bodies.update(self.conn.execute(f"{sql}WHERE e.id IN ({marks})", chunk).fetchall())
+        return bodies
 
     def with_contexts(self, links: list[LinkRow]) -> list[LinkRow]:
         """``links`` with each body link's context: its line, cut from the source's indexed
@@ -551,7 +582,7 @@ class VaultIndex:
                     rows = cursor.fetchmany(batch)
                 if not rows:
                     return
-                yield from self.with_contexts([_link_row(row) for row in rows])
+                yield from _links_from_rows(rows, self._bodies(rows))
         finally:
             cursor.close()
 
