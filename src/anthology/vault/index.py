@@ -17,6 +17,7 @@ import re
 import sqlite3
 import threading
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,8 @@ HOME_IDS = ("home", "index", "readme")
 # Past this many citing entries in one relation, the first few are found by walking the
 # entries in id order rather than by sorting every citing entry (see VaultIndex._cited_by).
 CITED_BY_WALK = 2000
+# Rows fetched at a time by VaultIndex.iter_backlinks.
+BACKLINK_BATCH = 1000
 _FILTER_RE = re.compile(r'(?:^|\s)(-?)(tag|kind|status):("[^"]*"|\S+)', re.I)
 _TERM_RE = re.compile(r'(-?)("[^"]*"|\S+)')
 _LINK_PROBLEM_KIND = {
@@ -75,6 +78,42 @@ def default_db_path(root: Path) -> Path:
 
 def _ref(row: sqlite3.Row | tuple) -> EntryRef:
     return EntryRef(row[0], row[1], row[2])
+
+
+def _links_from_rows(rows: list[tuple], bodies: dict[str, str] | None = None) -> list[LinkRow]:
+    """:class:`LinkRow` s of rows of :meth:`VaultIndex._link_query`. With ``bodies`` (source
+    id → its indexed body), each body link's context is cut from its source's body, as
+    :meth:`VaultIndex.with_contexts` cuts it; without, it is left empty.
+
+    A hub's backlinks are hundreds of thousands: each link is built once with its context
+    (not built, then copied by ``dataclasses.replace``), and shares one :class:`EntryRef`
+    per entry with the other links of its batch (a source has several links, and every
+    backlink has the same target)."""
+    refs: dict[tuple, EntryRef] = {}
+    links = []
+    for (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
+         context, alias, heading, start, end) in rows:  # fmt: skip
+        key = (s_id, s_title, s_path)
+        if (source := refs.get(key)) is None:
+            source = refs[key] = EntryRef(s_id, s_title, s_path)
+        if t_id:
+            key = (t_id, t_title, t_path)
+            if (target := refs.get(key)) is None:
+                target = refs[key] = EntryRef(t_id, t_title, t_path)
+        else:
+            target = None
+        if context is None and start is not None:
+            span = (start, end)
+            body = bodies.get(s_id) if bodies is not None else None
+            context = "" if body is None else link_context(body, start, end)
+        else:
+            span = None
+            context = context or ""
+        embedded = bool(embed)
+        links.append(
+            LinkRow(source, target, text, relation, embedded, line, context, alias, heading, span)
+        )
+    return links
 
 
 def _is_corruption(exc: sqlite3.DatabaseError) -> bool:
@@ -458,6 +497,22 @@ class VaultIndex:
         return None if shown is None else shown[:2]
 
     # -- links -----------------------------------------------------------------------------
+    def _link_query(
+        self, where: str, params: tuple, page: tuple[int, int] | None = None, lid: bool = False
+    ) -> tuple[str, tuple]:
+        """The SQL and parameters of the links matching ``where``, in backlinks order
+        (``lid``: each row starts with the link's rowid)."""
+        return (
+            ("SELECT l.lid, " if lid else "SELECT ")
+            + "s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
+            "l.embed, l.line, l.context, l.alias, l.heading, l.body_start, l.body_end "
+            "FROM links l JOIN entries s ON s.eid = l.source "
+            "LEFT JOIN entries t ON t.eid = l.target "
+            f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line"
+            + (" LIMIT ? OFFSET ?" if page else ""),
+            (*params, *page) if page else params,
+        )
+
     def _link_rows(
         self,
         where: str,
@@ -465,31 +520,21 @@ class VaultIndex:
         contexts: bool = True,
         page: tuple[int, int] | None = None,
     ) -> list[LinkRow]:
-        links = [
-            LinkRow(
-                source=EntryRef(s_id, s_title, s_path),
-                target=EntryRef(t_id, t_title, t_path) if t_id else None,
-                text=text,
-                relation=relation,
-                embed=bool(embed),
-                line=line,
-                context=context or "",
-                alias=alias,
-                heading=heading,
-                span=(start, end) if context is None and start is not None else None,
-            )
-            for (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
-                 context, alias, heading, start, end) in self._q(
-                "SELECT s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
-                "l.embed, l.line, l.context, l.alias, l.heading, l.body_start, l.body_end "
-                "FROM links l JOIN entries s ON s.eid = l.source "
-                "LEFT JOIN entries t ON t.eid = l.target "
-                f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line"
-                + (" LIMIT ? OFFSET ?" if page else ""),
-                (*params, *page) if page else params,
-            )
-        ]  # fmt: skip
-        return self.with_contexts(links) if contexts else links
+        rows = self._q(*self._link_query(where, params, page))
+        return _links_from_rows(rows, self._bodies(rows) if contexts else None)
+
+    def _bodies(self, rows: list[tuple]) -> dict[str, str]:
+        """The indexed bodies of the sources of ``rows``' body links (those whose context
+        is cut from the body), by source id: one query per 500 sources."""
+        wanted = sorted({r[0] for r in rows if r[10] is None and r[13] is not None})
+        bodies: dict[str, str] = {}
+        with self._lock:
+            for at in range(0, len(wanted), 500):
+                chunk = wanted[at : at + 500]
+                marks = ", ".join("?" * len(chunk))
+                sql = "SELECT e.id, f.body FROM entries e JOIN entries_fts f ON f.rowid = e.eid "
+                bodies.update(self.conn.execute(f"{sql}WHERE e.id IN ({marks})", chunk).fetchall())
+        return bodies
 
     def with_contexts(self, links: list[LinkRow]) -> list[LinkRow]:
         """``links`` with each body link's context: its line, cut from the source's indexed
@@ -529,6 +574,49 @@ class VaultIndex:
         return self._link_rows(
             f"l.target = {_ENTRY_EID} AND l.source != l.target", (entry_id,), contexts
         )
+
+    def iter_backlinks(self, entry_id: str, *, batch: int = BACKLINK_BATCH) -> Iterator[LinkRow]:
+        """:meth:`backlinks`, one at a time: the same links in the same order, fetched from
+        SQLite ``batch`` rows at a time with their contexts, so that a hub's hundreds of
+        thousands of links are never all held (``anthology show`` of a hub streams them).
+
+        The cursor stays open while the caller iterates; close the generator (or exhaust
+        it) before the index. :meth:`backlink_count` counts them without fetching."""
+        # SQLite sorts every link before handing over the first: only the sort keys and
+        # the link's rowid go through the sort (the sorter holds them in memory, as
+        # temp_store is MEMORY: ~150 MB for 800,000 full rows), and each batch's rows are
+        # then fetched by rowid and put back in the sorted order.
+        with self._lock:
+            cursor = self.conn.execute(
+                "SELECT l.lid FROM links l JOIN entries s ON s.eid = l.source "
+                f"WHERE l.target = {_ENTRY_EID} AND l.source != l.target "
+                "ORDER BY l.relation IS NULL, l.relation, s.id, l.line",
+                (entry_id,),
+            )
+        try:
+            while True:
+                with self._lock:
+                    lids = [lid for (lid,) in cursor.fetchmany(batch)]
+                if not lids:
+                    return
+                by_lid: dict[int, tuple] = {}
+                for at in range(0, len(lids), 500):
+                    chunk = lids[at : at + 500]
+                    sql, params = self._link_query(
+                        f"l.lid IN ({', '.join('?' * len(chunk))})", tuple(chunk), lid=True
+                    )
+                    by_lid.update((row[0], row[1:]) for row in self._q(sql, params))
+                rows = [by_lid[lid] for lid in lids]
+                yield from _links_from_rows(rows, self._bodies(rows))
+        finally:
+            cursor.close()
+
+    def backlink_count(self, entry_id: str) -> int:
+        """How many links :meth:`backlinks` has (a COUNT, nothing fetched)."""
+        return self._q(
+            f"SELECT count(*) FROM links WHERE target = {_ENTRY_EID} AND source != target",
+            (entry_id,),
+        )[0][0]
 
     def backlink_groups(self, entry_id: str) -> tuple[list[tuple[str | None, int]], int]:
         """How the entry's backlinks group, without fetching them: ``(relation, number of
