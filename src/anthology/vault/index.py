@@ -89,10 +89,21 @@ def _links_from_rows(rows: list[tuple], bodies: dict[str, str] | None = None) ->
     (not built, then copied by ``dataclasses.replace``), and shares one :class:`EntryRef`
     per entry with the other links of its batch (a source has several links, and every
     backlink has the same target)."""
+    # contexts first, one pass per source body for all its links in these rows: a line
+    # holding thousands of links is cut in linear time overall (see link_contexts)
+    cut: dict[int, str] = {}
+    if bodies is not None:
+        spans: dict[str, list[int]] = {}
+        for i, row in enumerate(rows):
+            if row[10] is None and row[13] is not None and row[0] in bodies:
+                spans.setdefault(row[0], []).append(i)
+        for s_id, indices in spans.items():
+            found = link_contexts(bodies[s_id], [(rows[i][13], rows[i][14]) for i in indices])
+            cut.update(zip(indices, found, strict=True))
     refs: dict[tuple, EntryRef] = {}
     links = []
-    for (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
-         context, alias, heading, start, end) in rows:  # fmt: skip
+    for i, (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
+            context, alias, heading, start, end) in enumerate(rows):  # fmt: skip
         key = (s_id, s_title, s_path)
         if (source := refs.get(key)) is None:
             source = refs[key] = EntryRef(s_id, s_title, s_path)
@@ -104,8 +115,7 @@ def _links_from_rows(rows: list[tuple], bodies: dict[str, str] | None = None) ->
             target = None
         if context is None and start is not None:
             span = (start, end)
-            body = bodies.get(s_id) if bodies is not None else None
-            context = "" if body is None else link_context(body, start, end)
+            context = cut.get(i, "")
         else:
             span = None
             context = context or ""
