@@ -174,3 +174,36 @@ def test_footnotes_share_the_anchor_budget(resolver: FakeResolver) -> None:
     text = text_of(out.html)
     assert f"Note {n - 1}." in text  # every note is still shown
     assert CUT in text and "footnotes without links" in text
+
+
+def test_a_paragraph_of_unclosed_brackets_is_not_escaped_bracket_by_bracket(
+    resolver: FakeResolver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """10⁶ unclosed ``[[`` (cut to 100,000 characters) took 21 s: each bracket was escaped,
+    and python-markdown made every escape an inline placeholder, rebuilding the text."""
+    from markdown.inlinepatterns import EscapeInlineProcessor
+
+    escapes = 0
+    real = EscapeInlineProcessor.handleMatch
+
+    def counting(self, m, data):
+        nonlocal escapes
+        escapes += 1
+        return real(self, m, data)
+
+    monkeypatch.setattr(EscapeInlineProcessor, "handleMatch", counting)
+    out = render("[[" * 20_000 + r" and \[x\]", resolver)
+    assert escapes == 0  # was 40,002
+    shown = text_of(out.html).replace("\u200b", "")  # break opportunities in long runs
+    assert "[[" * 20_000 + " and [x]" in shown
+
+
+def test_brackets_of_a_crowded_paragraph_are_shown_as_written(resolver: FakeResolver) -> None:
+    # the entry itself uses the first private-use characters: the stand-ins must avoid them
+    own = "\uf8ff\uf8fe"
+    body = f"{own} " + "[a] " * 400 + r"\[b\] [[c" + "\n\nAfter [[d]]."
+    out = render(body, resolver)
+    text = text_of(out.html)
+    assert text.count("[a]") == 400 and "[b] [[c" in text
+    assert own in text  # the entry's own characters are left alone
+    assert 'href="unresolved:d"' in out.html or "entry:" in out.html  # next paragraph links

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from test_render import text_of
@@ -67,13 +66,9 @@ def test_math_colour_follows_the_theme(resolver: FakeResolver) -> None:
     assert b"#222222" in light_svg and b"#dcddde" in dark_svg
 
 
-def test_tex_to_svg_is_cached_and_quick() -> None:
-    tex_to_svg("x", color="#000000")  # font loaded
-    start = time.perf_counter()
+def test_tex_to_svg_is_cached() -> None:
     first = tex_to_svg(r"\sum_{i=1}^{n} x_i^2 + \frac{a}{b}", color="#123456")
-    elapsed = time.perf_counter() - start
     assert tex_to_svg(r"\sum_{i=1}^{n} x_i^2 + \frac{a}{b}", color="#123456") is first
-    assert elapsed < 1.0
     assert first.width > 0 and first.height > 0
 
 

@@ -121,6 +121,7 @@ class RenderContext:
     resources: dict[str, bytes] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     depth: int = 0
+    bracket_stand_ins: dict[str, str] = field(default_factory=dict)  # see _defuse_brackets
     chain: tuple[str, ...] = ()
     headings: list[tuple[int, str, str]] = field(default_factory=list)
     budget: RenderBudget = field(default_factory=RenderBudget)
@@ -602,14 +603,42 @@ def _dangerous_elements(text: str) -> list[tuple[int, int]]:
         pos = close.end()
 
 
+# The brackets of such a paragraph become two private-use characters the entry does not
+# use, put back after python-markdown: escaping them (``\[``) made each one an inline
+# placeholder that rebuilds the paragraph's string, quadratic again (10⁶ unclosed ``[[``,
+# cut to 100,000 characters: 21 s).
+_PRIVATE_USE = (
+    range(0xF8FF, 0xDFFF, -1),
+    range(0xFFFFD, 0xEFFFF, -1),
+    range(0x10FFFD, 0xFFFFF, -1),
+)
+
+
+def _stand_ins(text: str) -> tuple[str, str] | None:
+    """Two private-use characters absent from ``text`` (stand-ins for ``[`` and ``]``), or
+    None when it holds all 137,000 of them."""
+    free = (c for r in _PRIVATE_USE for cp in r if (c := chr(cp)) not in text)
+    pair = (next(free, None), next(free, None))
+    return None if pair[1] is None else pair  # type: ignore[return-value]
+
+
 def _defuse_brackets(text: str, ctx: RenderContext) -> str:
-    """Escape the brackets of paragraphs that hold hundreds of them (links there are lost)."""
+    """Take the brackets of paragraphs that hold hundreds of them out of python-markdown's
+    sight (links there are lost): stand-ins, put back by :func:`markdown_to_html`."""
     paragraphs = re.split(r"(\n[ \t>]*\n)", text)
+    pair = _stand_ins(text)
+    opening, closing = pair or ("[", "]")
+    stand_in = {"[": opening, "]": closing, "\\[": opening, "\\]": closing}  # \[ shows as [
     hit = False
     for i in range(0, len(paragraphs), 2):
         if paragraphs[i].count("[") > MAX_BRACKETS_PER_PARAGRAPH:
-            paragraphs[i] = re.sub(r"(?<!\\)([\[\]])", r"\\\1", paragraphs[i])
+            if pair is None:  # escaped: slow (quadratic), and only past the body's length cap
+                paragraphs[i] = re.sub(r"(?<!\\)([\[\]])", r"\\\1", paragraphs[i])
+            else:
+                paragraphs[i] = re.sub(r"\\?[\[\]]", lambda m: stand_in[m[0]], paragraphs[i])
             hit = True
+    if hit and pair is not None:
+        ctx.bracket_stand_ins.update({opening: "[", closing: "]"})
     if hit:
         ctx.problems.append("a paragraph with hundreds of brackets is shown without links")
     return "".join(paragraphs)
@@ -1081,6 +1110,8 @@ def markdown_to_html(body: str, ctx: RenderContext) -> str:
         output_format="html",
     )
     html = md.convert(body)
+    if ctx.bracket_stand_ins:  # see _defuse_brackets
+        html = html.translate(str.maketrans(ctx.bracket_stand_ins))
     if ctx.depth == 0:
         _flatten_toc(getattr(md, "toc_tokens", []), ctx.headings)
     return html
