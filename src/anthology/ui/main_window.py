@@ -11,8 +11,18 @@ from __future__ import annotations
 import functools
 import html
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QFileSystemWatcher, QObject, QSettings, Qt, QTimer
+from PySide6.QtCore import (
+    QByteArray,
+    QEvent,
+    QFileSystemWatcher,
+    QObject,
+    QSettings,
+    Qt,
+    QThread,
+    QTimer,
+)
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -31,18 +41,21 @@ from anthology import __version__
 from anthology.paths import entries_dir
 from anthology.ui.backlinks_panel import BacklinksPanel
 from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
-from anthology.ui.graph_view import GraphView
 from anthology.ui.index_worker import IndexWorker
 from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
 from anthology.ui.theme import apply_theme
+from anthology.ui.views_loader import ViewsData, ViewsLoader
 from anthology.vault.index import VaultIndex, default_db_path
 from anthology.vault.index_file import check_place
 from anthology.vault.indexer import RefreshReport
 from anthology.vault.render import clear_render_cache, preview_html
 from anthology.vault.render.safe_text import plain_text
 from anthology.vault.scan import VaultError, vault_root
+
+if TYPE_CHECKING:  # pyqtgraph costs ~0.7 s to import: loaded once the first entry is shown
+    from anthology.ui.graph_view import GraphView
 
 MAX_RECENT = 8
 # Citing entries listed per relation in an entry's Properties box; a hub's others are in the
@@ -78,6 +91,10 @@ class MainWindow(QMainWindow):
         self.last_report: RefreshReport | None = None
         self._pending_entry: str | None = entry
         self.demo_dock: QDockWidget | None = None
+        self.graph: GraphView | None = None  # made with the first graph to draw
+        self._views_token = 0  # the newest ViewsLoader's; older answers are dropped
+        self._views_applied = -1  # the token of the answer on screen
+        self._loaders: list[ViewsLoader] = []
         self.theme = str(self.settings.value("theme", "light"))
 
         self._build_widgets()
@@ -112,17 +129,19 @@ class MainWindow(QMainWindow):
         )
         self.entry_pane.set_preview_provider(self._preview)
 
-        self.graph = GraphView()
-        self.graph.settings_store = self.settings
-        self.graph.entryActivated.connect(self.show_entry)
-        self.graph.layoutSettled.connect(self._save_positions)
+        # The graph view and pyqtgraph come after the first entry is on screen (see
+        # _ensure_graph); until then its place says what is coming.
+        self._graph_slot = QLabel("Drawing the graph…")
+        self._graph_slot.setObjectName("graphPlaceholder")
+        self._graph_slot.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._graph_slot.setEnabled(False)  # drawn in the muted text colour
 
         self.backlinks = BacklinksPanel()
         self.backlinks.entryActivated.connect(self.show_entry)
 
         self.right = QSplitter(Qt.Orientation.Vertical)
         self.right.setObjectName("rightSplitter")
-        self.right.addWidget(self.graph)
+        self.right.addWidget(self._graph_slot)
         self.right.addWidget(self.backlinks)
         self.right.setStretchFactor(0, 3)
         self.right.setStretchFactor(1, 2)
@@ -314,6 +333,7 @@ class MainWindow(QMainWindow):
             self.worker.cancel()
             self.worker.wait()
             self.worker = None
+        self._stop_loaders()
         self._save_positions()
         self.backlinks.clear()  # its "Show more" rows ask the index being closed
         self._close_mentions_index()
@@ -426,43 +446,111 @@ class MainWindow(QMainWindow):
             self._poll.stop()
 
     def _refresh_views(self, *, first: bool = False, report: RefreshReport | None = None) -> None:
+        """Show the entry (the first, or the current one again if it changed), then ask for
+        the graph, the switcher's list and the counts off the GUI thread (_load_views)."""
         index = self.index
         if index is None:
             return
-        stats = index.stats()
+        with_positions = first or self.graph is None
+        try:
+            current = self.current_id()
+            if first or current is None:
+                target = self._pending_entry
+                self._pending_entry = None
+                if not target or index.entry_ref(target) is None:
+                    target = index.home_id()
+                if target:
+                    self.show_entry(target)
+                else:
+                    self.entry_pane.setHtml("<h2>This vault has no entries yet.</h2>")
+                    self.ready = True
+                return
+            if (
+                report is not None
+                and current in report.removed_ids
+                and index.entry_ref(current) is None
+            ):
+                self.statusBar().showMessage(f"{current} was deleted on disk", 6000)
+                self.go_home()
+                return
+            if report is not None and current in report.changed_ids:
+                self.show_entry(current, push=False, keep_scroll=True)
+            else:
+                self._show_backlinks(current)
+            if self.search_panel.box.text():
+                self.search_panel.run_search()
+        finally:  # asked once the entry is on screen: the loader shares the interpreter
+            self._load_views(with_positions=with_positions)
+
+    def _load_views(self, *, with_positions: bool) -> None:
+        """Ask for what surrounds the entry on a ViewsLoader; an older question still
+        running is interrupted and its answer dropped."""
+        assert self.index is not None
+        for loader in self._loaders:
+            loader.cancel()
+        self._views_token += 1
+        loader = ViewsLoader(self.index, self._views_token, positions=with_positions, parent=self)
+        loader.loaded.connect(self._apply_views)
+        loader.failed.connect(self._on_views_failed)
+        loader.finished.connect(functools.partial(self._loader_finished, loader))
+        self._loaders.append(loader)
+        # the entry is painted first: the loader's Python work shares the interpreter lock
+        loader.start(QThread.Priority.LowPriority)
+
+    def _loader_finished(self, loader: ViewsLoader) -> None:
+        if loader in self._loaders:
+            self._loaders.remove(loader)
+            loader.deleteLater()
+
+    def _stop_loaders(self) -> None:
+        self._views_token += 1  # answers already queued are dropped too
+        for loader in self._loaders:
+            loader.cancel()
+        for loader in self._loaders:
+            loader.wait()
+            loader.deleteLater()
+        self._loaders.clear()
+
+    def _apply_views(self, token: int, data: ViewsData) -> None:
+        if token != self._views_token or self.index is None:
+            return  # superseded, or the vault was closed
+        stats = data.stats
         self.count_label.setText(f"{stats['entries']} entries")
         problems = stats["errors"] + stats["warnings"]
         self.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''}"
                                      if problems else "No problems")  # fmt: skip
-        self.switcher.set_entries(index.switcher_items())
-        positions = self.graph.positions() if not first else index.load_positions()
-        self.graph.set_graph(index.graph(ghosts=True), positions, vault_key=self._vault_key())
-        current = self.current_id()
-        if first or current is None:
-            target = self._pending_entry
-            self._pending_entry = None
-            if not target or index.entry_ref(target) is None:
-                target = index.home_id()
-            if target:
-                self.show_entry(target)
-            else:
-                self.entry_pane.setHtml("<h2>This vault has no entries yet.</h2>")
-                self.ready = True
-            return
-        if (
-            report is not None
-            and current in report.removed_ids
-            and index.entry_ref(current) is None
-        ):
-            self.statusBar().showMessage(f"{current} was deleted on disk", 6000)
-            self.go_home()
-            return
-        if report is not None and current in report.changed_ids:
-            self.show_entry(current, push=False, keep_scroll=True)
-        else:
-            self._show_backlinks(current)
-        if self.search_panel.box.text():
-            self.search_panel.run_search()
+        self.switcher.set_entries(data.switcher_items)
+        graph = self._ensure_graph()
+        graph.set_graph(data.graph, data.positions or None, vault_key=self._vault_key())
+        if (current := self.current_id()) is not None:
+            graph.set_current(current)
+        self._views_applied = token
+
+    def _on_views_failed(self, token: int, message: str) -> None:
+        if token == self._views_token:
+            self._views_applied = token  # nothing more is coming for this state
+            self.statusBar().showMessage(f"Could not load the graph: {message}", 10000)
+
+    def _ensure_graph(self) -> GraphView:
+        """The graph view, made the first time there is a graph to draw."""
+        if self.graph is None:
+            from anthology.ui.graph_view import GraphView
+
+            graph = GraphView()
+            graph.settings_store = self.settings
+            graph.entryActivated.connect(self.show_entry)
+            graph.layoutSettled.connect(self._save_positions)
+            graph.set_theme(self.theme)
+            self.right.replaceWidget(0, graph)
+            self._graph_slot.deleteLater()
+            self.graph = graph
+        return self.graph
+
+    @property
+    def settled(self) -> bool:
+        """The entry is shown and the graph, switcher and counts answer the index as it is
+        now (for screenshots, benchmarks and tests)."""
+        return self.ready and self._views_applied == self._views_token
 
     # -- reading -----------------------------------------------------------------------
     def current_id(self) -> str | None:
@@ -483,7 +571,8 @@ class MainWindow(QMainWindow):
         if heading:
             self.entry_pane.scroll_to_heading(heading)
         self._show_backlinks(entry.id)
-        self.graph.set_current(entry.id)
+        if self.graph is not None:
+            self.graph.set_current(entry.id)
         if push and not same:
             del self.history[self.history_pos + 1 :]
             self.history.append(entry.id)
@@ -632,7 +721,8 @@ class MainWindow(QMainWindow):
         if isinstance(app, QApplication):
             apply_theme(app, self.theme)
         self.entry_pane.set_theme(self.theme)
-        self.graph.set_theme(self.theme)
+        if self.graph is not None:
+            self.graph.set_theme(self.theme)
         if self.demo_dock is not None and hasattr(self.demo_dock.widget(), "set_theme"):
             self.demo_dock.widget().set_theme(self.theme)
         (self.act_dark if self.theme == "dark" else self.act_light).setChecked(True)
@@ -649,7 +739,7 @@ class MainWindow(QMainWindow):
 
     # -- shutting down -----------------------------------------------------------------
     def _save_positions(self) -> None:
-        if self.index is not None and self.graph.positions():
+        if self.index is not None and self.graph is not None and self.graph.positions():
             self.index.save_positions(self.graph.positions())
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -658,7 +748,8 @@ class MainWindow(QMainWindow):
         self._poll.stop()
         self._save_layout()
         self._close_vault()
-        self.graph.shutdown()
+        if self.graph is not None:
+            self.graph.shutdown()
         if self.demo_dock is not None:
             getattr(self.demo_dock.widget(), "shutdown", lambda: None)()
         super().closeEvent(event)

@@ -10,6 +10,7 @@ user's cache folder (never inside the vault) and can be deleted at any time.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -347,6 +348,20 @@ class VaultIndex:
 
     def close(self) -> None:
         self.conn.close()
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Ask several questions of one state of the index: a read transaction, so a
+        refresh committed meanwhile (another connection) is seen by all of them or none."""
+        with self._lock:
+            began = not self.conn.in_transaction
+            if began:
+                self.conn.execute("BEGIN")
+            try:
+                yield
+            finally:
+                if began and self.conn.in_transaction:
+                    self.conn.execute("COMMIT")
 
     def __enter__(self) -> VaultIndex:
         return self
