@@ -75,6 +75,11 @@ _TOP = 0  # internalId of a group's index; a row's is its group's position + 1
 _PAD = (4, 3, 4, 5)  # left, top, right, bottom around a row's two lines, as the labels had
 
 Index = QModelIndex | QPersistentModelIndex
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled
+_ROW_FLAGS = (
+    Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+)
 _ROOT = QModelIndex()  # the invalid index: the parent of groups
 
 
@@ -135,14 +140,6 @@ class _MentionsTask(QRunnable):
 
 
 @dataclass
-class _Row:
-    entry_id: str
-    html: str  # escaped: the label in bold, a line break, the muted context line
-    text: str  # the same as plain text (accessibility, DisplayRole)
-    tooltip: str  # escaped, in a <qt> wrapper
-
-
-@dataclass
 class _Group:
     title: str
     relation: str | None = None
@@ -156,17 +153,54 @@ class _Group:
         return self.count - len(self.rows) if self.paged else 0
 
 
-def link_row(entry_id: str, label: str, context_html: str, context: str, muted: str) -> _Row:
-    """A row: the source's label over its context line. ``context_html`` is already
-    escaped; ``label`` and ``context`` are vault text, escaped here."""
-    return _Row(
-        entry_id,
-        f"<b>{html_text(label, MAX_SHOWN_CHARS)}</b><br>"
-        f"<span style='color:{muted}'>{context_html}</span>",
-        f"{plain_text(label, MAX_SHOWN_CHARS)}\n{plain_text(' '.join(context.split()), 500)}",
+class _Row:
+    """A row: the source's label over its context line (a link's, or an unlinked
+    mention's snippet). Its strings are made when first asked: a page holds 100 rows, a
+    screen shows some twenty."""
+
+    __slots__ = ("_html", "_muted", "_source", "_tooltip", "entry_id")
+
+    def __init__(self, source: LinkRow | SearchHit, muted: str) -> None:
+        ref = source.source if isinstance(source, LinkRow) else source.entry
+        self.entry_id = ref.id
+        self._source, self._muted = source, muted
+        self._html: str | None = None
+        self._tooltip: str | None = None
+
+    def _label_context(self) -> tuple[str, str]:
+        src = self._source
+        if isinstance(src, LinkRow):
+            return src.source.label, " ".join(src.context.split())
+        return src.entry.label, snippet_text(src.snippet)
+
+    @property
+    def html(self) -> str:
+        """Escaped rich text: the label in bold, a line break, the muted context line."""
+        if self._html is None:
+            src = self._source
+            if isinstance(src, LinkRow):
+                label, context = src.source.label, highlight_link(src.context, src.text, src.alias)
+            else:
+                label, context = src.entry.label, snippet_html(src.snippet)
+            self._html = (
+                f"<b>{html_text(label, MAX_SHOWN_CHARS)}</b><br>"
+                f"<span style='color:{self._muted}'>{context}</span>"
+            )
+        return self._html
+
+    @property
+    def text(self) -> str:
+        """The same as plain text (a screen reader, DisplayRole)."""
+        label, context = self._label_context()
+        return f"{plain_text(label, MAX_SHOWN_CHARS)}\n{plain_text(context, 500)}"
+
+    @property
+    def tooltip(self) -> str:
         # Qt would read a tooltip that looks like HTML as HTML: give it escaped text only.
-        tooltip_html(f"{label}\n{' '.join(context.split())}"),
-    )
+        if self._tooltip is None:
+            label, context = self._label_context()
+            self._tooltip = tooltip_html(f"{label}\n{context}")
+        return self._tooltip
 
 
 class BacklinksModel(QAbstractItemModel):
@@ -196,16 +230,7 @@ class BacklinksModel(QAbstractItemModel):
         self.endResetModel()
 
     def _rows(self, links: list[LinkRow]) -> list[_Row]:
-        return [
-            link_row(
-                link.source.id,
-                link.source.label,
-                highlight_link(link.context, link.text, link.alias),
-                link.context,
-                self.muted,
-            )
-            for link in links
-        ]
+        return [_Row(link, self.muted) for link in links]
 
     def _append(self, group: _Group) -> None:
         links = self._page(group.relation, len(group.rows), PAGE) if group.left > 0 else []
@@ -244,10 +269,11 @@ class BacklinksModel(QAbstractItemModel):
         return True
 
     # -- QAbstractItemModel ------------------------------------------------------------
+    # index, flags and rowCount are asked for every row at each layout: kept short.
     def index(self, row: int, column: int = 0, parent: Index = _ROOT) -> QModelIndex:
-        if not self.hasIndex(row, column, parent):
+        if column != 0 or row < 0 or row >= self.rowCount(parent):
             return QModelIndex()
-        return self.createIndex(row, column, _TOP if not parent.isValid() else parent.row() + 1)
+        return self.createIndex(row, 0, _TOP if not parent.isValid() else parent.row() + 1)
 
     def parent(self, index: Index = _ROOT) -> QModelIndex:  # type: ignore[override]
         if not index.isValid() or index.internalId() == _TOP:
@@ -257,9 +283,9 @@ class BacklinksModel(QAbstractItemModel):
     def rowCount(self, parent: Index = _ROOT) -> int:
         if not parent.isValid():
             return len(self.groups)
-        group = self.group_of(parent)
-        if group is None:
+        if parent.internalId() != _TOP or parent.row() >= len(self.groups):
             return 0
+        group = self.groups[parent.row()]
         return len(group.rows) + (1 if group.left > 0 else 0)
 
     def columnCount(self, parent: Index = _ROOT) -> int:
@@ -300,12 +326,11 @@ class BacklinksModel(QAbstractItemModel):
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        group = self.group_of(index)
-        if group is not None:
-            empty = not group.paged and not group.rows
-            return Qt.ItemFlag.NoItemFlags if empty else Qt.ItemFlag.ItemIsEnabled
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+            return _NO_FLAGS
+        if index.internalId() != _TOP:
+            return _ROW_FLAGS  # a row: never has children, so the view need not ask
+        group = self.groups[index.row()] if index.row() < len(self.groups) else None
+        return _GROUP_FLAGS if group is not None and (group.paged or group.rows) else _NO_FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
@@ -490,17 +515,7 @@ class BacklinksPanel(QWidget):
             lambda g: not (g.title.startswith(UNLINKED) or (hits and g.title == NO_BACKLINKS))
         )
         if hits:
-            muted = self.model.muted
-            rows = [
-                link_row(
-                    hit.entry.id,
-                    hit.entry.label,
-                    snippet_html(hit.snippet),
-                    snippet_text(hit.snippet),
-                    muted,
-                )
-                for hit in hits
-            ]
+            rows = [_Row(hit, self.model.muted) for hit in hits]
             group = self.model.add_group(_Group(f"{UNLINKED} ({len(hits)})", rows=rows))
             self.tree.collapse(group)
         return True
