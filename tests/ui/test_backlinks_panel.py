@@ -6,11 +6,14 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QTextDocument
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractSlider
 
-from anthology.ui.backlinks_panel import PAGE, ROLE_MORE, BacklinksPanel
+from anthology.ui.backlinks_panel import PAGE, ROLE_HTML, ROLE_MORE, UNLINKED, BacklinksPanel
 from anthology.vault.index import VaultIndex
-from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, SearchHit
+from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, LinkRow, SearchHit
 
 MENTIONERS = 2 * PAGE + 50
 
@@ -33,23 +36,28 @@ def index(tmp_path: Path):
         yield idx
 
 
-def labels(panel: BacklinksPanel, group_prefix: str) -> list[str]:
-    tree = panel.tree
-    for i in range(tree.topLevelItemCount()):
-        group = tree.topLevelItem(i)
-        if group.text(0).startswith(group_prefix):
-            return [
-                tree.itemWidget(group.child(k), 0).text()
-                if tree.itemWidget(group.child(k), 0)
-                else group.child(k).text(0)
-                for k in range(group.childCount())
-            ]
+def group_index(panel: BacklinksPanel, group_prefix: str) -> QModelIndex:
+    model = panel.model
+    for i in range(model.rowCount()):
+        group = model.index(i, 0)
+        if group.data().startswith(group_prefix):
+            return group
     raise AssertionError(f"no group {group_prefix}")
 
 
-def click(qtbot, panel: BacklinksPanel, item) -> None:
-    panel.tree.scrollToItem(item)
-    rect = panel.tree.visualItemRect(item)
+def children(panel: BacklinksPanel, group_prefix: str) -> list[QModelIndex]:
+    group = group_index(panel, group_prefix)
+    return [panel.model.index(k, 0, group) for k in range(panel.model.rowCount(group))]
+
+
+def labels(panel: BacklinksPanel, group_prefix: str) -> list[str]:
+    """Each row as it is painted: its rich text (escaped), or a plain row's text."""
+    return [row.data(ROLE_HTML) or row.data() for row in children(panel, group_prefix)]
+
+
+def click(qtbot, panel: BacklinksPanel, index: QModelIndex) -> None:
+    panel.tree.scrollTo(index)
+    rect = panel.tree.visualRect(index)
     qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 
 
@@ -79,20 +87,21 @@ def test_a_hub_shows_a_page_of_backlinks_and_more_on_demand(qtbot, index: VaultI
     assert "source: <b>[[Hub]]</b>" in labels(panel, "source")[0]
     assert rows[-1] == f"Show {PAGE} more ({MENTIONERS - PAGE} not shown)"
 
-    mentions = panel.tree.topLevelItem(1)
-    click(qtbot, panel, mentions.child(mentions.childCount() - 1))
+    click(qtbot, panel, children(panel, "mentions")[-1])
     assert len(panel.groups()[f"mentions ({MENTIONERS})"]) == 2 * PAGE
     assert pages[-1] == (None, PAGE, PAGE)
-    click(qtbot, panel, mentions.child(mentions.childCount() - 1))
+    assert labels(panel, "mentions")[-1] == "Show 50 more (50 not shown)"
+    click(qtbot, panel, children(panel, "mentions")[-1])
     shown = panel.groups()[f"mentions ({MENTIONERS})"]
     assert shown == sorted(f"notes/n{i:03d}" for i in range(MENTIONERS))
     assert not any(
-        mentions.child(k).data(0, ROLE_MORE) for k in range(mentions.childCount())
+        row.data(ROLE_MORE) is not None for row in children(panel, "mentions")
     )  # all shown: no "Show more" row left
     assert "Note 249 builds on <b>[[Hub]]</b>" in labels(panel, "mentions")[-1]
+    assert len(pages) == 4  # a page per click, none behind the reader's back
 
     with qtbot.waitSignal(panel.entryActivated) as opened:
-        click(qtbot, panel, mentions.child(PAGE + 7))
+        click(qtbot, panel, children(panel, "mentions")[PAGE + 7])
     assert opened.args == [f"notes/n{PAGE + 7:03d}"]
 
 
@@ -141,8 +150,7 @@ def test_a_stale_mentions_answer_for_a_previous_entry_is_dropped(qtbot) -> None:
     qtbot.waitUntil(lambda: "Unlinked mentions (1)" in panel.groups(), timeout=5000)
     qtbot.wait(50)  # A's answer, had it been sent, is delivered by now
     assert panel.groups() == {"Unlinked mentions (1)": ["from-B"]}
-    group = panel.tree.topLevelItem(0)
-    assert not group.isExpanded()  # collapsed until the reader opens it
+    assert not panel.tree.isExpanded(panel.model.index(0, 0))  # collapsed until the reader opens it
 
 
 def test_mentions_of_the_shown_entry_fill_the_collapsed_group(qtbot, index: VaultIndex) -> None:
@@ -161,3 +169,134 @@ def test_mentions_of_the_shown_entry_fill_the_collapsed_group(qtbot, index: Vaul
     finally:
         panel.wait_unlinked()
         reader.close()
+
+
+# ---------------------------------------------------------------------------------------
+# a big hub: rows are painted, not widgets, and only the pages asked for are fetched
+# ---------------------------------------------------------------------------------------
+NO_KEYS = Qt.KeyboardModifier.NoModifier
+CITERS, BODY_LINKS = 300, 1700  # 2,000 entries cite the hub
+
+
+@pytest.fixture(scope="module")
+def big_hub(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("big")
+    vault = tmp / "v"
+    (vault / "n").mkdir(parents=True)
+    (vault / "Big.md").write_text("# Big\n\nThe hub.\n", encoding="utf-8")
+    for i in range(CITERS):
+        (vault / "n" / f"c{i:04d}.md").write_text(
+            f'---\nsource: "[[Big]]"\n---\nCiter {i}.\n', encoding="utf-8"
+        )
+    for i in range(BODY_LINKS):
+        (vault / "n" / f"m{i:04d}.md").write_text(
+            f"# M {i}\n\nM {i} leans on [[Big]] here.\n", encoding="utf-8"
+        )
+    with VaultIndex.open(vault, tmp / "i.sqlite") as idx:
+        yield idx
+
+
+def fetched(panel: BacklinksPanel) -> dict[str, int]:
+    """Group title → link rows the model holds (the "Show more" row not counted)."""
+    return {title: len(ids) for title, ids in panel.groups().items()}
+
+
+def test_a_big_hub_materialises_a_page_per_group_and_no_widget(qtbot, big_hub) -> None:
+    panel = BacklinksPanel()
+    qtbot.addWidget(panel)
+    panel.resize(400, 600)
+    pages: list[tuple] = []
+
+    def page(relation, offset, limit):
+        pages.append((relation, offset, limit))
+        return big_hub.backlinks_page("Big", relation, offset, limit)
+
+    groups, sources = big_hub.backlink_groups("Big")
+    assert groups == [("source", CITERS), (None, BODY_LINKS)] and sources == CITERS + BODY_LINKS
+    panel.show_backlinks("Big", groups, sources, page, [])
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.resize(420, 900)  # layouts of every kind: none may fetch behind the reader's back
+    panel.tree.expandAll()
+    qtbot.wait(20)
+    panel.grab()
+
+    assert fetched(panel) == {f"source ({CITERS})": PAGE, f"mentions ({BODY_LINKS})": PAGE}
+    assert pages == [("source", 0, PAGE), (None, 0, PAGE)]
+    model, view = panel.model, panel.tree
+    for g in range(model.rowCount()):
+        group = model.index(g, 0)
+        assert model.rowCount(group) == PAGE + 1  # the rows, then "Show 100 more (…)"
+        assert not model.canFetchMore(group)  # until the reader asks
+        assert all(
+            view.indexWidget(model.index(k, 0, group)) is None for k in range(model.rowCount(group))
+        )
+    assert labels(panel, "source")[-1] == f"Show {PAGE} more ({CITERS - PAGE} not shown)"
+
+    # Scrolling to the end brings the last group's next page, and only that.
+    view.verticalScrollBar().triggerAction(QAbstractSlider.SliderAction.SliderToMaximum)
+    qtbot.waitUntil(lambda: len(pages) == 3, timeout=5000)
+    qtbot.wait(50)
+    assert pages[-1] == (None, PAGE, PAGE)
+    assert fetched(panel) == {f"source ({CITERS})": PAGE, f"mentions ({BODY_LINKS})": 2 * PAGE}
+    assert labels(panel, "mentions")[-1] == f"Show {PAGE} more ({BODY_LINKS - 2 * PAGE} not shown)"
+    assert panel.groups()[f"mentions ({BODY_LINKS})"] == [f"n/m{i:04d}" for i in range(2 * PAGE)]
+
+    # fetchMore, as a view would ask it once the reader wants the page, brings the next.
+    source = group_index(panel, "source")
+    assert model.request(source)
+    assert fetched(panel)[f"source ({CITERS})"] == 2 * PAGE and len(pages) == 4
+
+
+def test_clicking_a_painted_row_opens_its_entry(qtbot, big_hub) -> None:
+    panel = BacklinksPanel()
+    qtbot.addWidget(panel)
+    panel.resize(400, 600)
+    groups, sources = big_hub.backlink_groups("Big")
+    panel.show_backlinks("Big", groups, sources,
+                         lambda r, o, n: big_hub.backlinks_page("Big", r, o, n), [])  # fmt: skip
+    panel.show()
+    qtbot.waitExposed(panel)
+    view = panel.tree
+    for group, k, expected in [("source", 3, "n/c0003"), ("mentions", 42, "n/m0042")]:
+        row = children(panel, group)[k]
+        view.scrollTo(row)
+        assert view.indexWidget(row) is None  # painted by the delegate
+        with qtbot.waitSignal(panel.entryActivated) as opened:
+            at = view.visualRect(row).center()
+            QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, NO_KEYS, at)
+        assert opened.args == [expected]
+    # Enter on the current row opens it too, as before.
+    row = children(panel, "source")[5]
+    view.setCurrentIndex(row)
+    with qtbot.waitSignal(panel.entryActivated) as opened:
+        qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert opened.args == ["n/c0005"]
+
+
+def test_a_hostile_title_and_context_are_painted_as_literal_text(qtbot) -> None:
+    title = "<img src=/etc/x> <b>bold</b> &amp;"
+    source = EntryRef("E<1>", title, "e.md")
+    link = LinkRow(source, None, "Hub", None, False, 3, f"{title} links [[Hub]] <a href=x>y</a>")
+    hit = SearchHit(source, "note", f"{title} names {MATCH_START}<i>Hub</i>{MATCH_END}", 1.0)
+    panel = BacklinksPanel()
+    qtbot.addWidget(panel)
+    panel.show_backlinks("Hub", [(None, 1)], 1, lambda r, o, n: [link][o:][:n], [hit])
+    panel.tree.expandAll()
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.grab()
+    rows = [children(panel, "mentions")[0], children(panel, UNLINKED)[0]]
+    for row in rows:
+        html = row.data(ROLE_HTML)
+        assert "<img" not in html and "&lt;img src=/etc/x&gt;" in html
+        assert "<a " not in html and "<i>" not in html
+        doc = QTextDocument()
+        doc.setHtml(html)  # what the delegate paints
+        assert doc.toPlainText().startswith("E<1> — <img src=/etc/x> <b>bold</b> &amp;\n")
+        tip = row.data(Qt.ItemDataRole.ToolTipRole)
+        assert tip.startswith("<qt>") and "<img" not in tip and "&lt;img" in tip
+        assert "<img src=/etc/x>" in row.data()  # the plain text, for a screen reader
+    assert "links <b>[[Hub]]</b> &lt;a href=x&gt;y&lt;/a&gt;" in rows[0].data(ROLE_HTML)
+    assert "names <b>&lt;i&gt;Hub&lt;/i&gt;</b>" in rows[1].data(ROLE_HTML)
+    assert panel.delegate.doc.asked == []  # painting loaded nothing

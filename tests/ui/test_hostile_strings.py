@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6 import QtGui
-from PySide6.QtCore import QSettings, QThreadPool, QUrl
+from PySide6.QtCore import QSettings, Qt, QThreadPool, QUrl
 from PySide6.QtGui import QColor, QImage, QTextDocument
-from PySide6.QtWidgets import QLabel, QTreeWidgetItem
+from PySide6.QtWidgets import QLabel
 
-from anthology.ui.backlinks_panel import BacklinksPanel
+from anthology.ui.backlinks_panel import ROLE_HTML, BacklinksPanel
 from anthology.ui.entry_pane import MAX_IMAGE_SIDE, EntryPane
 from anthology.ui.graph_view import GraphView
 from anthology.ui.quick_switcher import QuickSwitcher
@@ -203,16 +203,16 @@ def test_quick_switcher_rows_are_text(qtbot) -> None:
         check_tooltip(item.toolTip(), s)
 
 
-def backlink_rows(panel: BacklinksPanel) -> list[tuple[QTreeWidgetItem, QLabel]]:
-    tree = panel.tree
+def backlink_rows(panel: BacklinksPanel) -> list[tuple[str, str]]:
+    """Each link row's painted rich text and its tooltip."""
+    model = panel.model
     rows = []
-    for i in range(tree.topLevelItemCount()):
-        group = tree.topLevelItem(i)
-        for k in range(group.childCount()):
-            item = group.child(k)
-            label = tree.itemWidget(item, 0)
-            if isinstance(label, QLabel):
-                rows.append((item, label))
+    for i in range(model.rowCount()):
+        group = model.index(i, 0)
+        for k in range(model.rowCount(group)):
+            row = model.index(k, 0, group)
+            if row.data(ROLE_HTML) is not None:
+                rows.append((row.data(ROLE_HTML), row.data(Qt.ItemDataRole.ToolTipRole)))
     return rows
 
 
@@ -233,17 +233,23 @@ def test_backlink_rows_and_their_tooltips_are_text(qtbot, name: str) -> None:
     )
     rows = backlink_rows(panel)
     assert len(rows) == 3  # the relation, the body link, the unlinked mention
-    for item, label in rows:
-        check_tooltip(label.text(), s)  # the row: the source's label, then its context
-        check_tooltip(item.toolTip(0), s)
-    for i in range(panel.tree.topLevelItemCount()):  # group labels: plain text items
-        group = panel.tree.topLevelItem(i)
-        assert not QtGui.Qt.mightBeRichText(group.toolTip(0)) or not group.toolTip(0)
-    assert shown(s)[:150] in panel.tree.topLevelItem(0).text(0)
+    for html, tip in rows:
+        check_tooltip(html, s)  # the row: the source's label, then its context
+        check_tooltip(tip, s)
+    model = panel.model
+    for i in range(model.rowCount()):  # group titles: plain text, no tooltip
+        assert model.index(i, 0).data(Qt.ItemDataRole.ToolTipRole) is None
+    assert shown(s)[:150] in model.index(0, 0).data()
     panel.tree.expandAll()
     panel.show()
     qtbot.waitExposed(panel)
     panel.grab()  # laid out and painted: 3,000 nested tables once crashed a label
+    assert panel.delegate.doc.asked == []  # painting asked for no image, no file
+    assert all(
+        panel.tree.indexWidget(model.index(k, 0, model.index(i, 0))) is None
+        for i in range(model.rowCount())
+        for k in range(model.rowCount(model.index(i, 0)))
+    )
 
 
 # ---------------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def test_the_reading_journey(window: MainWindow, qtbot) -> None:
     assert groups["introduced by (1)"] == ["SOTA-050"]
     assert groups["paper (1)"] == ["NOTE-011"]
     item = win.backlinks.item_for("paper", "NOTE-011")
-    rect = win.backlinks.tree.visualItemRect(item)
+    rect = win.backlinks.tree.visualRect(item)
     qtbot.mouseClick(win.backlinks.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert win.current_id() == "NOTE-011"
 
