@@ -429,7 +429,7 @@ def test_the_window_title_is_cut_and_free_of_bidi_controls(qtbot, tmp_path: Path
     win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings)
     qtbot.addWidget(win)
     win.show()
-    qtbot.waitUntil(lambda: win.ready, timeout=20000)
+    qtbot.waitUntil(lambda: win.settled, timeout=20000)
     qtbot.waitUntil(lambda: win.worker is None or not win.worker.isRunning(), timeout=20000)
     assert win.show_entry("X-1")
     shown_title = win.windowTitle()

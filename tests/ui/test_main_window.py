@@ -27,7 +27,7 @@ def window(qtbot, tmp_path: Path, settings: QSettings):
     qtbot.addWidget(win)
     win.resize(1300, 850)
     win.show()
-    qtbot.waitUntil(lambda: win.ready, timeout=20000)
+    qtbot.waitUntil(lambda: win.settled, timeout=20000)
     qtbot.waitUntil(lambda: win.worker is None or not win.worker.isRunning(), timeout=20000)
     yield win
     win.close()
@@ -139,7 +139,7 @@ def test_settings_persist_geometry_theme_and_last_entry(qtbot, tmp_path, setting
     win = MainWindow(vault, db=tmp_path / "i.sqlite", settings=settings)
     qtbot.addWidget(win)
     win.show()
-    qtbot.waitUntil(lambda: win.ready, timeout=20000)
+    qtbot.waitUntil(lambda: win.settled, timeout=20000)
     win.show_entry("SOTA-050")
     win.set_theme("dark")
     win.resize(701, 503)  # inside the offscreen screen (800×600)
@@ -147,7 +147,7 @@ def test_settings_persist_geometry_theme_and_last_entry(qtbot, tmp_path, setting
     again = MainWindow(None, db=tmp_path / "i.sqlite", settings=settings)
     qtbot.addWidget(again)
     again.show()
-    qtbot.waitUntil(lambda: again.ready, timeout=20000)
+    qtbot.waitUntil(lambda: again.settled, timeout=20000)
     assert again.root == vault.resolve()
     assert again.current_id() == "SOTA-050"
     assert again.theme == "dark" and again.act_dark.isChecked()
@@ -186,7 +186,7 @@ def test_opening_another_vault_clears_the_backlinks_of_the_last(
     # Until the new index is ready, nothing of the closed one is offered (its "Show more"
     # rows would query a closed index).
     assert window.backlinks.groups() == {}
-    qtbot.waitUntil(lambda: window.ready and window.current_id() == "Solo", timeout=20000)
+    qtbot.waitUntil(lambda: window.settled and window.current_id() == "Solo", timeout=20000)
     assert window.backlinks.groups() == {"No backlinks": []}
 
 
@@ -220,7 +220,7 @@ def test_a_hub_lists_some_citing_entries_and_counts_the_rest(
     win = MainWindow(vault, db=tmp_path / "hub.sqlite", settings=settings)
     qtbot.addWidget(win)
     win.show()
-    qtbot.waitUntil(lambda: win.ready, timeout=20000)
+    qtbot.waitUntil(lambda: win.settled, timeout=20000)
     assert win.show_entry("Hub")
     text = win.entry_pane.toPlainText()
     assert text.count("and 4 more, listed under Backlinks") == 1  # under "source" only
@@ -279,3 +279,28 @@ def test_backlinks_show_at_once_and_unlinked_mentions_fill_in_later(
     assert not any(g.startswith("Unlinked mentions") for g in win.backlinks.groups())
     assert "compared against (1)" in win.backlinks.groups()  # its backlinks stay shown
     assert [a[0] for a in asked][:3] == ["LIT-008", "LIT-008", "SOTA-050"]
+
+
+def test_a_never_seen_vault_shows_its_first_entry_while_it_is_indexed(
+    qtbot, tmp_path: Path, settings: QSettings
+) -> None:
+    from sample_vault import write_vault
+
+    vault = write_vault(tmp_path / "My vault", {
+        "Daily notes/2024-01-01.md": "# Monday\n\nMet about [[Project plan]].\n",
+        "Projects/Project plan.md": "# The plan\n\nBack to [[2024-01-01]].\n",
+    })  # fmt: skip
+    win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings)
+    qtbot.addWidget(win)
+    win.show()
+    # before the first build has answered: the entry is on screen, read from disk
+    assert win.index is None and win.ready
+    assert "Met about Project plan" in win.entry_pane.toPlainText()
+    assert "Indexing My vault" in win.statusBar().currentMessage()
+    # a link followed meanwhile opens once the index is ready, resolved by its name
+    win.entry_pane.entryLinkActivated.emit("Project plan", "")
+    qtbot.waitUntil(lambda: win.settled, timeout=20000)
+    assert win.current_id() == "Projects/Project plan"
+    assert "The plan" in win.entry_pane.toPlainText()
+    assert win.backlinks.groups()  # the indexed entry, with its backlinks
+    win.close()

@@ -264,10 +264,9 @@ OBSIDIAN_SHAPED = {
 def test_a_render_asks_the_links_the_entry_holds_not_a_name_map(tmp_path: Path) -> None:
     """The full name map took 2.4 s to build at 100,000 entries, on the first render of a
     freshly opened vault; the entry's own indexed links answer the same."""
-    from sample_vault import write_vault
-
     from anthology.vault.indexer import Indexer
     from anthology.vault.links import WIKILINK_RE, split_wikilink
+    from sample_vault import write_vault
 
     root = write_vault(tmp_path / "vault", OBSIDIAN_SHAPED)
     (root / "assets/diagram.png").write_bytes(b"\x89PNG\r\n\x1a\n")

@@ -71,7 +71,7 @@ def screenshot(
         window = MainWindow(vault, db=Path(db) if db else None, entry=entry, settings=settings)
         window.resize(*size)
         window.show()
-        if not wait_until(app, lambda: window.ready, 60):
+        if not wait_until(app, lambda: window.settled, 120):
             print("anthology: the window did not finish loading", file=sys.stderr)
             return 1
         wanted = window.index.entry_ref(entry) if entry and window.index else None

@@ -139,6 +139,11 @@ class _MentionsTask(QRunnable):
         self.relay.done.emit(self.token, self.entry_id, hits)
 
 
+# Entries linking here are counted up to this many (a hub's 100,000 took 0.2 s to count):
+# the title says "10,000+" past it. See VaultIndex.backlink_groups(sources_cap=…).
+SOURCES_SHOWN = 10_000
+
+
 @dataclass
 class _Group:
     title: str
@@ -490,7 +495,8 @@ class BacklinksPanel(QWidget):
         self._supersede()
         self._entry_id = entry_id
         self._fetched_at = None
-        self.title.setText(f"Backlinks · {sources}" if entry_id else "Backlinks")
+        many = f"{SOURCES_SHOWN:,}+" if sources > SOURCES_SHOWN else str(sources)
+        self.title.setText(f"Backlinks · {many}" if entry_id else "Backlinks")
         shown: list[_Group] = []
         for relation, count in groups:
             # A group's title is drawn as plain text; the relation is a front-matter key,

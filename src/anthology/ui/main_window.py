@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from anthology import __version__
 from anthology.paths import entries_dir
-from anthology.ui.backlinks_panel import BacklinksPanel
+from anthology.ui.backlinks_panel import SOURCES_SHOWN, BacklinksPanel
 from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.index_worker import IndexWorker
 from anthology.ui.problems_dialog import ProblemsDialog
@@ -47,6 +47,7 @@ from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
 from anthology.ui.theme import apply_theme
 from anthology.ui.views_loader import ViewsData, ViewsLoader
+from anthology.vault.first_look import DiskResolver, first_entry_path, read_first_entry
 from anthology.vault.index import VaultIndex, default_db_path
 from anthology.vault.index_file import check_place
 from anthology.vault.indexer import RefreshReport
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
         self._views_token = 0  # the newest ViewsLoader's; older answers are dropped
         self._views_applied = -1  # the token of the answer on screen
         self._loaders: list[ViewsLoader] = []
+        self._first_look: str | None = None  # the path shown before the index was built
         self.theme = str(self.settings.value("theme", "light"))
 
         self._build_widgets()
@@ -321,12 +323,29 @@ class MainWindow(QMainWindow):
             self.entry_pane.setHtml(f"<h2>Cannot open the index</h2><p>{html.escape(str(exc))}</p>")
             self.statusBar().showMessage(f"Cannot open the index: {exc}", 15000)
             return
-        if not db.exists():
+        if not db.exists() and not self._show_first_look(root):
             self.entry_pane.setHtml(
                 f"<h2>Indexing {html.escape(root.name)}…</h2><p>The entries appear as soon as "
                 "the index is built.</p>"
             )
         self.reindex()
+
+    def _show_first_look(self, root: Path) -> bool:
+        """A never-seen vault: show its first entry read from disk while the index is built
+        (a cold build of 100,000 entries takes most of a minute). Links are drawn as links;
+        one clicked meanwhile is opened when the index is ready."""
+        path = first_entry_path(root)
+        entry = read_first_entry(root, path) if path else None
+        if entry is None:
+            return False
+        self._first_look = path
+        self.entry_pane.set_vault(DiskResolver(root), root)
+        self.entry_pane.show_entry(entry)
+        self.statusBar().showMessage(
+            f"Indexing {root.name}: links, backlinks and the graph follow when it is done"
+        )
+        self.ready = True
+        return True
 
     def _close_vault(self) -> None:
         if self.worker is not None:
@@ -349,6 +368,8 @@ class MainWindow(QMainWindow):
         self.ready = False
 
     def _attach_index(self, index: VaultIndex) -> None:
+        if self._first_look is not None:
+            self.statusBar().clearMessage()  # "Indexing …" (see _show_first_look)
         self.index = index
         self.entry_pane.set_vault(index, index.root)
         self.search_panel.set_search_function(index.search)
@@ -457,6 +478,11 @@ class MainWindow(QMainWindow):
             if first or current is None:
                 target = self._pending_entry
                 self._pending_entry = None
+                if target and index.entry_ref(target) is None and self._first_look:
+                    # a link followed in the first look, named as it was written there
+                    found = index.resolve(target, self._first_look)
+                    target = found.id if found else None
+                self._first_look = None
                 if not target or index.entry_ref(target) is None:
                     target = index.home_id()
                 if target:
@@ -492,13 +518,16 @@ class MainWindow(QMainWindow):
         loader = ViewsLoader(self.index, self._views_token, positions=with_positions, parent=self)
         loader.loaded.connect(self._apply_views)
         loader.failed.connect(self._on_views_failed)
-        loader.finished.connect(functools.partial(self._loader_finished, loader))
+        # a bound method of the window, so it runs on the GUI thread (a partial would run
+        # on the loader's own thread, deleting it there)
+        loader.finished.connect(self._loader_finished)
         self._loaders.append(loader)
         # the entry is painted first: the loader's Python work shares the interpreter lock
         loader.start(QThread.Priority.LowPriority)
 
-    def _loader_finished(self, loader: ViewsLoader) -> None:
-        if loader in self._loaders:
+    def _loader_finished(self) -> None:
+        loader = self.sender()
+        if isinstance(loader, ViewsLoader) and loader in self._loaders:
             self._loaders.remove(loader)
             loader.deleteLater()
 
@@ -550,7 +579,7 @@ class MainWindow(QMainWindow):
     def settled(self) -> bool:
         """The entry is shown and the graph, switcher and counts answer the index as it is
         now (for screenshots, benchmarks and tests)."""
-        return self.ready and self._views_applied == self._views_token
+        return self.ready and self.index is not None and self._views_applied == self._views_token
 
     # -- reading -----------------------------------------------------------------------
     def current_id(self) -> str | None:
@@ -561,6 +590,8 @@ class MainWindow(QMainWindow):
         """Open an entry in the pane, with its backlinks, and follow it in the graph."""
         if self.index is None:
             self._pending_entry = entry_id
+            self.statusBar().showMessage(f"“{plain_text(entry_id, 120)}” opens when the index "
+                                         "is ready", 0)  # fmt: skip
             return False
         entry = self.index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN)
         if entry is None:
@@ -591,7 +622,7 @@ class MainWindow(QMainWindow):
     def _show_backlinks(self, entry_id: str) -> None:
         assert self.index is not None
         index = self.index
-        groups, sources = index.backlink_groups(entry_id)
+        groups, sources = index.backlink_groups(entry_id, sources_cap=SOURCES_SHOWN)
         self.backlinks.show_backlinks(
             entry_id, groups, sources, functools.partial(index.backlinks_page, entry_id)
         )

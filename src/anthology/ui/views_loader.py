@@ -9,6 +9,7 @@ back in one signal; the window applies the newest answer and drops superseded on
 
 from __future__ import annotations
 
+import threading
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,10 +40,17 @@ class ViewsLoader(QThread):
         self.reader = index.reader()  # made here: the GUI thread owns the index's handle
         self.token = token
         self.with_positions = positions  # the saved layout, for a graph not drawn yet
+        self._closing = threading.Lock()
+        self._closed = False
 
     def cancel(self) -> None:
+        """Stop asking (from the GUI thread): the running query is interrupted. Never
+        while the connection is being closed, nor after (that raises; an exception in a
+        closeEvent brings the window down)."""
         self.requestInterruption()
-        self.reader.interrupt()
+        with self._closing:
+            if not self._closed:
+                self.reader.interrupt()
 
     def run(self) -> None:
         reader = self.reader
@@ -58,6 +66,8 @@ class ViewsLoader(QThread):
                 self.failed.emit(self.token, f"{type(exc).__name__}: {exc}")
             return
         finally:
-            reader.close()
+            with self._closing:
+                reader.close()
+                self._closed = True
         if not self.isInterruptionRequested():
             self.loaded.emit(self.token, ViewsData(stats, items, graph, positions))

@@ -240,6 +240,14 @@ def _render(
 
 # The row id of the entry whose id (any case) is the query's next parameter.
 _ENTRY_EID = "(SELECT eid FROM entries WHERE id = ? COLLATE NOCASE LIMIT 1)"
+# A link row as _links_from_rows reads it (s: its source, t: its target, l: the link).
+_LINK_COLUMNS_SQL = (
+    "s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
+    "l.embed, l.line, l.context, l.alias, l.heading, l.body_start, l.body_end"
+)
+# Past this many links in one group, a page of backlinks walks the sources in id order
+# instead of sorting the whole group (see VaultIndex.backlinks_page).
+PAGE_WALK = 2000
 
 
 class VaultIndex:
@@ -532,9 +540,8 @@ class VaultIndex:
         (``lid``: each row starts with the link's rowid)."""
         return (
             ("SELECT l.lid, " if lid else "SELECT ")
-            + "s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
-            "l.embed, l.line, l.context, l.alias, l.heading, l.body_start, l.body_end "
-            "FROM links l JOIN entries s ON s.eid = l.source "
+            + _LINK_COLUMNS_SQL
+            + " FROM links l JOIN entries s ON s.eid = l.source "
             "LEFT JOIN entries t ON t.eid = l.target "
             f"WHERE {where} ORDER BY l.relation IS NULL, l.relation, s.id, l.line"
             + (" LIMIT ? OFFSET ?" if page else ""),
@@ -646,33 +653,77 @@ class VaultIndex:
             (entry_id,),
         )[0][0]
 
-    def backlink_groups(self, entry_id: str) -> tuple[list[tuple[str | None, int]], int]:
+    def backlink_groups(
+        self, entry_id: str, *, sources_cap: int | None = None
+    ) -> tuple[list[tuple[str | None, int]], int]:
         """How the entry's backlinks group, without fetching them: ``(relation, number of
         links)`` per group in :meth:`backlinks` order (typed relations by name, untyped
-        mentions, relation None, last), and the number of distinct entries linking here."""
-        eid = _ENTRY_EID
-        groups = self._q(
-            f"SELECT relation, count(*) FROM links WHERE target = {eid} AND source != target "
-            "GROUP BY relation ORDER BY relation IS NULL, relation",
-            (entry_id,),
-        )
-        sources = self._q(
-            f"SELECT count(DISTINCT source) FROM links WHERE target = {eid} AND source != target",
-            (entry_id,),
-        )[0][0]
-        return [(relation, n) for relation, n in groups], sources
+        mentions, relation None, last), and the number of distinct entries linking here
+        (with ``sources_cap``, counted up to that many: ``sources_cap + 1`` means more).
+
+        A hub of 100,000 entries has 800,000 backlinks: grouping them (0.17 s) and counting
+        their distinct sources (0.21 s) was most of opening it. The relations are found by
+        skipping through the (target, relation, source) index, one step per relation, and
+        each is counted on that index with the target's few self-links taken off."""
+        with self._lock:
+            eid = self.conn.execute(_ENTRY_EID[1:-1], (entry_id,)).fetchone()
+            if eid is None:
+                return [], 0
+            eid = eid[0]
+            relations = [r for (r,) in self.conn.execute(
+                "WITH RECURSIVE r(rel) AS (SELECT min(relation) FROM links WHERE target = ?1 "
+                "UNION ALL SELECT (SELECT min(relation) FROM links WHERE target = ?1 "
+                "AND relation > r.rel) FROM r WHERE r.rel IS NOT NULL) "
+                "SELECT rel FROM r WHERE rel IS NOT NULL", (eid,))]  # fmt: skip
+            if self.conn.execute("SELECT 1 FROM links WHERE target = ? AND relation IS NULL "
+                                 "LIMIT 1", (eid,)).fetchone():  # fmt: skip
+                relations.append(None)
+            groups = []
+            for relation in relations:
+                n = self.conn.execute(
+                    "SELECT (SELECT count(*) FROM links WHERE target = ?1 AND relation IS ?2) "
+                    "- (SELECT count(*) FROM links WHERE target = ?1 AND relation IS ?2 "
+                    "AND source = ?1)", (eid, relation)).fetchone()[0]  # fmt: skip
+                if n:
+                    groups.append((relation, n))
+            limit = -1 if sources_cap is None else sources_cap + 1
+            sources = self.conn.execute(
+                "SELECT count(*) FROM (SELECT DISTINCT source FROM links WHERE target = ?1 "
+                "AND source != ?1 LIMIT ?2)", (eid, limit)).fetchone()[0]  # fmt: skip
+        return groups, sources
 
     def backlinks_page(
         self, entry_id: str, relation: str | None, offset: int, limit: int
     ) -> list[LinkRow]:
         """``limit`` backlinks under ``relation`` (None: untyped mentions) from ``offset`` on,
         in :meth:`backlinks` order, with their contexts: a page for a panel that shows a
-        hub's tens of thousands of links a page at a time."""
-        return self._link_rows(
-            f"l.target = {_ENTRY_EID} AND l.source != l.target AND l.relation IS ?",
-            (entry_id, relation),
-            page=(limit, offset),
+        hub's tens of thousands of links a page at a time.
+
+        Sorting a hub's 750,000 mentions for each page of 100 took 0.7 s: a large group is
+        read by walking the sources in id order (the id index) and looking each one's links
+        up in the (target, relation, source) index, which stops once the page is full; a
+        small one is fetched and sorted whole (walking would visit most entries)."""
+        with self._lock:
+            eid = self.conn.execute(_ENTRY_EID[1:-1], (entry_id,)).fetchone()
+            if eid is None:
+                return []
+            eid = eid[0]
+            large = self.conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM links WHERE target = ? AND relation IS ? "
+                "LIMIT ?)", (eid, relation, PAGE_WALK + 1)).fetchone()[0] > PAGE_WALK  # fmt: skip
+        if not large:
+            return self._link_rows(
+                "l.target = ? AND l.source != l.target AND l.relation IS ?",
+                (eid, relation),
+                page=(limit, offset),
+            )
+        rows = self._q(
+            "SELECT " + _LINK_COLUMNS_SQL + " FROM entries s CROSS JOIN links l "
+            "ON l.source = s.eid AND l.target = ?1 AND l.relation IS ?2 AND l.source != ?1 "
+            "LEFT JOIN entries t ON t.eid = l.target ORDER BY s.id, l.line LIMIT ?3 OFFSET ?4",
+            (eid, relation, limit, offset),
         )
+        return _links_from_rows(rows, self._bodies(rows))
 
     def outgoing(self, entry_id: str) -> list[LinkRow]:
         """Every link written in this entry (resolved or not), in order of appearance."""

@@ -1,0 +1,118 @@
+"""An entry to read while a never-seen vault is indexed for the first time.
+
+A cold build of 100,000 entries takes most of a minute; the window should not be blank
+meanwhile. This reads one entry straight from disk (the vault's HOME, index or README at its
+top, else its first Markdown file there or in its first folders) and answers the renderer's
+link questions without an index: a wikilink is drawn as a link (clicking it waits for the
+index), a picture is shown when it lies where the link names it. Once the index is built the
+window opens the entry again through it, fully resolved.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from pathlib import Path
+
+from anthology.vault.index import HOME_IDS
+from anthology.vault.model import Entry, EntryRef, Relation
+from anthology.vault.parse import _scalar, parse_parts, reading_minutes
+from anthology.vault.resolve import is_attachment
+from anthology.vault.scan import fs_path, read_entry_text
+
+# Folders looked into, breadth first, for a first Markdown file when the top has none: a
+# vault whose notes all live in folders still opens on one of them at once.
+MAX_FOLDERS_LOOKED_INTO = 50
+
+
+def first_entry_path(root: Path) -> str | None:
+    """The vault-relative path of the entry to show first, or None when none is found."""
+    queue, looked = [""], 0
+    while queue and looked < MAX_FOLDERS_LOOKED_INTO:
+        folder = queue.pop(0)
+        looked += 1
+        try:
+            with os.scandir(root / folder if folder else root) as it:
+                items = sorted(
+                    ((e.name, e.is_dir(follow_symlinks=False), e.is_file(follow_symlinks=False))
+                     for e in it if not e.name.startswith(".")),  # .obsidian, .trash
+                    key=lambda item: item[0].casefold(),
+                )  # fmt: skip
+        except OSError:
+            continue
+        notes = [name for name, _d, is_file in items if is_file and name.lower().endswith(".md")]
+        if not folder:
+            for home in HOME_IDS:
+                for name in notes:
+                    if name[:-3].lower() == home:
+                        return name
+        if notes:
+            return posixpath.join(folder, notes[0]) if folder else notes[0]
+        queue += [posixpath.join(folder, name) if folder else name for name, d, _f in items if d]
+    return None
+
+
+def read_first_entry(root: Path, path: str) -> Entry | None:
+    """The entry at ``path`` as the pane shows it, read and parsed without the index."""
+    read = read_entry_text(root, path)
+    if read.text is None:
+        return None
+    (entry_id, title, props, aliases, tags, headings, links, body, body_line, words,
+     _problems) = parse_parts(read.text, path)  # fmt: skip
+    # drawn as links under the names they were written with, as DiskResolver draws them
+    relations = [
+        Relation(link[2], EntryRef(link[0], link[0], ""), link[0])
+        for link in links
+        if link[2] is not None
+    ]
+    return Entry(
+        id=entry_id,
+        path=path,
+        title=title,
+        kind=_scalar(props.get("kind")) or "",
+        status=_scalar(props.get("status")) or "",
+        tags=tags,
+        aliases=aliases,
+        properties=props,
+        relations=relations,
+        cited_by=[],
+        body=body,
+        body_line=body_line,
+        words=words,
+        reading_minutes=reading_minutes(words),
+        headings=list(headings),
+    )
+
+
+class DiskResolver:
+    """The renderer's questions (``model.LinkResolver``) answered from the disk alone, for
+    the first entry of a vault still being indexed."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root).resolve()
+
+    def resolve(self, target: str, source_path: str) -> EntryRef | None:
+        # Which entry a name means needs every name in the vault: the index's job. Until
+        # it is built, a link is drawn as a link, under the name it was written with.
+        target = target.strip()
+        return EntryRef(target, target, "") if target and not is_attachment(target) else None
+
+    def attachment(self, target: str, source_path: str) -> Path | None:
+        folder = posixpath.dirname(source_path)
+        for rel in (posixpath.join(folder, target), target):
+            rel = posixpath.normpath(rel)
+            if rel.startswith("../") or rel == ".." or posixpath.isabs(rel):
+                continue
+            path = Path(fs_path(self.root, rel)).resolve()
+            if path.is_relative_to(self.root) and path.is_file():
+                return path
+        return None
+
+    def embed_body(self, entry_id: str) -> str | None:
+        # A note named by its vault path is read; any other name waits for the index.
+        rel = posixpath.normpath(entry_id if entry_id.lower().endswith(".md") else f"{entry_id}.md")
+        if not (rel.startswith("../") or posixpath.isabs(rel)):
+            read = read_entry_text(self.root, rel)
+            if read.text is not None:
+                return parse_parts(read.text, rel)[7]
+        return "*Shown here once the vault is indexed.*"
