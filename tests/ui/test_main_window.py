@@ -304,3 +304,38 @@ def test_a_never_seen_vault_shows_its_first_entry_while_it_is_indexed(
     assert "The plan" in win.entry_pane.toPlainText()
     assert win.backlinks.groups()  # the indexed entry, with its backlinks
     win.close()
+
+
+def test_the_first_look_entry_stays_on_screen_once_indexed(
+    qtbot, tmp_path: Path, settings: QSettings
+) -> None:
+    from sample_vault import write_vault
+
+    vault = write_vault(tmp_path / "v", {"b.md": "# Bee\n", "a/deep.md": "# Deep\n"})
+    win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings)
+    qtbot.addWidget(win)
+    win.show()
+    assert "Bee" in win.entry_pane.toPlainText()  # the top's first note, read from disk
+    qtbot.waitUntil(lambda: win.settled, timeout=20000)
+    assert win.current_id() == "b" and "Bee" in win.entry_pane.toPlainText()
+    win.close()
+
+
+def test_a_refresh_that_found_nothing_costs_the_window_nothing(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big vault is polled; each poll found nothing and still listed every entry on the
+    GUI thread to re-watch them (100,000 of them, every 2 s), and polled every 2 s however
+    long a poll took."""
+    from anthology.vault.indexer import RefreshReport
+
+    listed = []
+    real = window.index.entries
+    monkeypatch.setattr(window.index, "entries", lambda: listed.append(1) or real())
+    window._on_refreshed(RefreshReport(scanned=52, unchanged=52, seconds=0.01))
+    assert listed == [] and window.settled
+    window._on_refreshed(RefreshReport(scanned=100_000, unchanged=100_000, seconds=2.0))
+    assert window._poll.interval() == 20_000  # a 2 s poll runs at most a tenth of the time
+    window._on_refreshed(RefreshReport(scanned=53, added=1, seconds=0.01))
+    assert listed == [1]  # a new file: its folder may need a watch
+    assert window._poll.interval() == 2000

@@ -65,6 +65,7 @@ CITED_BY_SHOWN = 10
 # inotify watches are a shared, limited resource: past this many files, poll instead.
 MAX_WATCHED_FILES = 4000
 POLL_MS = 2000
+POLL_DUTY = 0.1  # the share of time a polling refresh may take (see _on_refreshed)
 DEBOUNCE_MS = 150
 
 
@@ -97,6 +98,7 @@ class MainWindow(QMainWindow):
         self._views_applied = -1  # the token of the answer on screen
         self._loaders: list[ViewsLoader] = []
         self._first_look: str | None = None  # the path shown before the index was built
+        self._watching = False  # the watches follow this vault's files (see _sync_watches)
         self.theme = str(self.settings.value("theme", "light"))
 
         self._build_widgets()
@@ -363,6 +365,7 @@ class MainWindow(QMainWindow):
             self.watcher.removePaths(self.watcher.files())
         if self.watcher.directories():
             self.watcher.removePaths(self.watcher.directories())
+        self._watching = False
         self.history.clear()
         self.history_pos = -1
         self.ready = False
@@ -425,12 +428,16 @@ class MainWindow(QMainWindow):
     def _on_refreshed(self, report: RefreshReport) -> None:
         self.progress.hide()
         self.last_report = report
+        # Polling a big vault costs a refresh (a stat of every file) each time: at 100,000
+        # entries ~2 s of CPU, every 2 s, starved the window. Poll at most POLL_DUTY of the time.
+        self._poll.setInterval(max(POLL_MS, int(report.seconds * 1000 / POLL_DUTY)))
         if self.index is None:
             self._attach_index(VaultIndex.open(self.root, self.db_path, refresh=False))
         elif report.added or report.changed or report.removed:
             clear_render_cache()  # an embedded or linked entry may have changed
             self._refresh_views(report=report)
-        self._sync_watches()
+        if not self._watching or report.added or report.removed:  # what to watch changed
+            self._sync_watches()
 
     def _on_index_failed(self, message: str) -> None:
         self.progress.hide()
@@ -447,6 +454,7 @@ class MainWindow(QMainWindow):
         """Watch every folder, and every entry file while there are few enough of them."""
         if self.root is None or self.index is None:
             return
+        self._watching = True
         folders = {str(self.root)}
         files = []
         for ref in self.index.entries():
@@ -478,9 +486,10 @@ class MainWindow(QMainWindow):
             if first or current is None:
                 target = self._pending_entry
                 self._pending_entry = None
-                if target and index.entry_ref(target) is None and self._first_look:
-                    # a link followed in the first look, named as it was written there
-                    found = index.resolve(target, self._first_look)
+                if self._first_look and (not target or index.entry_ref(target) is None):
+                    # a link followed in the first look, named as it was written there;
+                    # else the entry the first look showed, now through the index
+                    found = index.resolve(target or self._first_look, self._first_look)
                     target = found.id if found else None
                 self._first_look = None
                 if not target or index.entry_ref(target) is None:
