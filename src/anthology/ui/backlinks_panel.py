@@ -139,9 +139,12 @@ class _MentionsTask(QRunnable):
         self.relay.done.emit(self.token, self.entry_id, hits)
 
 
-# Entries linking here are counted up to this many (a hub's 100,000 took 0.2 s to count):
-# the title says "10,000+" past it. See VaultIndex.backlink_groups(sources_cap=…).
-SOURCES_SHOWN = 10_000
+# Entries linking here are counted up to this many (a hub's 100,000 took 0.2 s to count;
+# to 10,000, 18 ms): the title says "1,000+" past it. See VaultIndex.backlink_groups.
+SOURCES_SHOWN = 1_000
+# A group's links likewise (a hub's 750,000 mentions took 60 ms): "mentions (50,000+)",
+# paged on until a page comes back short. See VaultIndex.backlink_groups(count_cap=…).
+COUNT_SHOWN = 50_000
 
 
 @dataclass
@@ -152,10 +155,13 @@ class _Group:
     paged: bool = False
     rows: list[_Row] = field(default_factory=list)
     wanted: bool = False  # the reader asked for the next page (clicked or scrolled to it)
+    open_ended: bool = False  # counted only up to COUNT_SHOWN: more than ``count``
 
     @property
     def left(self) -> int:
-        return self.count - len(self.rows) if self.paged else 0
+        if not self.paged:
+            return 0
+        return PAGE if self.open_ended else self.count - len(self.rows)
 
 
 class _Row:
@@ -240,8 +246,9 @@ class BacklinksModel(QAbstractItemModel):
     def _append(self, group: _Group) -> None:
         links = self._page(group.relation, len(group.rows), PAGE) if group.left > 0 else []
         group.rows.extend(self._rows(links))
-        if not links:
+        if not links or (group.open_ended and len(links) < PAGE):
             group.count = len(group.rows)  # the index changed under us: stop asking
+            group.open_ended = False
 
     def remove_groups(self, keep: Callable[[_Group], bool]) -> None:
         for i in reversed(range(len(self.groups))):
@@ -311,8 +318,12 @@ class BacklinksModel(QAbstractItemModel):
         parent = self.index(parent.row(), 0)
         shown = len(group.rows)
         links = self._page(group.relation, shown, PAGE)
-        last = shown + len(links) >= group.count or not links
+        if group.open_ended:  # how many there are is not known: a short page is the last
+            last = len(links) < PAGE
+        else:
+            last = shown + len(links) >= group.count or not links
         if last:
+            group.open_ended = False
             # The "Show more" row goes first, while the model still has it; a short page
             # (the index changed under us) ends the group too.
             self.beginRemoveRows(parent, shown, shown)
@@ -367,6 +378,8 @@ class BacklinksModel(QAbstractItemModel):
         if row == len(group.rows) and group.left > 0:  # the "Show more" row
             if role == Qt.ItemDataRole.DisplayRole:
                 left = group.left
+                if group.open_ended:
+                    return f"Show {PAGE} more"
                 return f"Show {min(left, PAGE)} more ({left} not shown)"
             if role == ROLE_MORE:
                 return k
@@ -502,7 +515,11 @@ class BacklinksPanel(QWidget):
             # A group's title is drawn as plain text; the relation is a front-matter key,
             # cut and rid of bidi controls all the same.
             name = plain_text(relation, 200) if relation is not None else MENTIONS
-            shown.append(_Group(f"{name} ({count})", relation, count, paged=True))
+            if count > COUNT_SHOWN:
+                shown.append(_Group(f"{name} ({COUNT_SHOWN:,}+)", relation, count, paged=True,
+                                    open_ended=True))  # fmt: skip
+            else:
+                shown.append(_Group(f"{name} ({count})", relation, count, paged=True))
         if not groups and entry_id:
             shown.append(_Group(NO_BACKLINKS))
         muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()

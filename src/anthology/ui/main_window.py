@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from anthology import __version__
 from anthology.paths import entries_dir
-from anthology.ui.backlinks_panel import SOURCES_SHOWN, BacklinksPanel
+from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
 from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.index_worker import IndexWorker
 from anthology.ui.problems_dialog import ProblemsDialog
@@ -631,7 +631,9 @@ class MainWindow(QMainWindow):
     def _show_backlinks(self, entry_id: str) -> None:
         assert self.index is not None
         index = self.index
-        groups, sources = index.backlink_groups(entry_id, sources_cap=SOURCES_SHOWN)
+        groups, sources = index.backlink_groups(
+            entry_id, sources_cap=SOURCES_SHOWN, count_cap=COUNT_SHOWN
+        )
         self.backlinks.show_backlinks(
             entry_id, groups, sources, functools.partial(index.backlinks_page, entry_id)
         )

@@ -496,10 +496,14 @@ class VaultIndex:
         100,000 entries. For a large relation, the entries are walked in id order (the id
         index) and each is asked whether it cites this one, which stops after ``limit``
         finds; a small one is joined and sorted whole."""
-        totals = dict(self._q(
-            "SELECT relation, count(*) FROM (SELECT DISTINCT relation, source FROM links "
-            "WHERE target = ? AND relation IS NOT NULL AND source != target) "
-            "GROUP BY relation ORDER BY relation", (eid,)))  # fmt: skip
+        with self._lock:  # each relation counted on the (target, relation, source) index
+            totals = {
+                relation: n
+                for relation in self._typed_relations_to(eid)
+                if (n := self.conn.execute(
+                    "SELECT count(DISTINCT source) FROM links WHERE target = ?1 "
+                    "AND relation = ?2 AND source != ?1", (eid, relation)).fetchone()[0])
+            }  # fmt: skip
         reverse: list[Relation] = []
         for relation, total in totals.items():
             if limit is not None and total > CITED_BY_WALK:
@@ -653,37 +657,52 @@ class VaultIndex:
             (entry_id,),
         )[0][0]
 
+    def _typed_relations_to(self, eid: int) -> list[str]:
+        """The relations under which ``eid`` is cited, by name: found by skipping through
+        the (target, relation, source) index, one step per relation (a hub's 800,000 links
+        took 0.17 s to group)."""
+        return [r for (r,) in self.conn.execute(
+            "WITH RECURSIVE r(rel) AS (SELECT min(relation) FROM links WHERE target = ?1 "
+            "UNION ALL SELECT (SELECT min(relation) FROM links WHERE target = ?1 "
+            "AND relation > r.rel) FROM r WHERE r.rel IS NOT NULL) "
+            "SELECT rel FROM r WHERE rel IS NOT NULL", (eid,))]  # fmt: skip
+
     def backlink_groups(
-        self, entry_id: str, *, sources_cap: int | None = None
+        self, entry_id: str, *, sources_cap: int | None = None, count_cap: int | None = None
     ) -> tuple[list[tuple[str | None, int]], int]:
         """How the entry's backlinks group, without fetching them: ``(relation, number of
         links)`` per group in :meth:`backlinks` order (typed relations by name, untyped
         mentions, relation None, last), and the number of distinct entries linking here
-        (with ``sources_cap``, counted up to that many: ``sources_cap + 1`` means more).
+        (with ``sources_cap``, counted up to that many: ``sources_cap + 1`` means more; with
+        ``count_cap``, each group's links likewise).
 
         A hub of 100,000 entries has 800,000 backlinks: grouping them (0.17 s) and counting
         their distinct sources (0.21 s) was most of opening it. The relations are found by
         skipping through the (target, relation, source) index, one step per relation, and
-        each is counted on that index with the target's few self-links taken off."""
+        each is counted on that index; a capped count stops at the cap (750,000 mentions
+        took 60 ms to count)."""
         with self._lock:
             eid = self.conn.execute(_ENTRY_EID[1:-1], (entry_id,)).fetchone()
             if eid is None:
                 return [], 0
             eid = eid[0]
-            relations = [r for (r,) in self.conn.execute(
-                "WITH RECURSIVE r(rel) AS (SELECT min(relation) FROM links WHERE target = ?1 "
-                "UNION ALL SELECT (SELECT min(relation) FROM links WHERE target = ?1 "
-                "AND relation > r.rel) FROM r WHERE r.rel IS NOT NULL) "
-                "SELECT rel FROM r WHERE rel IS NOT NULL", (eid,))]  # fmt: skip
+            relations: list[str | None] = list(self._typed_relations_to(eid))
             if self.conn.execute("SELECT 1 FROM links WHERE target = ? AND relation IS NULL "
                                  "LIMIT 1", (eid,)).fetchone():  # fmt: skip
                 relations.append(None)
             groups = []
             for relation in relations:
-                n = self.conn.execute(
-                    "SELECT (SELECT count(*) FROM links WHERE target = ?1 AND relation IS ?2) "
-                    "- (SELECT count(*) FROM links WHERE target = ?1 AND relation IS ?2 "
-                    "AND source = ?1)", (eid, relation)).fetchone()[0]  # fmt: skip
+                if count_cap is None:  # the target's few self-links taken off
+                    n = self.conn.execute(
+                        "SELECT (SELECT count(*) FROM links WHERE target = ?1 "
+                        "AND relation IS ?2) - (SELECT count(*) FROM links WHERE target = ?1 "
+                        "AND relation IS ?2 AND source = ?1)", (eid, relation),
+                    ).fetchone()[0]  # fmt: skip
+                else:
+                    n = self.conn.execute(
+                        "SELECT count(*) FROM (SELECT 1 FROM links WHERE target = ?1 "
+                        "AND relation IS ?2 AND source != ?1 LIMIT ?3)",
+                        (eid, relation, count_cap + 1)).fetchone()[0]  # fmt: skip
                 if n:
                     groups.append((relation, n))
             limit = -1 if sources_cap is None else sources_cap + 1
