@@ -326,3 +326,31 @@ def test_a_group_counted_only_up_to_the_cap_pages_to_its_end(
     ids = panel.groups()["mentions (1,000+)"]
     assert len(ids) == BODY_LINKS and len(set(ids)) == BODY_LINKS  # every one, once
     assert not labels(panel, "mentions")[-1].startswith("Show")  # and then no "Show more"
+
+
+def test_context_lines_are_cut_only_for_rows_on_screen(qtbot, big_hub) -> None:
+    """A hub's first pages are hundreds of links; reading every source's body to cut their
+    context lines was most of the panel's part in opening it."""
+    asked: list[str] = []
+
+    def context_of(link):
+        asked.append(link.source.id)
+        return big_hub.link_context(link)
+
+    panel = BacklinksPanel()
+    qtbot.addWidget(panel)
+    panel.resize(400, 500)
+    groups, sources = big_hub.backlink_groups("Big")
+    page = functools.partial(big_hub.backlinks_page, "Big", contexts=False)
+    panel.show_backlinks("Big", groups, sources, page, [], context_of=context_of)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.grab()
+    assert sum(fetched(panel).values()) == 2 * PAGE  # two pages held …
+    # … the lines cut for the rows painted (and the last screenful, which the view
+    # measures for its scroll bar)
+    assert 0 < len(asked) < PAGE // 2 and "n/m0050" not in asked
+    before = len(asked)
+    row = children(panel, "mentions")[PAGE // 2]  # far below the screen
+    assert "leans on" in row.data(ROLE_HTML)  # its line, cut when it is asked for
+    assert len(asked) == before + 1

@@ -169,19 +169,41 @@ class _Row:
     mention's snippet). Its strings are made when first asked: a page holds 100 rows, a
     screen shows some twenty."""
 
-    __slots__ = ("_html", "_muted", "_source", "_tooltip", "entry_id")
+    __slots__ = ("_context", "_context_of", "_html", "_muted", "_source", "_tooltip", "entry_id")
 
-    def __init__(self, source: LinkRow | SearchHit, muted: str) -> None:
+    def __init__(
+        self,
+        source: LinkRow | SearchHit,
+        muted: str,
+        context_of: Callable[[LinkRow], str] | None = None,
+    ) -> None:
         ref = source.source if isinstance(source, LinkRow) else source.entry
         self.entry_id = ref.id
-        self._source, self._muted = source, muted
+        self._source, self._muted, self._context_of = source, muted, context_of
+        self._context: str | None = None
         self._html: str | None = None
         self._tooltip: str | None = None
+
+    @property
+    def context(self) -> str:
+        """A link's context line: as it came, or cut from its source when first shown (a
+        page of 100 links read 100 bodies to show twenty)."""
+        if self._context is None:
+            src = self._source
+            assert isinstance(src, LinkRow)
+            found = src.context
+            if not found and src.span is not None and self._context_of is not None:
+                try:
+                    found = self._context_of(src)
+                except Exception:  # a closed or replaced index: the line is left out
+                    found = ""
+            self._context = found
+        return self._context
 
     def _label_context(self) -> tuple[str, str]:
         src = self._source
         if isinstance(src, LinkRow):
-            return src.source.label, " ".join(src.context.split())
+            return src.source.label, " ".join(self.context.split())
         return src.entry.label, snippet_text(src.snippet)
 
     @property
@@ -190,7 +212,7 @@ class _Row:
         if self._html is None:
             src = self._source
             if isinstance(src, LinkRow):
-                label, context = src.source.label, highlight_link(src.context, src.text, src.alias)
+                label, context = src.source.label, highlight_link(self.context, src.text, src.alias)
             else:
                 label, context = src.entry.label, snippet_html(src.snippet)
             self._html = (
@@ -226,22 +248,25 @@ class BacklinksModel(QAbstractItemModel):
         self.groups: list[_Group] = []
         self.muted = "#808080"
         self._page: Callable[[str | None, int, int], list[LinkRow]] = lambda r, o, n: []
+        self._context_of: Callable[[LinkRow], str] | None = None
 
     def reset(
         self,
         groups: list[_Group],
         page: Callable[[str | None, int, int], list[LinkRow]],
         muted: str,
+        context_of: Callable[[LinkRow], str] | None = None,
     ) -> None:
         self.beginResetModel()
         self.groups, self._page, self.muted = groups, page, muted
+        self._context_of = context_of
         for group in groups:
             if group.paged:
                 self._append(group)  # the first page of each group, as the panel opens
         self.endResetModel()
 
     def _rows(self, links: list[LinkRow]) -> list[_Row]:
-        return [_Row(link, self.muted) for link in links]
+        return [_Row(link, self.muted, self._context_of) for link in links]
 
     def _append(self, group: _Group) -> None:
         links = self._page(group.relation, len(group.rows), PAGE) if group.left > 0 else []
@@ -498,10 +523,13 @@ class BacklinksPanel(QWidget):
         sources: int,
         page: Callable[[str | None, int, int], list[LinkRow]],
         unlinked: list[SearchHit] | None = None,
+        context_of: Callable[[LinkRow], str] | None = None,
     ) -> None:
         """Show the backlinks of ``entry_id`` a page at a time: ``groups`` are (relation,
         number of links) in order (None: untyped mentions), ``sources`` the number of
         entries linking here, ``page(relation, offset, limit)`` the links to show.
+        ``context_of(link)``: the context line of a link that came without one, asked
+        when its row is first shown.
 
         ``unlinked``: the unlinked mentions, or None when they come later through
         :meth:`show_unlinked` (they are searched off the GUI thread)."""
@@ -523,7 +551,7 @@ class BacklinksPanel(QWidget):
         if not groups and entry_id:
             shown.append(_Group(NO_BACKLINKS))
         muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
-        self.model.reset(shown, page, muted)
+        self.model.reset(shown, page, muted, context_of)
         for i in range(len(shown)):
             self.tree.expand(self.model.index(i, 0))
         if unlinked is not None:

@@ -634,8 +634,14 @@ class MainWindow(QMainWindow):
         groups, sources = index.backlink_groups(
             entry_id, sources_cap=SOURCES_SHOWN, count_cap=COUNT_SHOWN
         )
+        # Rows come without their context lines, cut when a row is first shown: a hub's
+        # first pages are 700 links, of which twenty are on screen.
         self.backlinks.show_backlinks(
-            entry_id, groups, sources, functools.partial(index.backlinks_page, entry_id)
+            entry_id,
+            groups,
+            sources,
+            functools.partial(index.backlinks_page, entry_id, contexts=False),
+            context_of=index.link_context,
         )
         # Unlinked mentions of a title that is a common word took minutes on the GUI
         # thread: they are asked on a worker, through a read-only connection of their own

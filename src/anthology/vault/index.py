@@ -712,10 +712,17 @@ class VaultIndex:
         return groups, sources
 
     def backlinks_page(
-        self, entry_id: str, relation: str | None, offset: int, limit: int
+        self,
+        entry_id: str,
+        relation: str | None,
+        offset: int,
+        limit: int,
+        *,
+        contexts: bool = True,
     ) -> list[LinkRow]:
         """``limit`` backlinks under ``relation`` (None: untyped mentions) from ``offset`` on,
-        in :meth:`backlinks` order, with their contexts: a page for a panel that shows a
+        in :meth:`backlinks` order, with their contexts (without ``contexts``: body links
+        come with an empty one, see :meth:`link_context`): a page for a panel that shows a
         hub's tens of thousands of links a page at a time.
 
         Sorting a hub's 750,000 mentions for each page of 100 took 0.7 s: a large group is
@@ -734,6 +741,7 @@ class VaultIndex:
             return self._link_rows(
                 "l.target = ? AND l.source != l.target AND l.relation IS ?",
                 (eid, relation),
+                contexts,
                 page=(limit, offset),
             )
         rows = self._q(
@@ -742,7 +750,12 @@ class VaultIndex:
             "LEFT JOIN entries t ON t.eid = l.target ORDER BY s.id, l.line LIMIT ?3 OFFSET ?4",
             (eid, relation, limit, offset),
         )
-        return _links_from_rows(rows, self._bodies(rows))
+        return _links_from_rows(rows, self._bodies(rows) if contexts else None)
+
+    def link_context(self, link: LinkRow) -> str:
+        """The context line of one body link that came without it (see
+        :meth:`backlinks_page`'s ``contexts``): cut from its source's indexed body."""
+        return self.with_contexts([link])[0].context
 
     def outgoing(self, entry_id: str) -> list[LinkRow]:
         """Every link written in this entry (resolved or not), in order of appearance."""
