@@ -80,7 +80,7 @@ def test_a_hub_shows_a_page_of_backlinks_and_more_on_demand(qtbot, index: VaultI
     assert panel.title.text() == f"Backlinks · {MENTIONERS + 3}"
     groups = panel.groups()
     assert len(groups["source (3)"]) == 3
-    assert len(groups[f"mentions ({MENTIONERS})"]) == PAGE
+    assert len(groups[f"mentions ({MENTIONERS:,})"]) == PAGE
     assert pages == [("source", 0, PAGE), (None, 0, PAGE)]  # only what is shown is fetched
     rows = labels(panel, "mentions")
     assert rows[0].startswith("<b>notes/n000 — Note 0</b><br>")  # the source, then the line
@@ -89,11 +89,11 @@ def test_a_hub_shows_a_page_of_backlinks_and_more_on_demand(qtbot, index: VaultI
     assert rows[-1] == f"Show {PAGE} more ({MENTIONERS - PAGE} not shown)"
 
     click(qtbot, panel, children(panel, "mentions")[-1])
-    assert len(panel.groups()[f"mentions ({MENTIONERS})"]) == 2 * PAGE
+    assert len(panel.groups()[f"mentions ({MENTIONERS:,})"]) == 2 * PAGE
     assert pages[-1] == (None, PAGE, PAGE)
     assert labels(panel, "mentions")[-1] == "Show 50 more (50 not shown)"
     click(qtbot, panel, children(panel, "mentions")[-1])
-    shown = panel.groups()[f"mentions ({MENTIONERS})"]
+    shown = panel.groups()[f"mentions ({MENTIONERS:,})"]
     assert shown == sorted(f"notes/n{i:03d}" for i in range(MENTIONERS))
     assert not any(
         row.data(ROLE_MORE) is not None for row in children(panel, "mentions")
@@ -166,7 +166,7 @@ def test_mentions_of_the_shown_entry_fill_the_collapsed_group(qtbot, index: Vaul
         qtbot.waitUntil(lambda: not panel.finding_unlinked, timeout=10000)
         qtbot.wait(20)
         # Hub's title is only ever linked here: no unlinked mentions group, the rest intact.
-        assert list(panel.groups()) == ["source (3)", f"mentions ({MENTIONERS})"]
+        assert list(panel.groups()) == ["source (3)", f"mentions ({MENTIONERS:,})"]
     finally:
         panel.wait_unlinked()
         reader.close()
@@ -222,7 +222,7 @@ def test_a_big_hub_materialises_a_page_per_group_and_no_widget(qtbot, big_hub) -
     qtbot.wait(20)
     panel.grab()
 
-    assert fetched(panel) == {f"source ({CITERS})": PAGE, f"mentions ({BODY_LINKS})": PAGE}
+    assert fetched(panel) == {f"source ({CITERS:,})": PAGE, f"mentions ({BODY_LINKS:,})": PAGE}
     assert pages == [("source", 0, PAGE), (None, 0, PAGE)]
     model, view = panel.model, panel.tree
     for g in range(model.rowCount()):
@@ -239,14 +239,14 @@ def test_a_big_hub_materialises_a_page_per_group_and_no_widget(qtbot, big_hub) -
     qtbot.waitUntil(lambda: len(pages) == 3, timeout=5000)
     qtbot.wait(50)
     assert pages[-1] == (None, PAGE, PAGE)
-    assert fetched(panel) == {f"source ({CITERS})": PAGE, f"mentions ({BODY_LINKS})": 2 * PAGE}
+    assert fetched(panel) == {f"source ({CITERS:,})": PAGE, f"mentions ({BODY_LINKS:,})": 2 * PAGE}
     assert labels(panel, "mentions")[-1] == f"Show {PAGE} more ({BODY_LINKS - 2 * PAGE} not shown)"
-    assert panel.groups()[f"mentions ({BODY_LINKS})"] == [f"n/m{i:04d}" for i in range(2 * PAGE)]
+    assert panel.groups()[f"mentions ({BODY_LINKS:,})"] == [f"n/m{i:04d}" for i in range(2 * PAGE)]
 
     # fetchMore, as a view would ask it once the reader wants the page, brings the next.
     source = group_index(panel, "source")
     assert model.request(source)
-    assert fetched(panel)[f"source ({CITERS})"] == 2 * PAGE and len(pages) == 4
+    assert fetched(panel)[f"source ({CITERS:,})"] == 2 * PAGE and len(pages) == 4
 
 
 def test_clicking_a_painted_row_opens_its_entry(qtbot, big_hub) -> None:

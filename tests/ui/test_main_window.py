@@ -244,7 +244,13 @@ def test_backlinks_show_at_once_and_unlinked_mentions_fill_in_later(
         "# Mention\n\nWe read Attention Is All You Need again, without a link.\n", "utf-8"
     )
     qtbot.waitUntil(lambda: win.index.entry_ref("mention") is not None, timeout=10000)
-    qtbot.waitUntil(lambda: win.worker is None or not win.worker.isRunning(), timeout=10000)
+
+    def quiet() -> bool:  # the write's later watcher events refresh again: wait them out
+        return not win._debounce.isActive() and (win.worker is None or not win.worker.isRunning())
+
+    qtbot.waitUntil(quiet, timeout=10000)
+    qtbot.wait(300)
+    qtbot.waitUntil(quiet, timeout=10000)
     qtbot.waitUntil(lambda: not win.backlinks.finding_unlinked, timeout=10000)
     release = threading.Event()
     asked: list[tuple[str, int]] = []

@@ -536,7 +536,7 @@ class BacklinksPanel(QWidget):
         self._supersede()
         self._entry_id = entry_id
         self._fetched_at = None
-        many = f"{SOURCES_SHOWN:,}+" if sources > SOURCES_SHOWN else str(sources)
+        many = f"{SOURCES_SHOWN:,}+" if sources > SOURCES_SHOWN else f"{sources:,}"
         self.title.setText(f"Backlinks · {many}" if entry_id else "Backlinks")
         shown: list[_Group] = []
         for relation, count in groups:
@@ -547,7 +547,7 @@ class BacklinksPanel(QWidget):
                 shown.append(_Group(f"{name} ({COUNT_SHOWN:,}+)", relation, count, paged=True,
                                     open_ended=True))  # fmt: skip
             else:
-                shown.append(_Group(f"{name} ({count})", relation, count, paged=True))
+                shown.append(_Group(f"{name} ({count:,})", relation, count, paged=True))
         if not groups and entry_id:
             shown.append(_Group(NO_BACKLINKS))
         muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
