@@ -303,6 +303,7 @@ def test_a_never_seen_vault_shows_its_first_entry_while_it_is_indexed(
     assert win.index is None and win.ready
     assert "Met about Project plan" in win.entry_pane.toPlainText()
     assert "Indexing My vault" in win.statusBar().currentMessage()
+    assert "once the vault is indexed" in win.backlinks.title.text()
     # a link followed meanwhile opens once the index is ready, resolved by its name
     win.entry_pane.entryLinkActivated.emit("Project plan", "")
     qtbot.waitUntil(lambda: win.settled, timeout=20000)

@@ -343,6 +343,9 @@ class MainWindow(QMainWindow):
         self._first_look = path
         self.entry_pane.set_vault(DiskResolver(root), root)
         self.entry_pane.show_entry(entry)
+        if self.graph is None:
+            self._graph_slot.setText("The graph is drawn once the vault is indexed…")
+        self.backlinks.title.setText("Backlinks · once the vault is indexed")
         self.statusBar().showMessage(
             f"Indexing {root.name}: links, backlinks and the graph follow when it is done"
         )
