@@ -85,3 +85,15 @@ def test_ruff_lint_and_format_are_clean() -> None:
     for args in (["check", "."], ["format", "--check", "."]):
         out = subprocess.run([ruff, *args], cwd=ROOT, capture_output=True, text=True)
         assert out.returncode == 0, f"ruff {' '.join(args)}:\n{out.stdout}{out.stderr}"
+
+
+def test_the_core_type_checks() -> None:
+    """mypy over the Qt-free core (vault/, layout/, demo/; see [tool.mypy] in pyproject)."""
+    import shutil
+    import subprocess
+    import sys
+
+    mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or shutil.which("mypy")
+    assert mypy, "mypy is part of the test extra"
+    out = subprocess.run([mypy], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, f"mypy:\n{out.stdout}{out.stderr}"

@@ -349,10 +349,11 @@ class ForceLayout:
         dx *= k
         dy *= k
         # target gets -d * strength * bias, source +d * strength * (1 - bias)
-        fx = np.bincount(s, dx * self._sb_s, minlength=n) - np.bincount(
+        # weighted bincounts are floats (numpy's stubs type them as counts)
+        fx: np.ndarray = np.bincount(s, dx * self._sb_s, minlength=n) - np.bincount(
             t, dx * self._sb_t, minlength=n
         )
-        fy = np.bincount(s, dy * self._sb_s, minlength=n) - np.bincount(
+        fy: np.ndarray = np.bincount(s, dy * self._sb_s, minlength=n) - np.bincount(
             t, dy * self._sb_t, minlength=n
         )
         wmax = alpha * self._wmax

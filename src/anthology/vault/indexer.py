@@ -22,7 +22,7 @@ import stat
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -160,7 +160,7 @@ def _in_order(
     parallel: bool,
     initializer: Callable[..., None] | None = None,
     initargs: tuple = (),
-) -> Iterator[R]:
+) -> Generator[R, None, None]:
     """The results of ``jobs``, in order: computed by ``here(job)`` in this process, and with
     ``parallel`` by ``there(job)`` in worker processes too, while the caller writes what it
     already has. ``there`` and ``initializer(*initargs)`` (run once in each worker) must be
@@ -196,7 +196,7 @@ def _in_order(
                     result = here(job)
                 else:
                     while tail > i and not future.done():
-                        if futures[tail].cancel():
+                        if (theirs := futures[tail]) is not None and theirs.cancel():
                             taken[tail] = here(jobs[tail])
                             tail -= 1
                         else:  # the workers have reached it: everything before is theirs

@@ -196,7 +196,7 @@ def _body_link_rows(body: str, masked: str, first_line: int, contexts: bool = Tr
     if not contexts and not ("(" in masked and "](" in masked):
         return _wikilink_rows(body, masked, first_line)  # the index's usual case
     names = _target_names
-    rows = [
+    rows: list[tuple] = [
         (target, names.get(target) or target_name(target), None, 1 if embed else 0,
          1 if md else 0, line, None, alias, heading, block, start, end)
         for target, alias, heading, block, embed, md, start, end, line in find_links(

@@ -166,7 +166,8 @@ class LinkResolution:
         hit = self.memo.get(key)
         if hit is None:
             res = self.resolver.resolve(text, source_path, markdown=bool(markdown))
-            target = self.eids.get(res.target) if res.status in ("resolved", "ambiguous") else None
+            found = res.target if res.status in ("resolved", "ambiguous") else None
+            target = self.eids.get(found) if found is not None else None
             extra = (
                 json.dumps(list(res.candidates), ensure_ascii=False)
                 if res.candidates

@@ -648,8 +648,10 @@ class _TrustedStash:
     """Our own HTML goes through python-markdown's stash, marked trusted: the sanitiser
     cleans only what the entry's author wrote, never the renderer's markup."""
 
+    md: markdown.Markdown  # set by the python-markdown processor this is mixed into
+
     def __init__(self, md: markdown.Markdown, ctx: RenderContext, trusted: set[int]) -> None:
-        super().__init__(md)
+        super().__init__(md)  # type: ignore[call-arg]  # the processor's, next in the MRO
         self.ctx = ctx
         self.trusted = trusted
 
@@ -836,7 +838,7 @@ class _StyledInline(InlineProcessor):
         super().__init__(pattern, md)
         self.tag, self.style = tag, style
 
-    def handleMatch(self, m: re.Match[str], data: str):  # type: ignore[override]
+    def handleMatch(self, m: re.Match[str], data: str):
         el = etree.Element(self.tag)
         if self.style:
             el.set("style", self.style)
