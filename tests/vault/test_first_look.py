@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from anthology.vault.first_look import (
@@ -50,3 +51,17 @@ def test_the_first_entry_renders_without_an_index(tmp_path: Path) -> None:
     assert 'href="entry:Paper%20one"' in out.html and "the first paper" in out.html
     assert "Shown here once the vault is indexed" in out.html  # the embed, not an error
     assert "unresolved" not in out.html  # nothing is called missing before the index knows
+
+
+def test_odd_and_hostile_first_files_are_passed_over(tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    root.mkdir()
+    os.mkdir(root / ".obsidian")
+    (root / ".obsidian" / "a.md").write_text("settings")
+    os.mkfifo(root / "0 fifo.md")  # never opened: reading it would block
+    with open(root.as_posix().encode() + b"/caf\xe9.md", "w") as fh:  # not valid UTF-8
+        fh.write("x")
+    (root / "z note.md").write_text("# Z\n")
+    assert first_entry_path(root) == "z note.md"
+    assert read_first_entry(root, "0 fifo.md") is None  # refused, not read
+    assert read_first_entry(root, "z note.md").title == "Z"

@@ -336,8 +336,11 @@ class MainWindow(QMainWindow):
         """A never-seen vault: show its first entry read from disk while the index is built
         (a cold build of 100,000 entries takes most of a minute). Links are drawn as links;
         one clicked meanwhile is opened when the index is ready."""
-        path = first_entry_path(root)
-        entry = read_first_entry(root, path) if path else None
+        try:
+            path = first_entry_path(root)
+            entry = read_first_entry(root, path) if path else None
+        except Exception:  # a hostile first file: the index will report it; wait for it
+            return False
         if entry is None:
             return False
         self._first_look = path

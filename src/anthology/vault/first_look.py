@@ -25,6 +25,16 @@ from anthology.vault.scan import fs_path, read_entry_text
 MAX_FOLDERS_LOOKED_INTO = 50
 
 
+def _utf8(name: str) -> bool:
+    """A name the index can take as it is (see scan.display_name for the others); dotted
+    ones (.obsidian, .trash) are skipped by the caller."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def first_entry_path(root: Path) -> str | None:
     """The vault-relative path of the entry to show first, or None when none is found."""
     queue, looked = [""], 0
@@ -35,7 +45,7 @@ def first_entry_path(root: Path) -> str | None:
             with os.scandir(root / folder if folder else root) as it:
                 items = sorted(
                     ((e.name, e.is_dir(follow_symlinks=False), e.is_file(follow_symlinks=False))
-                     for e in it if not e.name.startswith(".")),  # .obsidian, .trash
+                     for e in it if not e.name.startswith(".") and _utf8(e.name)),
                     key=lambda item: item[0].casefold(),
                 )  # fmt: skip
         except OSError:
