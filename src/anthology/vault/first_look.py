@@ -18,7 +18,7 @@ from anthology.vault.index import HOME_IDS
 from anthology.vault.model import Entry, EntryRef, Relation
 from anthology.vault.parse import _scalar, parse_parts, reading_minutes
 from anthology.vault.resolve import is_attachment
-from anthology.vault.scan import fs_path, read_entry_text
+from anthology.vault.scan import read_entry_text, vault_file
 
 # Folders looked into, breadth first, for a first Markdown file when the top has none: a
 # vault whose notes all live in folders still opens on one of them at once.
@@ -113,8 +113,7 @@ class DiskResolver:
             rel = posixpath.normpath(rel)
             if rel.startswith("../") or rel == ".." or posixpath.isabs(rel):
                 continue
-            path = Path(fs_path(self.root, rel)).resolve()
-            if path.is_relative_to(self.root) and path.is_file():
+            if (path := vault_file(self.root, rel)) is not None:
                 return path
         return None
 

@@ -48,16 +48,17 @@ from anthology.vault.model import (
 )
 from anthology.vault.parse import link_contexts
 from anthology.vault.resolve import ATTACHMENT, RESOLVED, Resolver
-from anthology.vault.scan import fs_path, read_shown_body, vault_root
+from anthology.vault.scan import read_shown_body, vault_file, vault_root
 from anthology.vault.schema import open_database
 
 if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph question is asked
     import networkx as nx
 
 HOME_IDS = ("home", "index", "readme")
-# Past this many citing entries in one relation, the first few are found by walking the
-# entries in id order rather than by sorting every citing entry (see VaultIndex._cited_by).
-CITED_BY_WALK = 2000
+# Past this many links in one relation, the first few citing entries are found by walking
+# the entries in id order rather than by sorting them all (VaultIndex._cited_by and
+# VaultIndex.backlinks_page): walking a small group would visit most entries.
+WALK_PAST = 2000
 # Rows fetched at a time by VaultIndex.iter_backlinks.
 BACKLINK_BATCH = 1000
 _FILTER_RE = re.compile(r'(?:^|\s)(-?)(tag|kind|status):("[^"]*"|\S+)', re.I)
@@ -81,6 +82,23 @@ def _ref(row: sqlite3.Row | tuple) -> EntryRef:
     return EntryRef(row[0], row[1], row[2])
 
 
+def _cut_contexts(
+    bodies: dict[str, str], wanted: list[tuple[int, str, tuple[int, int]]]
+) -> dict[int, str]:
+    """The context line of each ``(key, source id, span)`` in ``wanted`` whose source's body
+    is in ``bodies``, by key: one pass over each body for all its links, so that a line
+    holding thousands of links is cut in linear time overall (see link_contexts)."""
+    by_source: dict[str, list[tuple[int, tuple[int, int]]]] = {}
+    for key, source, span in wanted:
+        if source in bodies:
+            by_source.setdefault(source, []).append((key, span))
+    out: dict[int, str] = {}
+    for source, items in by_source.items():
+        found = link_contexts(bodies[source], [span for _key, span in items])
+        out.update((key, context) for (key, _span), context in zip(items, found, strict=True))
+    return out
+
+
 def _links_from_rows(rows: list[tuple], bodies: dict[str, str] | None = None) -> list[LinkRow]:
     """:class:`LinkRow` s of rows of :meth:`VaultIndex._link_query`. With ``bodies`` (source
     id → its indexed body), each body link's context is cut from its source's body, as
@@ -90,17 +108,9 @@ def _links_from_rows(rows: list[tuple], bodies: dict[str, str] | None = None) ->
     (not built, then copied by ``dataclasses.replace``), and shares one :class:`EntryRef`
     per entry with the other links of its batch (a source has several links, and every
     backlink has the same target)."""
-    # contexts first, one pass per source body for all its links in these rows: a line
-    # holding thousands of links is cut in linear time overall (see link_contexts)
-    cut: dict[int, str] = {}
-    if bodies is not None:
-        spans: dict[str, list[int]] = {}
-        for i, row in enumerate(rows):
-            if row[10] is None and row[13] is not None and row[0] in bodies:
-                spans.setdefault(row[0], []).append(i)
-        for s_id, indices in spans.items():
-            found = link_contexts(bodies[s_id], [(rows[i][13], rows[i][14]) for i in indices])
-            cut.update(zip(indices, found, strict=True))
+    body_links = [(i, r[0], (r[13], r[14])) for i, r in enumerate(rows)
+                  if r[10] is None and r[13] is not None]  # fmt: skip
+    cut = {} if bodies is None else _cut_contexts(bodies, body_links)
     refs: dict[tuple, EntryRef] = {}
     links = []
     for i, (s_id, s_title, s_path, t_id, t_title, t_path, text, relation, embed, line,
@@ -245,9 +255,6 @@ _LINK_COLUMNS_SQL = (
     "s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
     "l.embed, l.line, l.context, l.alias, l.heading, l.body_start, l.body_end"
 )
-# Past this many links in one group, a page of backlinks walks the sources in id order
-# instead of sorting the whole group (see VaultIndex.backlinks_page).
-PAGE_WALK = 2000
 
 
 class VaultIndex:
@@ -506,7 +513,7 @@ class VaultIndex:
             }  # fmt: skip
         reverse: list[Relation] = []
         for relation, total in totals.items():
-            if limit is not None and total > CITED_BY_WALK:
+            if limit is not None and total > WALK_PAST:
                 rows = self._q(
                     "SELECT (SELECT text FROM links WHERE target = ?1 AND relation = ?2 "
                     "AND source = s.eid LIMIT 1) AS text, s.id, s.title, s.path FROM entries s "
@@ -564,8 +571,12 @@ class VaultIndex:
 
     def _bodies(self, rows: list[tuple]) -> dict[str, str]:
         """The indexed bodies of the sources of ``rows``' body links (those whose context
-        is cut from the body), by source id: one query per 500 sources."""
-        wanted = sorted({r[0] for r in rows if r[10] is None and r[13] is not None})
+        is cut from the body), by source id."""
+        return self._bodies_of({r[0] for r in rows if r[10] is None and r[13] is not None})
+
+    def _bodies_of(self, ids: set[str]) -> dict[str, str]:
+        """The indexed bodies of the entries ``ids``, by id: one query per 500 entries."""
+        wanted = sorted(ids)
         bodies: dict[str, str] = {}
         with self._lock:
             for at in range(0, len(wanted), 500):
@@ -578,31 +589,13 @@ class VaultIndex:
     def with_contexts(self, links: list[LinkRow]) -> list[LinkRow]:
         """``links`` with each body link's context: its line, cut from the source's indexed
         body around the link (the index stores bodies once, not a context per link)."""
-        wanted = {link.source.id for link in links if link.span is not None and not link.context}
+        wanted = [(i, link.source.id, link.span) for i, link in enumerate(links)
+                  if link.span is not None and not link.context]  # fmt: skip
         if not wanted:
             return links
-        with self._lock:
-            query = self.conn.execute
-            bodies = {
-                source: row[0]
-                for source in wanted
-                if (row := query(
-                    "SELECT f.body FROM entries e JOIN entries_fts f ON f.rowid = e.eid "
-                    "WHERE e.id = ?", (source,)).fetchone())
-            }  # fmt: skip
-        # one pass over each source's body for all its links: a line holding 50,000
-        # links is cut 50,000 times in linear time overall (see link_contexts)
-        by_source: dict[str, list[int]] = {}
-        for i, link in enumerate(links):
-            if link.span is not None and not link.context and link.source.id in bodies:
-                by_source.setdefault(link.source.id, []).append(i)
-        out = list(links)
-        for source, indices in by_source.items():
-            spans = [links[i].span for i in indices]
-            found = link_contexts(bodies[source], spans)  # type: ignore[arg-type]
-            for i, context in zip(indices, found, strict=True):
-                out[i] = replace(links[i], context=context)
-        return out
+        found = _cut_contexts(self._bodies_of({source for _i, source, _s in wanted}), wanted)
+        return [replace(link, context=found[i]) if i in found else link
+                for i, link in enumerate(links)]  # fmt: skip
 
     def backlinks(self, entry_id: str, *, contexts: bool = True) -> list[LinkRow]:
         """Every link to this entry from another, typed relations first, with its context.
@@ -657,6 +650,11 @@ class VaultIndex:
             (entry_id,),
         )[0][0]
 
+    def _eid(self, entry_id: str) -> int | None:
+        """The row id of the entry ``entry_id`` (any case): what _ENTRY_EID finds in SQL."""
+        row = self._q(_ENTRY_EID.removeprefix("(").removesuffix(")"), (entry_id,))
+        return row[0][0] if row else None
+
     def _typed_relations_to(self, eid: int) -> list[str]:
         """The relations under which ``eid`` is cited, by name: found by skipping through
         the (target, relation, source) index, one step per relation (a hub's 800,000 links
@@ -682,10 +680,9 @@ class VaultIndex:
         each is counted on that index; a capped count stops at the cap (750,000 mentions
         took 60 ms to count)."""
         with self._lock:
-            eid = self.conn.execute(_ENTRY_EID[1:-1], (entry_id,)).fetchone()
+            eid = self._eid(entry_id)
             if eid is None:
                 return [], 0
-            eid = eid[0]
             relations: list[str | None] = list(self._typed_relations_to(eid))
             if self.conn.execute("SELECT 1 FROM links WHERE target = ? AND relation IS NULL "
                                  "LIMIT 1", (eid,)).fetchone():  # fmt: skip
@@ -730,13 +727,12 @@ class VaultIndex:
         up in the (target, relation, source) index, which stops once the page is full; a
         small one is fetched and sorted whole (walking would visit most entries)."""
         with self._lock:
-            eid = self.conn.execute(_ENTRY_EID[1:-1], (entry_id,)).fetchone()
+            eid = self._eid(entry_id)
             if eid is None:
                 return []
-            eid = eid[0]
             large = self.conn.execute(
                 "SELECT count(*) FROM (SELECT 1 FROM links WHERE target = ? AND relation IS ? "
-                "LIMIT ?)", (eid, relation, PAGE_WALK + 1)).fetchone()[0] > PAGE_WALK  # fmt: skip
+                "LIMIT ?)", (eid, relation, WALK_PAST + 1)).fetchone()[0] > WALK_PAST  # fmt: skip
         if not large:
             return self._link_rows(
                 "l.target = ? AND l.source != l.target AND l.relation IS ?",
@@ -1095,8 +1091,7 @@ class VaultIndex:
             status, found = res.status, res.target
         if status != ATTACHMENT or not found:
             return None
-        path = Path(fs_path(self.root, found)).resolve()  # an escaped name: the real file
-        return path if path.is_relative_to(self.root) and path.is_file() else None
+        return vault_file(self.root, found)
 
     def embed_body(self, entry_id: str) -> str | None:
         """The Markdown body of an entry, for transclusion."""

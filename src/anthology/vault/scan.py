@@ -203,6 +203,13 @@ def fs_path(root: str | os.PathLike[str], rel: str) -> str:
     return path
 
 
+def vault_file(root: Path, rel: str) -> Path | None:
+    """The real path of the regular file ``rel`` of the vault at the resolved ``root``, or
+    None when it is missing, not a file, or lies outside the vault once links are followed."""
+    path = Path(fs_path(root, rel)).resolve()  # an escaped name: the real file
+    return path if path.is_relative_to(root) and path.is_file() else None
+
+
 def _inside(root: str, real: str) -> bool:
     return real == root or real.startswith(root if root.endswith(os.sep) else root + os.sep)
 
