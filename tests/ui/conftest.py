@@ -3,3 +3,17 @@
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import gc
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _collect_qt_garbage():
+    """Collect each test's garbage right after it, at a safe point. Left to run whenever it
+    likes, the cycle collector once destroyed an old QObject while Qt held its connection
+    lock (inside pyqtgraph's disconnect in ViewBox.addItem): ~QObject waited on that same lock,
+    and the suite hung (seen in test_graph_view, 2026-12-03)."""
+    yield
+    gc.collect()
