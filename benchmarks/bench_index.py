@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 from anthology.vault.index import VaultIndex
-from anthology.vault.scan import read_and_parse_rows, scan_vault
+from anthology.vault.parse_file import parse_files
+from anthology.vault.scan import scan_vault
 from rows import row
 from synthetic_vault import generate
 
@@ -41,7 +42,7 @@ def parse_rate(root: Path) -> tuple[float, float]:
     best = float("inf")
     for _ in range(3):  # best of three: the machine may be shared
         t0 = time.perf_counter()
-        read_and_parse_rows(str(root), paths)
+        parse_files(str(root), paths)
         best = min(best, time.perf_counter() - t0)
     ours = len(paths) / best
     md = markdown.Markdown(extensions=["tables", "fenced_code", "toc", "footnotes"])
@@ -55,7 +56,7 @@ def parse_rate(root: Path) -> tuple[float, float]:
 
 def parallel_parse_rate(root: Path) -> float:
     """Entries per second of the indexer's parse stage on every core: worker processes, the
-    rows handed back in order (``indexer._parse_all``, as a refresh of many changed files
+    rows handed back in order (``pool.in_order``, as a refresh of many changed files
     runs it; a cold build's workers also write the rows, see ``vault/stage.py``)."""
     from anthology.vault.indexer import Task, _parse_all
 
@@ -73,7 +74,7 @@ def fts_rows(root: Path) -> list[tuple]:
     """The full-text rows of every entry, as the index writes them."""
     from anthology.vault.stage import fts_row
 
-    rows = read_and_parse_rows(str(root), [s.path for s in scan_vault(root).entries])
+    rows = parse_files(str(root), [s.path for s in scan_vault(root).entries])
     return [fts_row(n, e) for n, (_problems, e) in enumerate(rows, start=1) if e is not None]
 
 

@@ -8,21 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from anthology.vault import indexer, scan
+from anthology.vault import files
 from anthology.vault.index import VaultIndex
 from anthology.vault.indexer import Task
 from anthology.vault.scan import VaultError
 
 GOOD = "---\nid: GOOD\n---\nA good entry linking [[GOOD]].\n"
-
-
-@pytest.fixture(autouse=True, params=["one by one", "in bulk"])
-def build(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every case on both ways of building: file by file (a small vault, or a refresh) and
-    the bulk path a large empty index takes (parsed into a stage, then copied)."""
-    if request.param == "in bulk":
-        monkeypatch.setattr(indexer, "COLD_THRESHOLD", 1)
-    return request.param
 
 
 def index_with(tmp_path: Path, files: dict[str, bytes | str]) -> VaultIndex:
@@ -139,7 +130,7 @@ def test_an_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
             raise PermissionError(13, "Permission denied")
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(scan, "open", deny, raising=False)
+    monkeypatch.setattr(files, "open", deny, raising=False)
     with index_with(tmp_path, {}) as idx:
         ((kind, message),) = problems(idx)["secret.md"]
         assert kind == "unreadable" and "Permission denied" in message

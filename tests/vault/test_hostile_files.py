@@ -14,31 +14,22 @@ from typing import Any
 import pytest
 
 from anthology import cli
-from anthology.vault import indexer, scan
-from anthology.vault.index import VaultIndex
-from anthology.vault.scan import (
+from anthology.vault import indexer, parse_file, scan
+from anthology.vault.files import (
     SHOWN_BODY_CHARS,
     NotRegularFile,
     OutsideVault,
     display_name,
     fs_path,
     open_regular,
-    scan_vault,
     utf8_cut,
 )
+from anthology.vault.index import VaultIndex
+from anthology.vault.scan import scan_vault
 
 GOOD = "---\nid: GOOD\n---\nA good entry linking [[GOOD]].\n"
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 needs_bytes_names = pytest.mark.skipif(os.name != "posix", reason="POSIX file names are bytes")
-
-
-@pytest.fixture(autouse=True, params=["one by one", "in bulk"])
-def build(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every case on both ways of building: file by file (a small vault, or a refresh) and
-    the bulk path a large empty index takes (parsed into a stage, then copied)."""
-    if request.param == "in bulk":
-        monkeypatch.setattr(indexer, "COLD_THRESHOLD", 1)
-    return request.param
 
 
 def make_vault(tmp_path: Path, files: dict[str, bytes | str] | None = None) -> Path:
@@ -123,16 +114,16 @@ def test_a_front_matter_value_python_cannot_build(tmp_path: Path, value: str) ->
 def test_any_exception_while_parsing_a_file_is_its_problem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = scan.parse_parts
+    real = parse_file.parse_entry
 
-    def fragile(text: str, path: str, **kw: Any) -> tuple:
+    def fragile(text: str, path: str, **kw: Any) -> parse_file.ParsedEntry:
         if "trigger: boom" in text:  # something in the front matter trips the parser
             raise RuntimeError("the parser tripped")
         if "KABOOM" in text:  # something in the body does
             raise ZeroDivisionError("division by zero")
         return real(text, path, **kw)
 
-    monkeypatch.setattr(scan, "parse_parts", fragile)
+    monkeypatch.setattr(parse_file, "parse_entry", fragile)
     root = make_vault(
         tmp_path,
         {

@@ -15,7 +15,7 @@ from math import isqrt
 
 import pytest
 
-from anthology.vault.parse import parse_parts
+from anthology.vault.parse import parse_entry
 
 MIN_SECONDS = 0.02
 MAX_RATIO = 8.0  # linear ≈ 4, quadratic ≈ 16
@@ -52,7 +52,7 @@ def _best(text: str, for_index: bool) -> float:
     best = float("inf")
     for _ in range(3):
         start = time.perf_counter()
-        parse_parts(text, "note.md", for_index=for_index)
+        parse_entry(text, "note.md", for_index=for_index)
         best = min(best, time.perf_counter() - start)
     return best
 

@@ -62,18 +62,18 @@ def test_mask_keeps_offsets_and_lines() -> None:
 def test_link_lines_count_from_the_file_start() -> None:
     text = "---\nid: X\nrel: '[[T]]'\n---\nline five\n\n[[A]] on seven\n"
     entry = parse_entry(text, "X.md")
-    by_target = {pl.link.target: pl for pl in entry.links}
-    assert by_target["A"].link.line == 7
+    by_target = {link.text: link for link in entry.links}
+    assert by_target["A"].line == 7
     assert by_target["A"].relation is None
     assert by_target["A"].context == "[[A]] on seven"
     assert by_target["T"].relation == "rel"
-    assert by_target["T"].link.line == 3
+    assert by_target["T"].line == 3
 
 
 def test_front_matter_relations_are_typed() -> None:
     text = '---\ncompared_against: ["[[B]]", "[[C|see]]"]\nintroduced-by: "[[D]]"\n---\n[[E]]'
     entry = parse_entry(text, "A.md")
-    typed = [(pl.link.target, pl.relation) for pl in entry.links]
+    typed = [(link.text, link.relation) for link in entry.links]
     assert typed == [
         ("B", "compared against"),
         ("C", "compared against"),
@@ -126,8 +126,8 @@ def test_properties_keep_their_types() -> None:
 def test_parser_never_raises_on_any_text(text: str) -> None:
     entry = parse_entry(text, "fuzz.md")
     assert entry.title
-    for pl in entry.links:
-        assert pl.link.line >= 1
+    for link in entry.links:
+        assert link.line >= 1
 
 
 @settings(max_examples=100, deadline=None)
@@ -149,21 +149,20 @@ def test_word_count_is_split_length(text: str) -> None:
 
 
 def test_the_indexer_rows_leave_body_contexts_to_the_index() -> None:
-    from anthology.vault.parse import link_context, parse_parts
+    from anthology.vault.parse import link_context
     from sample_vault import REALISTIC_VAULT
 
     for path, text in REALISTIC_VAULT.items():
-        full = parse_parts(text, path)
-        rows = parse_parts(text, path, for_index=True)
-        body = full[7]
-        assert rows[:6] == full[:6] and rows[7:] == full[7:]
-        assert len(rows[6]) == len(full[6])
-        for row, want in zip(rows[6], full[6], strict=True):
-            if want[2] is None:  # a body link: the index cuts its context from the body
-                assert row == (*want[:6], None, *want[6 + 1 :])
-                assert link_context(body, row[10], row[11]) == want[6]
+        full = parse_entry(text, path)
+        rows = parse_entry(text, path, for_index=True)
+        assert rows._replace(links=[]) == full._replace(links=[])
+        assert len(rows.links) == len(full.links)
+        for row, want in zip(rows.links, full.links, strict=True):
+            if want.relation is None:  # a body link: the index cuts its context from the body
+                assert row == want._replace(context=None)
+                assert link_context(full.body, row.body_start, row.body_end) == want.context
             else:  # a front-matter link keeps its "key: value" context, no body offsets
-                assert row == (*want[:10], None, None)
+                assert row == want._replace(body_start=None, body_end=None)
 
 
 @given(
@@ -198,10 +197,11 @@ def test_headings_and_link_contexts_match_their_plain_definitions(body: str) -> 
     plain = [(len(m.group(1)), m.group(2).strip()) for m in heading_re.finditer(masked)]
     assert _headings(masked) == [h for h in plain if h[1]]
     rows = _body_link_rows(body, masked, 1)
-    assert [r[6] for r in rows] == [link_context(body, r[10], r[11]) for r in rows]
-    # The index's path (no contexts; one pass when there are only wikilinks) agrees.
+    assert [r.context for r in rows] == [link_context(body, r.body_start, r.body_end)
+                                         for r in rows]  # fmt: skip
+    # The index's rows (no contexts) agree.
     bare = _body_link_rows(body, masked, 1, contexts=False)
-    assert bare == [(*r[:6], None, *r[7:]) for r in rows]
+    assert bare == [r._replace(context=None) for r in rows]
 
 
 def _naive_context(text: str, start: int, end: int) -> str:

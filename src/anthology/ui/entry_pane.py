@@ -41,13 +41,13 @@ from PySide6.QtGui import QColor, QCursor, QDesktopServices, QFont, QImage, QPai
 from PySide6.QtWidgets import QMessageBox, QTextBrowser, QToolTip, QWidget
 
 from ..vault.attachments import describe, open_policy
+from ..vault.files import open_regular
 from ..vault.model import Entry, LinkResolver
 from ..vault.render import RenderedEntry, find_heading, mathtex, render_entry
 from ..vault.render.entry import cached_render, pending_html
 from ..vault.render.safe_text import html_text
 from ..vault.render.svg_safety import UnsafeSvg, sanitise_svg
 from ..vault.render.theme import palette
-from ..vault.scan import open_regular
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_SIDE = 4096  # device pixels: a declared 12000×12000 SVG is drawn smaller

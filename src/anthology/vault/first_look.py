@@ -14,11 +14,11 @@ import os
 import posixpath
 from pathlib import Path
 
+from anthology.vault.files import read_entry_text, vault_file
 from anthology.vault.index import HOME_IDS
 from anthology.vault.model import Entry, EntryRef, Relation
-from anthology.vault.parse import _scalar, parse_parts, reading_minutes
+from anthology.vault.parse import parse_entry
 from anthology.vault.resolve import is_attachment
-from anthology.vault.scan import read_entry_text, vault_file
 
 # Folders looked into, breadth first, for a first Markdown file when the top has none: a
 # vault whose notes all live in folders still opens on one of them at once.
@@ -26,7 +26,7 @@ MAX_FOLDERS_LOOKED_INTO = 50
 
 
 def _utf8(name: str) -> bool:
-    """A name the index can take as it is (see scan.display_name for the others); dotted
+    """A name the index can take as it is (see files.display_name for the others); dotted
     ones (.obsidian, .trash) are skipped by the caller."""
     try:
         name.encode("utf-8")
@@ -67,30 +67,29 @@ def read_first_entry(root: Path, path: str) -> Entry | None:
     read = read_entry_text(root, path)
     if read.text is None:
         return None
-    (entry_id, title, props, aliases, tags, headings, links, body, body_line, words,
-     _problems) = parse_parts(read.text, path)  # fmt: skip
+    e = parse_entry(read.text, path)
     # drawn as links under the names they were written with, as DiskResolver draws them
     relations = [
-        Relation(link[2], EntryRef(link[0], link[0], ""), link[0])
-        for link in links
-        if link[2] is not None
+        Relation(link.relation, EntryRef(link.text, link.text, ""), link.text)
+        for link in e.links
+        if link.relation is not None
     ]
     return Entry(
-        id=entry_id,
+        id=e.id,
         path=path,
-        title=title,
-        kind=_scalar(props.get("kind")) or "",
-        status=_scalar(props.get("status")) or "",
-        tags=tags,
-        aliases=aliases,
-        properties=props,
+        title=e.title,
+        kind=e.kind,
+        status=e.status,
+        tags=e.tags,
+        aliases=e.aliases,
+        properties=e.properties,
         relations=relations,
         cited_by=[],
-        body=body,
-        body_line=body_line,
-        words=words,
-        reading_minutes=reading_minutes(words),
-        headings=list(headings),
+        body=e.body,
+        body_line=e.body_line,
+        words=e.words,
+        reading_minutes=e.reading_minutes,
+        headings=list(e.headings),
     )
 
 
@@ -123,5 +122,5 @@ class DiskResolver:
         if not (rel.startswith("../") or posixpath.isabs(rel)):
             read = read_entry_text(self.root, rel)
             if read.text is not None:
-                return parse_parts(read.text, rel)[7]
+                return parse_entry(read.text, rel).body
         return "*Shown here once the vault is indexed.*"

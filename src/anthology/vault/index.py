@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import platformdirs
 
+from anthology.vault.files import read_shown_body, vault_file
 from anthology.vault.graph_data import GraphData
 from anthology.vault.index_file import (
     IndexFileError,
@@ -48,7 +49,7 @@ from anthology.vault.model import (
 )
 from anthology.vault.parse import link_contexts
 from anthology.vault.resolve import ATTACHMENT, RESOLVED, Resolver
-from anthology.vault.scan import read_shown_body, vault_file, vault_root
+from anthology.vault.scan import vault_root
 from anthology.vault.schema import open_database
 
 if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph question is asked
@@ -534,7 +535,7 @@ class VaultIndex:
     def _read_shown(self, path: str) -> tuple[str, int, int | None] | None:
         """(body, its first line, None or its full length when only its head was read) of
         the file at ``path`` as the pane shows it: only what is shown is read (a 200 MB entry
-        is not read whole on every open and hover), through :func:`scan.open_regular` (never
+        is not read whole on every open and hover), through :func:`files.open_regular` (never
         a file outside the vault, never a FIFO; an escaped name reads the real file)."""
         shown = read_shown_body(self.root, path)
         return None if shown is None else (shown.body, shown.body_line, shown.body_chars)

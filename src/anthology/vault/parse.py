@@ -11,20 +11,14 @@ import functools
 import math
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from anthology.vault.frontmatter import FrontMatterError, load_properties, split_front_matter
-from anthology.vault.links import (
-    _WIKILINK_SCAN_RE,
-    Link,
-    find_links,
-    iter_tags,
-    mask_code,
-    split_wikilink,
-)
+from anthology.vault.links import find_links, iter_tags, mask_code
 from anthology.vault.resolve import target_key
+from anthology.vault.rows import ParsedLink
 
 WORDS_PER_MINUTE = 200
 CONTEXT_CHARS = 240
@@ -44,27 +38,24 @@ class ParseProblem:
     severity: str = "error"
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedLink:
-    link: Link
-    relation: str | None  # the front-matter key, humanised; None for a body mention
-    context: str
+class ParsedEntry(NamedTuple):
+    """One entry as the parser reads it: what the index stores of it, and what the pane
+    shows of a file read before the index exists (see :mod:`anthology.vault.first_look`)."""
 
-
-@dataclass
-class ParsedEntry:
-    path: str  # vault-relative POSIX path with ".md"
-    id: str
+    id: str  # the ``id`` property, else the path id (the index makes it unique)
     title: str
-    properties: dict[str, Any]
+    properties: dict[str, Any]  # front matter as written
     aliases: list[str]
-    tags: list[str]
+    tags: list[str]  # front matter's, then the body's, each once (case-insensitively)
     headings: list[tuple[int, str]]
+    # Front-matter relations first, then body links in order. For the index (``for_index``)
+    # a body link has no context (the index cuts it from the body) and a front-matter link
+    # no offsets.
     links: list[ParsedLink]
     body: str
-    body_line: int
+    body_line: int  # the file line on which ``body`` starts (1-based)
     words: int
-    problems: list[ParseProblem] = field(default_factory=list)
+    problems: list[ParseProblem]
 
     @property
     def kind(self) -> str:
@@ -189,58 +180,28 @@ def link_contexts(text: str, spans: list[tuple[int, int]]) -> list[str]:
     return out
 
 
-def _body_link_rows(body: str, masked: str, first_line: int, contexts: bool = True) -> list[tuple]:
-    """The body's links as link rows, with their offsets in the body and each with its
-    :func:`link_context`. Without ``contexts`` the context is None: the index cuts it from
-    the body it stores when a link is shown, rather than store it twice."""
-    if not contexts and not ("(" in masked and "](" in masked):
-        return _wikilink_rows(body, masked, first_line)  # the index's usual case
+def _body_link_rows(
+    body: str, masked: str, first_line: int, contexts: bool = True
+) -> list[ParsedLink]:
+    """The body's links, with their offsets in the body and, with ``contexts``, each with
+    its :func:`link_context` (else None: the index cuts it from the body it stores when a
+    link is shown, rather than store it twice)."""
     names = _target_names
-    rows: list[tuple] = [
-        (target, names.get(target) or target_name(target), None, 1 if embed else 0,
-         1 if md else 0, line, None, alias, heading, block, start, end)
-        for target, alias, heading, block, embed, md, start, end, line in find_links(
-            body, masked=masked, first_line=first_line
-        )
+    # Made with tuple.__new__, a ParsedLink skips NamedTuple.__new__'s keyword handling: 2× faster.
+    new = tuple.__new__
+    found = find_links(body, masked=masked, first_line=first_line)
+    if not contexts:  # the index's rows: the usual case, kept to one pass
+        return [
+            new(ParsedLink, (t, names.get(t) or target_name(t), None, 1 if e else 0,
+                             1 if md else 0, line, None, a, h, b, start, end))
+            for t, a, h, b, e, md, start, end, line in found
+        ]  # fmt: skip
+    cut = link_contexts(body, [(f[6], f[7]) for f in found])
+    return [
+        new(ParsedLink, (t, names.get(t) or target_name(t), None, 1 if e else 0, 1 if md else 0,
+                         line, context, a, h, b, start, end))
+        for (t, a, h, b, e, md, start, end, line), context in zip(found, cut, strict=True)
     ]  # fmt: skip
-    if contexts:
-        found = link_contexts(body, [(r[10], r[11]) for r in rows])
-        rows = [(*r[:6], context, *r[7:]) for r, context in zip(rows, found, strict=True)]
-    return rows
-
-
-def _wikilink_rows(body: str, masked: str, first_line: int) -> list[tuple]:
-    """``_body_link_rows(body, masked, first_line, contexts=False)`` for a body without
-    Markdown links (the index's usual case), in one pass: no tuple per link in between,
-    and lines are counted only up to each link.
-
-    The wikilink grammar is :func:`find_links`'s; a wikilink never spans lines."""
-    rows: list[tuple] = []
-    if "[[" not in masked:
-        return rows
-    line, pos = first_line, 0
-    names = _target_names
-    for m in _WIKILINK_SCAN_RE.finditer(masked):
-        inner = m[1]
-        if "|" in inner or "#" in inner or "\\" in inner:
-            target, heading, block, alias = split_wikilink(inner)
-            if not (target or heading or block):
-                continue
-        else:  # the usual [[name]]
-            target = inner.strip()
-            if not target:
-                continue
-            heading = block = alias = None
-        start, end = m.span()
-        embed = start > 0 and masked[start - 1] == "!"
-        if embed:
-            start -= 1
-        line += body.count("\n", pos, start)
-        pos = start
-        name = names.get(target) or target_name(target)
-        rows.append((target, name, None, 1 if embed else 0, 0, line, None, alias, heading,
-                     block, start, end))  # fmt: skip
-    return rows
 
 
 _target_names: dict[str, str] = {}
@@ -284,11 +245,14 @@ def _headings(masked: str) -> list[tuple[int, str]]:
     return out
 
 
-def _relation_links(properties: dict[str, Any], yaml_text: str, for_index: bool) -> list[tuple]:
-    """``[[links]]`` inside front-matter values: typed relations named after their key.
-
-    Each is a link row (see :func:`parse_parts`); its context is the key and the value."""
-    found: list[tuple] = []
+def _relation_links(
+    properties: dict[str, Any], yaml_text: str, for_index: bool
+) -> list[ParsedLink]:
+    """``[[links]]`` inside front-matter values: typed relations named after their key; the
+    context of each is the key and the value, its offsets those in the value (none for the
+    index)."""
+    found: list[ParsedLink] = []
+    new = tuple.__new__  # see _body_link_rows
     key_lines: dict[str, int] | None = None
     for key, value in properties.items():
         if isinstance(value, str):  # the usual property: no list to build
@@ -310,10 +274,12 @@ def _relation_links(properties: dict[str, Any], yaml_text: str, for_index: bool)
         for s in strings:
             context = f"{key}: {s}"[:CONTEXT_CHARS]
             for target, alias, heading, block, embed, md, start, end, _ in find_links(s, masked=s):
-                row = (target, _target_names.get(target) or target_name(target), relation,
-                       1 if embed else 0, 1 if md else 0, line, context, alias, heading,
-                       block)  # fmt: skip
-                found.append((*row, None, None) if for_index else (*row, start, end))
+                found.append(
+                    new(ParsedLink, (target, _target_names.get(target) or target_name(target),
+                                     relation, 1 if embed else 0, 1 if md else 0, line, context,
+                                     alias, heading, block, None if for_index else start,
+                                     None if for_index else end))
+                )  # fmt: skip
     return found
 
 
@@ -332,45 +298,16 @@ def _walk_strings(value: Any) -> list[str]:
     return []
 
 
-def parse_entry(text: str, path: str) -> ParsedEntry:
-    """Parse the text of the entry at vault-relative ``path``."""
-    (entry_id, title, properties, aliases, tags, headings, links, body, body_line, words,
-     problems) = parse_parts(text, path)  # fmt: skip
-    return ParsedEntry(
-        path=path,
-        id=entry_id,
-        title=title,
-        properties=properties,
-        aliases=aliases,
-        tags=tags,
-        headings=headings,
-        links=[
-            ParsedLink(
-                Link(t[0], t[7], t[8], t[9], bool(t[3]), bool(t[4]), t[10], t[11], t[5]), t[2], t[6]
-            )
-            for t in links
-        ],
-        body=body,
-        body_line=body_line,
-        words=words,
-        problems=problems,
-    )
+def parse_entry(text: str, path: str, *, for_index: bool = False) -> ParsedEntry:
+    """Parse the text of the entry at vault-relative ``path``.
 
-
-def parse_parts(text: str, path: str, *, for_index: bool = False) -> tuple:
-    """:func:`parse_entry`'s work as a plain tuple, for the indexer's hot path: ``(id, title,
-    properties, aliases, tags, headings, links, body, body_line, words, problems)``; each
-    link is a row ``(text, target_name, relation, embed, markdown, line, context, alias,
-    heading, block, start, end)`` (embed and markdown as 0/1; ``start, end``: where the link
-    is written, in the body or in its front-matter value).
-
-    ``for_index``: rows as the index stores them: a body link's context is None (the index
+    ``for_index``: links as the index stores them: a body link's context is None (the index
     cuts it from the body, see :func:`link_context`) and a front-matter link has no offsets.
     """
     problems: list[ParseProblem] = []
     split = split_front_matter(text)
     properties: dict[str, Any] = {}
-    relation_links: list[tuple] = []
+    relation_links: list[ParsedLink] = []
     if split.yaml_text is not None:
         try:
             properties = load_properties(split.yaml_text)
@@ -406,5 +343,5 @@ def parse_parts(text: str, path: str, *, for_index: bool = False) -> tuple:
 
     links = relation_links + _body_link_rows(body, masked, split.body_line, not for_index)
     words = count_words(masked)
-    return (entry_id, title, properties, list(dict.fromkeys(aliases)), tags, headings, links,
-            body, split.body_line, words, problems)  # fmt: skip
+    return ParsedEntry(entry_id, title, properties, list(dict.fromkeys(aliases)), tags,
+                       headings, links, body, split.body_line, words, problems)  # fmt: skip

@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from anthology.vault.links import is_attachment
+from anthology.vault.rows import LinkTarget, ParsedLink
 
 RESOLVED = "resolved"
 AMBIGUOUS = "ambiguous"
@@ -159,9 +160,9 @@ class LinkResolution:
     def __init__(self, resolver: Resolver, eids: dict[str, int]) -> None:
         self.resolver = resolver
         self.eids = eids
-        self.memo: dict[tuple[str, str, int], tuple[int | None, str, str | None]] = {}
+        self.memo: dict[tuple[str, str, int], LinkTarget] = {}
 
-    def __call__(self, text: str, source_path: str, markdown: int) -> tuple:
+    def __call__(self, text: str, source_path: str, markdown: int) -> LinkTarget:
         key = (text, posixpath.dirname(source_path), markdown)
         hit = self.memo.get(key)
         if hit is None:
@@ -173,12 +174,15 @@ class LinkResolution:
                 if res.candidates
                 else (res.target if target is None else None)
             )
-            hit = self.memo[key] = (target, res.status, extra)
+            hit = self.memo[key] = LinkTarget(target, res.status, extra)
         return hit
 
-    def rows(self, eid: int, path: str, links: list[tuple]) -> list[tuple]:
+    def rows(self, eid: int, path: str, links: Sequence[ParsedLink]) -> list[tuple]:
         """The ``links`` rows (``LINK_COLUMNS`` of the index) of the parsed links written in
-        the entry ``eid`` at ``path``: ``(eid, target, status, resolved_path, *link)``."""
+        the entry ``eid`` at ``path``: its eid, the :class:`LinkTarget`, then the link."""
         get = self.memo.get  # the usual hit, without a call per link
         folder = posixpath.dirname(path)
-        return [(eid, *(get((t[0], folder, t[4])) or self(t[0], path, t[4])), *t) for t in links]
+        return [
+            (eid, *(get((k.text, folder, k.markdown)) or self(k.text, path, k.markdown)), *k)
+            for k in links
+        ]

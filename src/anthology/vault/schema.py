@@ -11,6 +11,7 @@ import sqlite3
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import get_args, get_type_hints
 from urllib.parse import quote
 
 from anthology.vault.index_file import (
@@ -20,57 +21,25 @@ from anthology.vault.index_file import (
     make_folder,
     remove_index,
 )
+from anthology.vault.rows import EntryRow, LinkTarget, ParsedLink, ProblemRow
 
-SCHEMA_VERSION = 7  # 7: the application id in the header (see index_file)
+# 7: the application id in the header (see index_file); 8: no write-only data (the aliases
+# and properties tables, entries.declared_id)
+SCHEMA_VERSION = 8
 APP_ID = "anthology-index"
 
 
-# The tables whose rows the indexer writes, column by column (as sqlite-utils creates them):
-# the statements that write them take their column lists from here, so a row's values come
-# in this order (a link: resolve.LinkResolution's three, then the parser's link row).
-ENTRIES: dict[str, type] = {
-    "eid": int,
-    "id": str,
-    "declared_id": str,  # the `id` property (or path id) before de-duplication
-    "path": str,
-    "title": str,
-    "kind": str,
-    "status": str,
-    "words": int,
-    "reading_minutes": int,
-    "body_line": int,
-    "headings": str,  # JSON [[level, text], …]
-    "tags": str,  # JSON list, in order of appearance
-    "aliases": str,  # JSON list
-    "properties": str,  # JSON object, front matter as written
-    "mtime_ns": int,
-}
+# The tables' columns, from their rows' fields (see anthology.vault.rows).
+def _table(row: type[tuple]) -> dict[str, type]:
+    """A row type's columns and their SQLite types (as sqlite-utils creates them)."""
+    hints = get_type_hints(row)
+    return {name: next(t for t in get_args(h) or (h,) if t is not type(None))
+            for name, h in hints.items()}  # fmt: skip
 
-LINKS: dict[str, type] = {
-    "lid": int,
-    "source": int,  # entries.eid
-    "target": int,  # entries.eid, NULL when not an entry (unresolved, attachment, …)
-    "status": str,  # see anthology.vault.resolve: resolved, unresolved, ambiguous, …
-    "resolved_path": str,  # the attachment path, or the ambiguous candidates
-    # From here on, in the parser's order of a link row (see scan.EntryRow.links).
-    "text": str,  # the target as written
-    "target_name": str,  # last segment of the normalised target: what a rename touches
-    "relation": str,  # NULL: an untyped mention in the body
-    "embed": int,
-    "markdown": int,
-    "line": int,
-    # A front-matter link's "key: value". NULL for a body link: its context is cut
-    # from the body (stored once, in entries_fts) between body_start and body_end
-    # when it is shown; storing it here too doubled the index.
-    "context": str,
-    "alias": str,
-    "heading": str,
-    "block": str,
-    "body_start": int,  # character offsets of the link in the entry's body
-    "body_end": int,
-}
 
-PROBLEMS: dict[str, type] = {"path": str, "line": int, "kind": str, "message": str, "severity": str}
+ENTRIES = _table(EntryRow)
+LINKS = {"lid": int, "source": int, **_table(LinkTarget), **_table(ParsedLink)}
+PROBLEMS = _table(ProblemRow)
 
 
 def columns(table: dict[str, type], *, skip: tuple[str, ...] = ()) -> str:
@@ -132,20 +101,13 @@ def create_schema(conn: sqlite3.Connection) -> None:
     # are counted from the index alone (81,407 links: 80 → 24 ms).
     db["links"].create_index(["target", "relation", "source"])
     db["links"].create_index(["target_name"])
-    # One B-tree each, clustered by entry (an entry's tags, aliases and keys are unique):
-    # a refresh deletes an entry's rows as one range, and no separate index on eid is
-    # written (a 10k-entry build writes 60k property rows; the index on (key, value) that
-    # nothing in the app reads cost as much as the table).
-    for table, column in (("tags", "tag"), ("aliases", "alias")):
-        db.execute(
-            f"CREATE TABLE {table} (eid INTEGER NOT NULL, {column} TEXT NOT NULL, "
-            f"PRIMARY KEY (eid, {column})) WITHOUT ROWID"
-        )
-    db.execute("CREATE INDEX idx_tags_tag ON tags(tag COLLATE NOCASE)")
+    # Clustered by entry (an entry's tags are unique): a refresh deletes an entry's rows as
+    # one range, and no separate index on eid is written.
     db.execute(
-        "CREATE TABLE properties (eid INTEGER NOT NULL, key TEXT NOT NULL, value TEXT, "
-        "PRIMARY KEY (eid, key)) WITHOUT ROWID"
+        "CREATE TABLE tags (eid INTEGER NOT NULL, tag TEXT NOT NULL, "
+        "PRIMARY KEY (eid, tag)) WITHOUT ROWID"
     )
+    db.execute("CREATE INDEX idx_tags_tag ON tags(tag COLLATE NOCASE)")
     db["problems"].create(PROBLEMS)
     db["problems"].create_index(["path"])
     db["attachments"].create({"path": str}, pk="path")

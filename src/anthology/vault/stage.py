@@ -1,9 +1,11 @@
-"""A cold build's parse stage: files become index rows in a SQLite file of the parser's own.
+"""The index's one write path: files become rows in a SQLite file of the parser's own.
 
-A cold build (an empty index) hands chunks of files to worker processes. Each worker reads
-and parses its files, resolves their links against the vault's paths, and writes the rows
+A build or a refresh hands chunks of the files to read to a *stager*: in this process, and
+in worker processes too when there are many. Each stager reads and parses its files,
+resolves their links against the names known before they were read, and writes the rows
 into its *stage*, a SQLite file only it writes; the indexer then copies each chunk from the
-stage into the index with ``INSERT … SELECT``, inside SQLite, in chunk order.
+stage into the index with ``INSERT … SELECT`` (:data:`COPY_CHUNK`), inside SQLite, in chunk
+order. A cold build of 10,000 notes and a refresh of one edited note go the same way.
 
 Why not send the rows back: pickled, 10,000 notes are ~50 MB, and the indexer then bound
 them into SQLite one value at a time (a link row is 16 values). That made the index's one
@@ -13,13 +15,15 @@ waiting. Binding now happens in the workers, in parallel, and the writer's copy 
 makes. (Measured: 10–20 % faster cold builds; on two cores the build is now bound by CPU
 as a whole, parsing first.)
 
-Rows are clustered by entry row id (``eid``), which each file gets from its place in the
-scan before it is parsed, so a chunk is one range of every stage table. This module imports
+Rows are clustered by entry row id (``eid``), which each file gets before it is parsed (an
+edited file keeps its own, a new one gets the next after the index's largest), and chunks
+are cut in eid order, so a chunk is one range of every stage table. This module imports
 only the parser, the resolver and ``sqlite3``: a worker starts quickly.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import sqlite3
@@ -27,16 +31,47 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from typing import NamedTuple
 
+from anthology.vault.parse import ParsedEntry
+from anthology.vault.parse_file import parse_files
 from anthology.vault.resolve import LinkResolution
-from anthology.vault.scan import EntryRow, read_and_parse_rows
+from anthology.vault.rows import EntryRow
 from anthology.vault.schema import (
     ENTRIES,
     ENTRY_COLUMNS,
     LINK_COLUMNS,
+    LINKS,
     PROBLEM_COLUMNS,
+    PROBLEMS,
     columns,
 )
+
+# json.dumps(v, ensure_ascii=False), twice as fast on the small values of a row:
+# JSONEncoder.encode builds a new C encoder on every call, so build one once (no
+# circular-reference check: loaded properties are trees) and call it directly.
+# c_make_encoder is CPython's internal helper: if it is missing or takes other arguments in
+# some Python, or does not give json.dumps's text, the public encoder is used.
+_encoder = json.JSONEncoder(ensure_ascii=False)
+_encode_str = json.encoder.encode_basestring
+_SAMPLE = {"a": [1, 2.5, None, True, 'é\n"', {"b": -0.0}], "c": ""}
+try:
+    _iterencode = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None, _encoder.default, _encode_str, None, ": ", ", ", False, False, True
+    )
+    if "".join(_iterencode(_SAMPLE, 0)) != json.dumps(_SAMPLE, ensure_ascii=False):
+        _iterencode = None
+except (AttributeError, TypeError):  # pragma: no cover - another Python
+    _iterencode = None
+
+
+def _dumps(value: object) -> str:
+    if value.__class__ is str:
+        return _encode_str(value)
+    if _iterencode is None:  # pragma: no cover - another Python
+        return _encoder.encode(value)
+    return "".join(_iterencode(value, 0))
+
 
 # The stage's tables hold the index's columns (see schema.py), in the same order.
 _ENTRY_DATA = columns(ENTRIES, skip=("eid", "id"))
@@ -45,8 +80,6 @@ _SCHEMA = f"""
 CREATE TABLE entries (eid INTEGER PRIMARY KEY, id, {_ENTRY_DATA});
 CREATE TABLE links ({LINK_COLUMNS}, n INTEGER, PRIMARY KEY (source, n)) WITHOUT ROWID;
 CREATE TABLE tags (eid INTEGER, tag, PRIMARY KEY (eid, tag)) WITHOUT ROWID;
-CREATE TABLE aliases (eid INTEGER, alias, PRIMARY KEY (eid, alias)) WITHOUT ROWID;
-CREATE TABLE properties (eid INTEGER, key, value, PRIMARY KEY (eid, key)) WITHOUT ROWID;
 CREATE TABLE problems (eid INTEGER, n INTEGER, {PROBLEM_COLUMNS},
     PRIMARY KEY (eid, n)) WITHOUT ROWID;
 CREATE TABLE files (eid INTEGER PRIMARY KEY, path, size, mtime_ns);
@@ -64,10 +97,6 @@ COPY_CHUNK = (
     "WHERE source BETWEEN ?1 AND ?2",
     "INSERT INTO main.tags (eid, tag) SELECT eid, tag FROM {stage}.tags "
     "WHERE eid BETWEEN ?1 AND ?2",
-    "INSERT INTO main.aliases (eid, alias) SELECT eid, alias FROM {stage}.aliases "
-    "WHERE eid BETWEEN ?1 AND ?2",
-    "INSERT INTO main.properties (eid, key, value) SELECT eid, key, value "
-    "FROM {stage}.properties WHERE eid BETWEEN ?1 AND ?2",
     f"INSERT INTO main.problems ({PROBLEM_COLUMNS}) SELECT {PROBLEM_COLUMNS} "
     "FROM {stage}.problems WHERE eid BETWEEN ?1 AND ?2",
     "INSERT INTO main.files (path, size, mtime_ns) SELECT path, size, mtime_ns "
@@ -76,23 +105,45 @@ COPY_CHUNK = (
     "SELECT eid, title, aliases, tags, body FROM {stage}.fts WHERE eid BETWEEN ?1 AND ?2",
 )
 
-# A file of a chunk: (vault-relative path, eid, size, mtime_ns).
-Job = Sequence[tuple[str, int, int, int]]
-# What the indexer learns of each file of a chunk, in order: None when nothing could be
-# read, else (declared id, aliases): what it needs to give ids and re-resolve names.
-Staged = tuple[str, list[tuple[str, list[str]] | None]]
+
+class StageFile(NamedTuple):
+    """A file of a chunk to stage, with the row id its entry will have."""
+
+    path: str  # vault-relative
+    eid: int
+    size: int
+    mtime_ns: int
 
 
-def entry_values(entry_id: str, path: str, mtime_ns: int, e: EntryRow) -> tuple:
-    """The ``entries`` row of a parsed entry, without its eid (``ENTRY_COLUMNS`` but the
-    first)."""
-    return (entry_id, e.declared_id, path, e.title, e.kind, e.status, e.words,
-            e.reading_minutes, e.body_line, e.headings_json, e.tags_json, e.aliases_json,
-            e.properties_json, mtime_ns)  # fmt: skip
+Job = Sequence[StageFile]  # a chunk, in eid order
 
 
-def fts_row(eid: int, e: EntryRow) -> tuple:
-    """The full-text row of a parsed entry: title, aliases, tags and body."""
+class EntryNames(NamedTuple):
+    """What the indexer must learn of a staged entry to give it its id and to resolve
+    again the links its names change."""
+
+    id: str  # as declared (the ``id`` property, else the path id)
+    aliases: list[str]
+
+
+class Staged(NamedTuple):
+    """A staged chunk: the stage file holding it, and each file's names, in order (None:
+    nothing could be read)."""
+
+    stage_file: str
+    names: list[EntryNames | None]
+
+
+def entry_row(eid: int, path: str, mtime_ns: int, e: ParsedEntry) -> EntryRow:
+    """The ``entries`` row of a parsed entry, under its declared id (the indexer renames a
+    duplicate as it copies)."""
+    return EntryRow(eid, e.id, path, e.title, e.kind, e.status, e.words, e.reading_minutes,
+                    e.body_line, _dumps(e.headings), _dumps(e.tags), _dumps(e.aliases),
+                    _dumps(e.properties), mtime_ns)  # fmt: skip
+
+
+def fts_row(eid: int, e: ParsedEntry) -> tuple[int, str, str, str, str]:
+    """The full-text row of a parsed entry: rowid, title, aliases, tags and body."""
     return (eid, e.title, " ".join(e.aliases), " ".join(e.tags), e.body)
 
 
@@ -114,33 +165,31 @@ class Stager:
 
     def stage(self, job: Job) -> Staged:
         """Read, parse and resolve the files of ``job``, and write their rows."""
-        parsed = read_and_parse_rows(self.root, [path for path, _, _, _ in job])
-        entries, links, tags, aliases, props, problems, files, fts = ([] for _ in range(8))
-        out: list[tuple[str, list[str]] | None] = []
+        parsed = parse_files(self.root, [f.path for f in job])
+        entries, links, tags, problems, files, fts = ([] for _ in range(6))
+        names: list[EntryNames | None] = []
         for (path, eid, size, mtime_ns), (file_problems, entry) in zip(job, parsed, strict=True):
             files.append((eid, path, size, mtime_ns))
-            problems += [(eid, n, path, *p) for n, p in enumerate(file_problems)]
+            problems += [(eid, n, path, p.line, p.kind, p.message, p.severity)
+                         for n, p in enumerate(file_problems)]  # fmt: skip
             if entry is None:
-                out.append(None)
+                names.append(None)
                 continue
-            out.append((entry.declared_id, entry.aliases))
-            entries.append((eid, *entry_values(entry.declared_id, path, mtime_ns, entry)))
+            names.append(EntryNames(entry.id, entry.aliases))
+            entries.append(entry_row(eid, path, mtime_ns, entry))
             links += [(*r, n) for n, r in enumerate(self.links.rows(eid, path, entry.links))]
             tags += [(eid, t) for t in entry.tags]
-            aliases += [(eid, a) for a in entry.aliases]
-            props += [(eid, k, v) for k, v in entry.property_rows]
             fts.append(fts_row(eid, entry))
         c = self.conn
         with c:
-            c.executemany(f"INSERT INTO entries VALUES ({_marks(15)})", entries)
-            c.executemany(f"INSERT INTO links VALUES ({_marks(17)})", links)
+            c.executemany(f"INSERT INTO entries VALUES ({_marks(len(ENTRIES))})", entries)
+            # a link row has the columns but lid, then its number n: as many as LINKS
+            c.executemany(f"INSERT INTO links VALUES ({_marks(len(LINKS))})", links)
             c.executemany("INSERT INTO tags VALUES (?, ?)", tags)
-            c.executemany("INSERT INTO aliases VALUES (?, ?)", aliases)
-            c.executemany("INSERT INTO properties VALUES (?, ?, ?)", props)
-            c.executemany(f"INSERT INTO problems VALUES ({_marks(7)})", problems)
+            c.executemany(f"INSERT INTO problems VALUES ({_marks(len(PROBLEMS) + 2)})", problems)
             c.executemany("INSERT INTO files VALUES (?, ?, ?, ?)", files)
             c.executemany("INSERT INTO fts VALUES (?, ?, ?, ?, ?)", fts)
-        return self.path, out
+        return Staged(self.path, names)
 
 
 def _marks(n: int) -> str:

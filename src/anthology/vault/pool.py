@@ -1,0 +1,127 @@
+"""Work spread over worker processes, and the scratch folders of the builds that use them.
+
+:func:`in_order` runs jobs in this process and in a pool of worker processes at once and
+hands the results on in order, while the caller writes what it already has.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import re
+import shutil
+import stat
+import time
+from collections.abc import Callable, Generator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+MAX_WORKERS = 4
+J = TypeVar("J")
+R = TypeVar("R")
+
+SCRATCH_PREFIX = "anthology-build-"
+_SCRATCH_RE = re.compile(re.escape(SCRATCH_PREFIX) + r"(\d+)-[A-Za-z0-9_]+$")
+_OLD_SCRATCH_AGE = 24 * 3600  # seconds; folders from before the pid was in the name
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def sweep_scratch(folder: str) -> list[str]:
+    """Delete the scratch folders of cold builds whose process is gone (a build killed with
+    ``kill -9`` cannot remove its own); only folders this module names. Returns them."""
+    swept: list[str] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return swept
+    now = time.time()
+    for name in names:
+        if not name.startswith(SCRATCH_PREFIX):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            continue  # never a link or a file
+        m = _SCRATCH_RE.match(name)
+        stale = (not _alive(int(m.group(1)))) if m else now - st.st_mtime > _OLD_SCRATCH_AGE
+        if stale and (not m or int(m.group(1)) != os.getpid()):
+            shutil.rmtree(path, ignore_errors=True)
+            swept.append(path)
+    return swept
+
+
+def in_order(
+    jobs: list[J],
+    here: Callable[[J], R],
+    there: Callable[[J], R],
+    parallel: bool,
+    initializer: Callable[..., None] | None = None,
+    initargs: tuple = (),
+) -> Generator[R, None, None]:
+    """The results of ``jobs``, in order: computed by ``here(job)`` in this process, and with
+    ``parallel`` by ``there(job)`` in worker processes too, while the caller writes what it
+    already has. ``there`` and ``initializer(*initargs)`` (run once in each worker) must be
+    picklable. Close the iterator to stop the workers."""
+    done = 0
+    pool = None
+    taken: dict[int, R] = {}  # results of jobs done here out of order
+    if parallel and (os.cpu_count() or 1) > 1 and len(jobs) > 1:
+        # "spawn", not "fork": the GUI calls this from a thread, and forking a threaded
+        # process can deadlock. The workers import only the parser (no Qt), so they start
+        # quickly. A pool that cannot start or breaks (a script without a __main__ guard, a
+        # worker killed) is not fatal: what is left is done here.
+        try:
+            context = multiprocessing.get_context("spawn")
+            # As many workers as cores: this process writes, and works only when it would wait.
+            pool = ProcessPoolExecutor(
+                max_workers=min(os.cpu_count() or 1, MAX_WORKERS),
+                mp_context=context,
+                initializer=initializer,
+                initargs=initargs,
+            )
+            # The first job is done here while the workers start.
+            futures = [None] + [pool.submit(there, job) for job in jobs[1:]]
+            # While the next job in order is not ready, this process takes the last job no
+            # worker has started (workers go from the front, this one from the back, and they
+            # meet) rather than wait: when the cores are busy (with the writing, or with other
+            # programs) this is no slower than working in-process; when they are free the
+            # workers run ahead. Results are still handed on in order.
+            tail = len(jobs) - 1
+            for i, job in enumerate(jobs):
+                future = futures[i]
+                if future is None:
+                    result = here(job)
+                else:
+                    while tail > i and not future.done():
+                        if (theirs := futures[tail]) is not None and theirs.cancel():
+                            taken[tail] = here(jobs[tail])
+                            tail -= 1
+                        else:  # the workers have reached it: everything before is theirs
+                            tail = i
+                    result = taken.pop(i) if i in taken else future.result()
+                    futures[i] = None  # let the result go once handed on
+                yield result
+                done += 1
+        except (BrokenProcessPool, OSError, RuntimeError, EOFError, pickle.PicklingError):
+            pass
+        finally:
+            # Waiting costs at most the jobs already running; not waiting leaves the pool's
+            # thread to die at interpreter exit, with a traceback.
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+    for i in range(done, len(jobs)):  # serially, or what a broken pool left
+        yield taken.pop(i) if i in taken else here(jobs[i])
