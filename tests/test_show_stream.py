@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-import anthology.vault.index as index_module
+import anthology.vault.backlinks as backlinks_module
 from anthology.cli import _json_link
-from anthology.vault.index import BACKLINK_BATCH, VaultIndex
+from anthology.vault.backlinks import BACKLINK_BATCH
+from anthology.vault.index import VaultIndex
 from anthology.vault.model import EntryRef, LinkRow
 
 HERE = Path(__file__).resolve().parent
@@ -168,8 +169,8 @@ def test_backlinks_of_a_hub_are_fetched_a_batch_at_a_time(
         built.extend(rows)
         return real(rows, bodies)
 
-    real = index_module._links_from_rows
-    monkeypatch.setattr(index_module, "_links_from_rows", counting)
+    real = backlinks_module._links_from_rows
+    monkeypatch.setattr(backlinks_module, "_links_from_rows", counting)
     with VaultIndex.open(hub_vault, tmp_path / "i.db") as index:
         expected = index.backlinks("HUB")
         total = len(expected)

@@ -129,7 +129,7 @@ class _ProgressBar:
 def _open_index(args: argparse.Namespace, *, rebuild: bool = False, writes: bool = False):
     """The vault's index, brought up to date. Commands that only read (``writes=False``)
     still work on an index that cannot be written, as it was last built, with a warning."""
-    from anthology.vault.index import VaultIndex
+    from anthology.vault import VaultIndex
     from anthology.vault.indexer import Task
 
     vault = Path(args.vault) if args.vault else entries_dir()
@@ -151,7 +151,7 @@ def _print_json(value: Any) -> None:
 
 
 def _plain_snippet(snippet: str) -> str:
-    from anthology.vault.model import MATCH_END, MATCH_START
+    from anthology.vault import MATCH_END, MATCH_START
 
     return " ".join(snippet.replace(MATCH_START, "[").replace(MATCH_END, "]").split())
 
@@ -433,7 +433,7 @@ def _search_argv(argv: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from anthology.vault.scan import VaultError
+    from anthology.vault import VaultError
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:

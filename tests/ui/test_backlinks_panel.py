@@ -13,6 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractSlider
 
 from anthology.ui.backlinks_panel import PAGE, ROLE_HTML, ROLE_MORE, UNLINKED, BacklinksPanel
+from anthology.vault.backlinks import BacklinksView
 from anthology.vault.index import VaultIndex
 from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, LinkRow, SearchHit
 
@@ -75,7 +76,9 @@ def test_a_hub_shows_a_page_of_backlinks_and_more_on_demand(qtbot, index: VaultI
 
     groups, sources = index.backlink_groups("Hub")
     assert groups == [("source", 3), (None, MENTIONERS)] and sources == MENTIONERS + 3
-    panel.show_backlinks("Hub", groups, sources, page, index.unlinked_mentions("Hub"))
+    panel.show_backlinks(
+        BacklinksView("Hub", groups, sources, page), index.unlinked_mentions("Hub")
+    )
 
     assert panel.title.text() == f"Backlinks · {MENTIONERS + 3}"
     groups = panel.groups()
@@ -140,10 +143,12 @@ def test_a_stale_mentions_answer_for_a_previous_entry_is_dropped(qtbot) -> None:
         release.wait(10)
         return [mention("from-A")]
 
-    panel.show_backlinks("A", [], 0, lambda r, o, n: [])
+    panel.show_backlinks(BacklinksView("A", [], 0, lambda r, o, n: []))
     panel.find_unlinked("A", slow, lambda: cancelled.append("A"))
     assert panel.groups() == {"No backlinks": []}  # shown at once, mentions still to come
-    panel.show_backlinks("B", [], 0, lambda r, o, n: [])  # the user opens B meanwhile
+    panel.show_backlinks(
+        BacklinksView("B", [], 0, lambda r, o, n: [])
+    )  # the user opens B meanwhile
     assert cancelled == ["A"]  # A's search was told to stop
     panel.find_unlinked("B", lambda entry_id: [mention("from-B")])
     release.set()
@@ -160,8 +165,8 @@ def test_mentions_of_the_shown_entry_fill_the_collapsed_group(qtbot, index: Vaul
     groups, sources = index.backlink_groups("Hub")
     reader = index.reader()
     try:
-        panel.show_backlinks("Hub", groups, sources,
-                             lambda r, o, n: index.backlinks_page("Hub", r, o, n))  # fmt: skip
+        page = functools.partial(index.backlinks_page, "Hub")
+        panel.show_backlinks(BacklinksView("Hub", groups, sources, page))
         panel.find_unlinked("Hub", reader.unlinked_mentions, reader.interrupt)
         qtbot.waitUntil(lambda: not panel.finding_unlinked, timeout=10000)
         qtbot.wait(20)
@@ -214,7 +219,7 @@ def test_a_big_hub_materialises_a_page_per_group_and_no_widget(qtbot, big_hub) -
 
     groups, sources = big_hub.backlink_groups("Big")
     assert groups == [("source", CITERS), (None, BODY_LINKS)] and sources == CITERS + BODY_LINKS
-    panel.show_backlinks("Big", groups, sources, page, [])
+    panel.show_backlinks(BacklinksView("Big", groups, sources, page), [])
     panel.show()
     qtbot.waitExposed(panel)
     panel.resize(420, 900)  # layouts of every kind: none may fetch behind the reader's back
@@ -254,8 +259,8 @@ def test_clicking_a_painted_row_opens_its_entry(qtbot, big_hub) -> None:
     qtbot.addWidget(panel)
     panel.resize(400, 600)
     groups, sources = big_hub.backlink_groups("Big")
-    panel.show_backlinks("Big", groups, sources,
-                         lambda r, o, n: big_hub.backlinks_page("Big", r, o, n), [])  # fmt: skip
+    page = functools.partial(big_hub.backlinks_page, "Big")
+    panel.show_backlinks(BacklinksView("Big", groups, sources, page), [])
     panel.show()
     qtbot.waitExposed(panel)
     view = panel.tree
@@ -282,7 +287,9 @@ def test_a_hostile_title_and_context_are_painted_as_literal_text(qtbot) -> None:
     hit = SearchHit(source, "note", f"{title} names {MATCH_START}<i>Hub</i>{MATCH_END}", 1.0)
     panel = BacklinksPanel()
     qtbot.addWidget(panel)
-    panel.show_backlinks("Hub", [(None, 1)], 1, lambda r, o, n: [link][o:][:n], [hit])
+    panel.show_backlinks(
+        BacklinksView("Hub", [(None, 1)], 1, lambda r, o, n: [link][o:][:n]), [hit]
+    )
     panel.tree.expandAll()
     panel.show()
     qtbot.waitExposed(panel)
@@ -316,7 +323,9 @@ def test_a_group_counted_only_up_to_the_cap_pages_to_its_end(
     assert groups == [("source", CITERS), (None, 1001)] and sources == 1001
     panel = BacklinksPanel()
     qtbot.addWidget(panel)
-    panel.show_backlinks("Big", groups, sources, functools.partial(big_hub.backlinks_page, "Big"))
+    panel.show_backlinks(
+        BacklinksView("Big", groups, sources, functools.partial(big_hub.backlinks_page, "Big"))
+    )
     assert panel.title.text() == "Backlinks · 1,000+"
     assert "mentions (1,000+)" in panel.groups()
     assert labels(panel, "mentions")[-1] == f"Show {PAGE} more"  # how many is not known
@@ -342,7 +351,7 @@ def test_context_lines_are_cut_only_for_rows_on_screen(qtbot, big_hub) -> None:
     panel.resize(400, 500)
     groups, sources = big_hub.backlink_groups("Big")
     page = functools.partial(big_hub.backlinks_page, "Big", contexts=False)
-    panel.show_backlinks("Big", groups, sources, page, [], context_of=context_of)
+    panel.show_backlinks(BacklinksView("Big", groups, sources, page, context_of), [])
     panel.show()
     qtbot.waitExposed(panel)
     panel.grab()

@@ -26,6 +26,7 @@ from anthology.ui.entry_pane import MAX_IMAGE_SIDE, EntryPane
 from anthology.ui.graph_view import GraphView
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
+from anthology.vault.backlinks import BacklinksView
 from anthology.vault.graph_data import GraphData
 from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, LinkRow, SearchHit
 from anthology.vault.render import clear_render_cache, preview_html
@@ -229,7 +230,8 @@ def test_backlink_rows_and_their_tooltips_are_text(qtbot, name: str) -> None:
     }
     mention = SearchHit(source, "note", f"a {MATCH_START}{s}{MATCH_END} b", 1.0)
     panel.show_backlinks(
-        "X", [(s, 1), (None, 1)], 1, lambda rel, offset, n: links[rel][offset:][:n], [mention]
+        BacklinksView("X", [(s, 1), (None, 1)], 1, lambda rel, offset, n: links[rel][offset:][:n]),
+        [mention],
     )
     rows = backlink_rows(panel)
     assert len(rows) == 3  # the relation, the body link, the unlinked mention

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from anthology.vault.index import SNIPPET_WINDOW, VaultIndex
+from anthology.vault.index import VaultIndex
 from anthology.vault.model import MATCH_END, MATCH_START
+from anthology.vault.search import SNIPPET_WINDOW
 
 HITS = 5_000
 

@@ -36,7 +36,8 @@ import math
 import numpy as np
 
 
-def _jiggle(rng: np.random.Generator, size: int) -> np.ndarray:
+def jiggle(rng: np.random.Generator, size: int) -> np.ndarray:
+    """d3's jiggle: a tiny random non-zero offset, ``(U[0,1) - 0.5) * 1e-6``."""
     j = (rng.random(size) - 0.5) * 1e-6
     j[j == 0.0] = 1e-7
     return j
@@ -63,9 +64,9 @@ def exact_field(
         zx[diag - a, diag] = False
         zy[diag - a, diag] = False
         if zx.any():
-            dx[zx] = _jiggle(rng, int(zx.sum()))
+            dx[zx] = jiggle(rng, int(zx.sum()))
         if zy.any():
-            dy[zy] = _jiggle(rng, int(zy.sum()))
+            dy[zy] = jiggle(rng, int(zy.sum()))
         l2 = dx * dx + dy * dy
         l2[diag - a, diag] = math.inf
         small = l2 < 1.0
@@ -299,8 +300,8 @@ def _pair_field(
     r2 = dx * dx + dy * dy
     same = r2 == 0.0
     if same.any():
-        dx[same] = _jiggle(rng, int(same.sum()))
-        dy[same] = _jiggle(rng, int(same.sum()))
+        dx[same] = jiggle(rng, int(same.sum()))
+        dy[same] = jiggle(rng, int(same.sum()))
         r2 = dx * dx + dy * dy
         r2[r2 == 0.0] = np.float32(1e-30)
     if cutoff is not None:
@@ -467,10 +468,10 @@ def collide(
     i, j, d, ri, rj, r, l2 = i[hit], j[hit], d[hit], ri[hit], rj[hit], r[hit], l2[hit]
     zx = d[:, 0] == 0.0
     if zx.any():
-        d[zx, 0] = _jiggle(rng, int(zx.sum()))
+        d[zx, 0] = jiggle(rng, int(zx.sum()))
     zy = d[:, 1] == 0.0
     if zy.any():
-        d[zy, 1] = _jiggle(rng, int(zy.sum()))
+        d[zy, 1] = jiggle(rng, int(zy.sum()))
     l2 = np.einsum("ij,ij->i", d, d)
     ln = np.sqrt(l2)
     k = (r - ln) / ln * strength

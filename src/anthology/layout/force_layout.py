@@ -340,10 +340,10 @@ class ForceLayout:
         dy = y[t] - y[s]
         zx = dx == 0.0
         if zx.any():
-            dx[zx] = _jiggle(self._rng, int(zx.sum()))
+            dx[zx] = _repulsion.jiggle(self._rng, int(zx.sum()))
         zy = dy == 0.0
         if zy.any():
-            dy[zy] = _jiggle(self._rng, int(zy.sum()))
+            dy[zy] = _repulsion.jiggle(self._rng, int(zy.sum()))
         ln = np.sqrt(dx * dx + dy * dy)
         k = (ln - self.params.link_distance) / ln * alpha
         dx *= k
@@ -396,10 +396,3 @@ class ForceLayout:
             vel[bad] = 0.0
         np.clip(vel, -VELOCITY_LIMIT, VELOCITY_LIMIT, out=vel)
         np.clip(pos, -POSITION_LIMIT, POSITION_LIMIT, out=pos)
-
-
-def _jiggle(rng: np.random.Generator, size: int) -> np.ndarray:
-    """d3's jiggle: a tiny random non-zero offset, ``(U[0,1) - 0.5) * 1e-6``."""
-    j = (rng.random(size) - 0.5) * 1e-6
-    j[j == 0.0] = 1e-7
-    return j

@@ -60,7 +60,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from anthology.vault.model import MATCH_END, MATCH_START, LinkRow, SearchHit
+from anthology.vault import MATCH_END, MATCH_START, BacklinksView, LinkRow, SearchHit
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, plain_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole
@@ -473,6 +473,10 @@ class RowDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+def _no_page(relation: str | None, offset: int, limit: int) -> list[LinkRow]:
+    return []
+
+
 class BacklinksPanel(QWidget):
     entryActivated = Signal(str)
 
@@ -517,22 +521,19 @@ class BacklinksPanel(QWidget):
         self._relay.done.connect(self._on_unlinked)
 
     def show_backlinks(
-        self,
-        entry_id: str | None,
-        groups: list[tuple[str | None, int]],
-        sources: int,
-        page: Callable[[str | None, int, int], list[LinkRow]],
-        unlinked: list[SearchHit] | None = None,
-        context_of: Callable[[LinkRow], str] | None = None,
+        self, view: BacklinksView | None, unlinked: list[SearchHit] | None = None
     ) -> None:
-        """Show the backlinks of ``entry_id`` a page at a time: ``groups`` are (relation,
-        number of links) in order (None: untyped mentions), ``sources`` the number of
-        entries linking here, ``page(relation, offset, limit)`` the links to show.
-        ``context_of(link)``: the context line of a link that came without one, asked
-        when its row is first shown.
+        """Show the backlinks of ``view`` (the index's :class:`BacklinksView` of an entry)
+        a page at a time; None: no entry. A row whose link came without its context line
+        asks ``view.context`` for it when the row is first shown.
 
         ``unlinked``: the unlinked mentions, or None when they come later through
         :meth:`show_unlinked` (they are searched off the GUI thread)."""
+        entry_id = view.entry_id if view is not None else None
+        groups = view.groups if view is not None else []
+        sources = view.sources if view is not None else 0
+        page = view.page if view is not None else _no_page
+        context_of = view.context if view is not None else None
         self._supersede()
         self._entry_id = entry_id
         self._fetched_at = None
@@ -613,7 +614,7 @@ class BacklinksPanel(QWidget):
 
     def clear(self) -> None:
         """Show nothing, and forget where pages came from (the vault is closing)."""
-        self.show_backlinks(None, [], 0, lambda relation, offset, limit: [], [])
+        self.show_backlinks(None, [])
 
     def _fetch_visible(self) -> None:
         """Fetch the next page of each open group whose "Show more" row is in view."""

@@ -40,9 +40,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QCursor, QDesktopServices, QFont, QImage, QPainter, QTextDocument
 from PySide6.QtWidgets import QMessageBox, QTextBrowser, QToolTip, QWidget
 
+from ..vault import Entry, EntryLookup, open_regular
 from ..vault.attachments import describe, open_policy
-from ..vault.files import open_regular
-from ..vault.model import Entry, LinkResolver
 from ..vault.render import RenderedEntry, find_heading, mathtex, render_entry
 from ..vault.render.entry import cached_render, pending_html
 from ..vault.render.safe_text import html_text
@@ -132,7 +131,7 @@ class EntryPane(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.setFrameShape(QTextBrowser.Shape.NoFrame)
         self.open_external: Callable[[QUrl], object] = QDesktopServices.openUrl
-        self._resolver: LinkResolver | None = None
+        self._resolver: EntryLookup | None = None
         self._vault_root: Path | None = None
         self._theme = "light"
         self._entry: Entry | None = None
@@ -163,7 +162,7 @@ class EntryPane(QTextBrowser):
     def rendered(self) -> RenderedEntry | None:
         return self._rendered
 
-    def set_vault(self, resolver: LinkResolver, vault_root: Path) -> None:
+    def set_vault(self, resolver: EntryLookup, vault_root: Path) -> None:
         self._resolver = resolver
         self._vault_root = Path(vault_root).resolve()
         self._images.clear()

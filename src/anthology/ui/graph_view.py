@@ -68,7 +68,7 @@ from anthology.ui.graph_items import (
     device_coords,
 )
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
-from anthology.vault.graph_data import GraphData
+from anthology.vault import GraphData, within
 from anthology.vault.render.safe_text import tooltip_html
 
 __all__ = ["GraphView", "sanitize_graph"]
@@ -186,25 +186,8 @@ def _neighbours_csr(n: int, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 
 
 def bfs_depth(n: int, edges: np.ndarray, start: int, depth: int) -> np.ndarray:
-    """Indices within ``depth`` undirected hops of ``start`` (sorted)."""
-    seen = np.zeros(n, dtype=bool)
-    if not 0 <= start < n:
-        return np.zeros(0, dtype=np.int64)
-    seen[start] = True
-    frontier = np.array([start])
-    if len(edges):
-        a = np.concatenate([edges[:, 0], edges[:, 1]])
-        b = np.concatenate([edges[:, 1], edges[:, 0]])
-        for _ in range(max(0, int(depth))):
-            mark = np.zeros(n, dtype=bool)
-            mark[frontier] = True
-            nxt = np.unique(b[mark[a]])
-            nxt = nxt[~seen[nxt]]
-            if len(nxt) == 0:
-                break
-            seen[nxt] = True
-            frontier = nxt
-    return np.flatnonzero(seen)
+    """Indices within ``depth`` undirected hops of ``start`` (sorted): see graph_data.within."""
+    return np.array(sorted(within(n, edges, start, depth)), dtype=np.int64)
 
 
 def place_missing(pos: np.ndarray, edges: np.ndarray, spacing: float = 30.0) -> np.ndarray:

@@ -12,9 +12,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QThread, Signal
 
-from anthology.vault.index import VaultIndex
+from anthology.vault import VaultError, VaultIndex
 from anthology.vault.indexer import Cancelled, RefreshReport, Task
-from anthology.vault.scan import VaultError
 
 
 class IndexWorker(QThread):

@@ -8,7 +8,6 @@ a file watcher: the changed files are re-indexed and the reader keeps their plac
 
 from __future__ import annotations
 
-import functools
 import html
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,13 +46,19 @@ from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
 from anthology.ui.theme import apply_theme
 from anthology.ui.views_loader import ViewsData, ViewsLoader
-from anthology.vault.first_look import DiskResolver, first_entry_path, read_first_entry
-from anthology.vault.index import VaultIndex, default_db_path
-from anthology.vault.index_file import check_place
-from anthology.vault.indexer import RefreshReport
+from anthology.vault import (
+    DiskResolver,
+    RefreshReport,
+    VaultError,
+    VaultIndex,
+    check_place,
+    default_db_path,
+    first_entry_path,
+    read_first_entry,
+    vault_root,
+)
 from anthology.vault.render import clear_render_cache, preview_html
 from anthology.vault.render.safe_text import plain_text
-from anthology.vault.scan import VaultError, vault_root
 
 if TYPE_CHECKING:  # pyqtgraph costs ~0.7 s to import: loaded once the first entry is shown
     from anthology.ui.graph_view import GraphView
@@ -637,17 +642,10 @@ class MainWindow(QMainWindow):
     def _show_backlinks(self, entry_id: str) -> None:
         assert self.index is not None
         index = self.index
-        groups, sources = index.backlink_groups(
-            entry_id, sources_cap=SOURCES_SHOWN, count_cap=COUNT_SHOWN
-        )
         # Rows come without their context lines, cut when a row is first shown: a hub's
         # first pages are 700 links, of which twenty are on screen.
         self.backlinks.show_backlinks(
-            entry_id,
-            groups,
-            sources,
-            functools.partial(index.backlinks_page, entry_id, contexts=False),
-            context_of=index.link_context,
+            index.backlinks_view(entry_id, sources_cap=SOURCES_SHOWN, count_cap=COUNT_SHOWN)
         )
         # Unlinked mentions of a title that is a common word took minutes on the GUI
         # thread: they are asked on a worker, through a read-only connection of their own

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QTreeWidget, QTreeWidgetItem, QVBoxLayout
 
-from anthology.vault.model import Problem
+from anthology.vault import Problem
 
 ROLE_PATH = Qt.ItemDataRole.UserRole
 

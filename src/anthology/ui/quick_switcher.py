@@ -6,8 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
 
 from anthology.ui.list_keys import ArrowKeysToList
-from anthology.vault.fuzzy import rank
-from anthology.vault.model import EntryRef
+from anthology.vault import EntryRef, rank
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, plain_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, Q
 
 from anthology.ui.backlinks_panel import snippet_html
 from anthology.ui.list_keys import ArrowKeysToList
-from anthology.vault.model import SearchHit
+from anthology.vault import SearchHit
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole

@@ -16,9 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from anthology.vault.graph_data import GraphData
-from anthology.vault.index import VaultIndex
-from anthology.vault.model import EntryRef
+from anthology.vault import EntryRef, GraphData, VaultIndex
 
 
 @dataclass

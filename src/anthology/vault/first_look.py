@@ -14,8 +14,8 @@ import os
 import posixpath
 from pathlib import Path
 
+from anthology.vault.entries import HOME_IDS
 from anthology.vault.files import read_entry_text, vault_file
-from anthology.vault.index import HOME_IDS
 from anthology.vault.model import Entry, EntryRef, Relation
 from anthology.vault.parse import parse_entry
 from anthology.vault.resolve import is_attachment
@@ -94,7 +94,7 @@ def read_first_entry(root: Path, path: str) -> Entry | None:
 
 
 class DiskResolver:
-    """The renderer's questions (``model.LinkResolver``) answered from the disk alone, for
+    """The renderer's questions (``model.EntryLookup``) answered from the disk alone, for
     the first entry of a vault still being indexed."""
 
     def __init__(self, root: Path) -> None:

@@ -68,3 +68,31 @@ class GraphData:
             relations=relations,
             ghost=self.ghost[keep],
         )
+
+
+def within(n: int, edges: np.ndarray, start: int, depth: int) -> dict[int, int]:
+    """The nodes within ``depth`` undirected hops of node ``start`` of a graph of ``n``
+    nodes, each with its number of hops (``start``: 0): the local graph's neighbourhood.
+
+    Frontier by frontier over the edge array: O(depth · m) in numpy, where networkx first
+    builds a graph of Python objects (seconds at 800,000 edges)."""
+    if not 0 <= start < n:
+        return {}
+    hops = np.full(n, -1, dtype=np.int64)
+    hops[start] = 0
+    frontier = np.array([start])
+    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    if len(edges):
+        a = np.concatenate([edges[:, 0], edges[:, 1]])
+        b = np.concatenate([edges[:, 1], edges[:, 0]])
+        for step in range(1, max(0, int(depth)) + 1):
+            mark = np.zeros(n, dtype=bool)
+            mark[frontier] = True
+            nxt = np.unique(b[mark[a]])
+            nxt = nxt[hops[nxt] < 0]
+            if len(nxt) == 0:
+                break
+            hops[nxt] = step
+            frontier = nxt
+    found = np.flatnonzero(hops >= 0)
+    return dict(zip(found.tolist(), hops[found].tolist(), strict=True))

@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from anthology.vault.parse import ParseProblem, path_id
+from anthology.vault.parse import ParseProblem
 from anthology.vault.pool import SCRATCH_PREFIX, in_order, sweep_scratch
-from anthology.vault.resolve import LinkResolution, NamedEntry, Resolver, name_keys
+from anthology.vault.resolve import LinkTargets, NamedEntry, Resolver, name_keys, path_id
 from anthology.vault.rows import ProblemRow
 from anthology.vault.scan import SCAN_PROBLEM_KINDS, FileStat, scan_vault
 from anthology.vault.schema import PROBLEMS, insert_sql
@@ -320,7 +320,7 @@ class Indexer:
         eids: dict[str, int],
         old: dict[str, tuple[int, str, list[str]]],
         attachments: list[str],
-    ) -> LinkResolution:
+    ) -> LinkTargets:
         """The link resolution the files are staged with (see :meth:`_write`)."""
         named = [
             NamedEntry(old[path][1], path, tuple(old[path][2]))
@@ -336,7 +336,7 @@ class Indexer:
                 if path not in eids:
                     named.append(NamedEntry(entry_id, path, _aliases(aliases)))
                     ids[entry_id] = eid
-        return LinkResolution(Resolver(named, attachments), ids)
+        return LinkTargets(Resolver(named, attachments), ids)
 
     def _copy_chunk(
         self,
@@ -504,7 +504,7 @@ class Indexer:
         ).fetchall()
         if not existing:
             return
-        resolve = LinkResolution(self.resolver(), dict(c.execute("SELECT id, eid FROM entries")))
+        resolve = LinkTargets(self.resolver(), dict(c.execute("SELECT id, eid FROM entries")))
         updates = []
         for lid, text, md, path, *was in existing:
             now = resolve(text, path, md)

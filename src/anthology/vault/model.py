@@ -109,7 +109,7 @@ class Problem:
     severity: str = "error"  # "error" or "warning"
 
 
-class LinkResolver(Protocol):
+class EntryLookup(Protocol):
     """What the renderer asks the index while turning an entry into HTML."""
 
     def resolve(self, target: str, source_path: str) -> EntryRef | None:

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from anthology.vault.frontmatter import FrontMatterError, load_properties, split_front_matter
 from anthology.vault.links import find_links, iter_tags, mask_code
-from anthology.vault.resolve import target_key
+from anthology.vault.resolve import path_id, target_key
 from anthology.vault.rows import ParsedLink
 
 WORDS_PER_MINUTE = 200
@@ -95,11 +95,6 @@ def reading_minutes(words: int) -> int:
 def relation_name(key: str) -> str:
     """``compared_against`` → ``compared against``: a front-matter key read as a relation."""
     return re.sub(r"[_\-\s]+", " ", key).strip().lower()
-
-
-def path_id(path: str) -> str:
-    """The id of an entry that has no ``id`` property: its vault-relative path, no ``.md``."""
-    return path[:-3] if path.lower().endswith(".md") else path
 
 
 def _scalar(value: Any) -> str:

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 from anthology.vault.files import read_entry_text
 from anthology.vault.frontmatter import split_front_matter
-from anthology.vault.parse import ParsedEntry, ParseProblem, count_words, parse_entry, path_id
+from anthology.vault.parse import ParsedEntry, ParseProblem, count_words, parse_entry
+from anthology.vault.resolve import path_id
 
 # A file read and parsed: its problems, and its entry (None when nothing could be read).
 FileParse = tuple[list[ParseProblem], ParsedEntry | None]

@@ -42,7 +42,8 @@ class NamedEntry:
     aliases: tuple[str, ...] = ()
 
 
-def _stem_path(path: str) -> str:
+def path_id(path: str) -> str:
+    """The id of an entry that has no ``id`` property: its vault-relative path, no ``.md``."""
     return path[:-3] if path.lower().endswith(".md") else path
 
 
@@ -56,7 +57,7 @@ def target_key(target: str) -> str:
 
 def name_keys(entry: NamedEntry) -> set[str]:
     """Every key under which ``entry`` can be named: a changed entry invalidates these."""
-    stem = _stem_path(entry.path).lower()
+    stem = path_id(entry.path).lower()
     parts = stem.split("/")
     keys = {entry.id.lower(), stem, *(a.lower() for a in entry.aliases)}
     keys.update("/".join(parts[i:]) for i in range(len(parts)))
@@ -81,7 +82,7 @@ class Resolver:
             self.attachment_names[posixpath.basename(a).lower()].append(a)
 
     def add(self, e: NamedEntry) -> None:
-        stem = _stem_path(e.path).lower()
+        stem = path_id(e.path).lower()
         self.by_id[e.id.lower()].append(e)
         self.by_path[stem] = e
         parts = stem.split("/")
@@ -150,7 +151,7 @@ class Resolver:
         return Resolution(MISSING_ATTACHMENT, raw)
 
 
-class LinkResolution:
+class LinkTargets:
     """A link's index columns ``(target eid, status, resolved_path)``, from a resolver and the
     row ids of the entries (``eids``: id → eid); remembered per (text, source folder,
     Markdown or wikilink): hubs are linked thousands of times. ``resolved_path`` is the

@@ -29,7 +29,7 @@ class EntryRow(NamedTuple):
 
 
 class LinkTarget(NamedTuple):
-    """What resolving a link adds to it (see :class:`anthology.vault.resolve.LinkResolution`):
+    """What resolving a link adds to it (see :class:`anthology.vault.resolve.LinkTargets`):
     the columns of ``links`` between ``source`` and ``text``."""
 
     target: int | None  # entries.eid; None when not an entry (unresolved, attachment, …)

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from anthology.vault.parse import ParsedEntry
 from anthology.vault.parse_file import parse_files
-from anthology.vault.resolve import LinkResolution
+from anthology.vault.resolve import LinkTargets
 from anthology.vault.rows import EntryRow
 from anthology.vault.schema import (
     ENTRIES,
@@ -150,7 +150,7 @@ def fts_row(eid: int, e: ParsedEntry) -> tuple[int, str, str, str, str]:
 class Stager:
     """Writes chunks of a vault's files, parsed, into one stage file."""
 
-    def __init__(self, path: str, root: str, links: LinkResolution) -> None:
+    def __init__(self, path: str, root: str, links: LinkTargets) -> None:
         self.path = path
         self.root = root
         self.links = links
@@ -200,7 +200,7 @@ def _marks(n: int) -> str:
 _stager: Stager | None = None
 
 
-def save_links(folder: str, links: LinkResolution) -> str:
+def save_links(folder: str, links: LinkTargets) -> str:
     """Write the link resolution the workers start from into ``folder``; its file's path.
 
     A worker does not get it in its start-up arguments: those are pickled into a pipe that

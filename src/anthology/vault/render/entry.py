@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..links import WIKILINK_RE, split_wikilink
-from ..model import Entry, LinkResolver, Relation
+from ..model import Entry, EntryLookup, Relation
 from .markdown_ext import RenderContext, markdown_to_html, tag_chip
 from .safe_text import html_text
 from .theme import Palette, palette
@@ -297,7 +297,7 @@ def clear_render_cache() -> None:
         _cache.clear()
 
 
-def _cache_key(entry: Entry, resolver: LinkResolver, theme: str, vault_root: Path | None) -> tuple:
+def _cache_key(entry: Entry, resolver: EntryLookup, theme: str, vault_root: Path | None) -> tuple:
     digest = hashlib.sha1(entry.body.encode("utf-8", "surrogatepass")).hexdigest()
     meta = repr(
         (
@@ -327,7 +327,7 @@ def _cache_key(entry: Entry, resolver: LinkResolver, theme: str, vault_root: Pat
 
 def cached_render(
     entry: Entry,
-    resolver: LinkResolver,
+    resolver: EntryLookup,
     *,
     theme: str = "light",
     vault_root: Path | None = None,
@@ -354,7 +354,7 @@ def pending_html(entry: Entry, *, theme: str = "light") -> str:
 
 def render_entry(
     entry: Entry,
-    resolver: LinkResolver,
+    resolver: EntryLookup,
     *,
     theme: str = "light",
     vault_root: Path | None = None,
@@ -383,7 +383,7 @@ def render_entry(
 
 
 def _render(
-    entry: Entry, resolver: LinkResolver, theme: str, vault_root: Path | None
+    entry: Entry, resolver: EntryLookup, theme: str, vault_root: Path | None
 ) -> RenderedEntry:
     pal = palette(theme)
     ctx = RenderContext(

@@ -44,7 +44,7 @@ from ..links import (
     split_markdown_target,
     split_wikilink,
 )
-from ..model import EntryRef, LinkResolver
+from ..model import EntryLookup, EntryRef
 from . import mathtex
 from .sanitize import sanitise_html
 from .theme import Palette, callout_style
@@ -89,7 +89,8 @@ DEMOS = {
 }
 
 
-def _q(text: str) -> str:
+def _url(text: str) -> str:
+    """``text`` quoted for a URL of ours (``entry:``, ``demo:``…): every reserved character."""
     return quote(text, safe="")
 
 
@@ -115,7 +116,7 @@ class RenderContext:
 
     entry_id: str
     source_path: str
-    resolver: LinkResolver
+    resolver: EntryLookup
     palette: Palette
     vault_root: Path | None = None
     resources: dict[str, bytes] = field(default_factory=dict)
@@ -165,7 +166,7 @@ class RenderContext:
     # ---------------------------------------------------------------- links
     def entry_href(self, ref: EntryRef | str, heading: str | None = None) -> str:
         ident = ref if isinstance(ref, str) else ref.id
-        return f"entry:{_q(ident)}" + (f"#{_q(heading)}" if heading else "")
+        return f"entry:{_url(ident)}" + (f"#{_url(heading)}" if heading else "")
 
     def internal_link(self, ref: EntryRef, text_html: str, heading: str | None) -> str:
         return (
@@ -176,7 +177,7 @@ class RenderContext:
     def unresolved_link(self, written: str, text_html: str) -> str:
         p = self.palette
         return (
-            f'<a class="unresolved" href="unresolved:{escape(_q(written))}" '
+            f'<a class="unresolved" href="unresolved:{escape(_url(written))}" '
             f'title="No entry named “{escape(written)}”" style="color: {p.unresolved}; '
             f'background-color: {p.unresolved_bg}; text-decoration: none;">{text_html}</a>'
         )
@@ -291,7 +292,7 @@ class RenderContext:
         ref = self._resolve(path)
         if ref is None:
             self.problems.append(f"unresolved link: {path}")
-            return ("href", f"unresolved:{_q(path)}")
+            return ("href", f"unresolved:{_url(path)}")
         return ("href", self.entry_href(ref, frag))
 
     def _resolve(self, target: str) -> EntryRef | None:
@@ -456,7 +457,7 @@ class RenderContext:
         return (
             f'<table class="demo" cellspacing="0" cellpadding="0" style="margin-top: 8px; '
             f'margin-bottom: 12px;"><tr><td bgcolor="{p.link}" style="padding: 8px 16px;">'
-            f'<a href="demo:{_q(name)}" style="color: {p.background}; text-decoration: none; '
+            f'<a href="demo:{_url(name)}" style="color: {p.background}; text-decoration: none; '
             f'font-weight: bold;">▶ Open the {escape(name)} demo</a></td></tr></table>'
             f'<p style="color: {p.muted}; margin-top: 0;">{escape(DEMOS[name])}</p>'
         )
@@ -467,7 +468,7 @@ class RenderContext:
 
 def tag_chip(tag: str, pal: Palette) -> str:
     return (
-        f'<a class="tag" href="tag:{escape(_q(tag))}" style="color: {pal.chip_text}; '
+        f'<a class="tag" href="tag:{escape(_url(tag))}" style="color: {pal.chip_text}; '
         f'background-color: {pal.chip_bg}; text-decoration: none;">&#160;#{escape(tag)}&#160;</a>'
     )
 

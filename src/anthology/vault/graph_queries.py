@@ -1,0 +1,137 @@
+"""The link graph: as arrays for the layout and the view, as networkx, and exported."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from anthology.vault.graph_data import GraphData, within
+from anthology.vault.reports import ReportQueries
+
+if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph question is asked
+    import networkx as nx
+
+
+class GraphQueries(ReportQueries):
+    """The graph of entries and resolved links, and the vault's exports."""
+
+    def graph(self, *, ghosts: bool = False) -> GraphData:
+        """All entries and their resolved links as arrays, for the layout and the graph view.
+
+        With ``ghosts``, each distinct unresolved target becomes a node of its own, id
+        ``?text``, so the view can show where the vault wants a note it does not have.
+        """
+        rows = self._q("SELECT eid, id, title, kind, tags FROM entries ORDER BY id")
+        index = {eid: i for i, (eid, *_rest) in enumerate(rows)}
+        ids = [r[1] for r in rows]
+        titles = [r[2] for r in rows]
+        kinds = [r[3] or "" for r in rows]
+        tags = [json.loads(r[4] or "[]") for r in rows]
+        pairs: dict[tuple[int, int], str | None] = {}
+        for s, t, relation in self._q(
+            "SELECT source, target, relation FROM links WHERE target IS NOT NULL "
+            "AND source != target ORDER BY relation IS NULL, lid"
+        ):
+            pairs.setdefault((index[s], index[t]), relation)
+        ghost = [False] * len(ids)
+        if ghosts:
+            ghost_index: dict[str, int] = {}
+            for s, text in self._q(
+                "SELECT source, text FROM links WHERE status = 'unresolved' ORDER BY lid"
+            ):
+                key = text.strip().lower()
+                if key not in ghost_index:
+                    ghost_index[key] = len(ids)
+                    ids.append(f"?{text.strip()}")
+                    titles.append(text.strip())
+                    kinds.append("unresolved")
+                    tags.append([])
+                    ghost.append(True)
+                pairs.setdefault((index[s], ghost_index[key]), None)
+        edges = np.array(list(pairs), dtype=np.int64).reshape(-1, 2)
+        return GraphData(ids, titles, kinds, tags, edges, list(pairs.values()),
+                         np.array(ghost, dtype=bool))  # fmt: skip
+
+    def link_graph(self) -> nx.MultiDiGraph:
+        """The resolved links as a networkx multigraph (cached): nodes are entry ids with
+        their title, path, kind and tags (comma-separated), edges carry the relation
+        ("mentions" for a body link), the text written, embed and line."""
+        import networkx as nx
+
+        with self._lock:
+            self._fresh()
+            if self._graph is None:
+                g = nx.MultiDiGraph()
+                for i, p, t, k, tg in self._q("SELECT id, path, title, kind, tags FROM entries"):
+                    tags = ", ".join(json.loads(tg or "[]"))
+                    g.add_node(i, title=t, path=p, kind=k or "", tags=tags)
+                for s, t, text, rel, em, line in self._q(
+                    "SELECT s.id, t.id, l.text, l.relation, l.embed, l.line FROM links l "
+                    "JOIN entries s ON s.eid = l.source JOIN entries t ON t.eid = l.target "
+                    "ORDER BY l.lid"
+                ):
+                    g.add_edge(s, t, relation=rel or "mentions", text=text, embed=bool(em),
+                               line=line)  # fmt: skip
+                self._graph = g
+            return self._graph
+
+    def neighbourhood(self, entry_id: str, depth: int = 1) -> list[str]:
+        """Ids within ``depth`` links of the entry, either direction, itself first: what the
+        local graph shows (the same :func:`graph_data.within`)."""
+        ref = self.entry_ref(entry_id)
+        if ref is None:
+            return []
+        data = self.graph()
+        hops = within(len(data.ids), data.edges, data.ids.index(ref.id), depth)
+        return [data.ids[i] for i in sorted(hops, key=lambda i: (hops[i], data.ids[i]))]
+
+    def save_positions(self, positions: dict[str, tuple[float, float]]) -> None:
+        """Remember graph positions, so reopening the vault shows the same picture."""
+        rows = [(k, float(x), float(y)) for k, (x, y) in positions.items()
+                if np.isfinite(x) and np.isfinite(y)]  # fmt: skip
+        with self._lock, self.conn:
+            self.conn.execute("DELETE FROM positions")
+            self.conn.executemany("INSERT INTO positions(id, x, y) VALUES (?,?,?)", rows)
+
+    def load_positions(self) -> dict[str, tuple[float, float]]:
+        return {i: (x, y) for i, x, y in self._q("SELECT id, x, y FROM positions")}
+
+    def export_json(self) -> dict[str, Any]:
+        """The graph as ``{"entries": […], "links": […], "problems": […]}`` (see README)."""
+        entries = [
+            {
+                "id": i,
+                "path": p,
+                "title": t,
+                "kind": k or "",
+                "tags": json.loads(tg or "[]"),
+                "properties": json.loads(pr or "{}"),
+            }
+            for i, p, t, k, tg, pr in self._q(
+                "SELECT id, path, title, kind, tags, properties FROM entries ORDER BY id"
+            )
+        ]
+        links = [
+            {"source": s, "target": t, "text": text, "relation": rel, "embed": bool(em),
+             "line": line}
+            for s, t, text, rel, em, line in self._q(
+                "SELECT s.id, t.id, l.text, l.relation, l.embed, l.line FROM links l "
+                "JOIN entries s ON s.eid = l.source LEFT JOIN entries t ON t.eid = l.target "
+                "ORDER BY s.id, l.line, l.lid"
+            )
+        ]  # fmt: skip
+        problems = [
+            {"path": p.path, "line": p.line, "kind": p.kind, "message": p.message,
+             "severity": p.severity}
+            for p in self.problems()
+        ]  # fmt: skip
+        return {"entries": entries, "links": links, "problems": problems}
+
+    def export_graphml(self, out: Path | Any) -> None:
+        """Write the link graph as GraphML (opens in Gephi, yEd, networkx)."""
+        import networkx as nx
+
+        nx.write_graphml(self.link_graph(), out)

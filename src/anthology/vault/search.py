@@ -1,0 +1,246 @@
+"""Full-text search and its query language, and the unlinked mentions of an entry.
+
+The language: words (the last also as a prefix, so results come while typing),
+``"quoted phrases"``, ``tag:x`` (nested ``x/…`` too), ``kind:x``, ``status:x``, and ``-``
+before any of them to exclude it. Ranking is FTS5's bm25; snippets are cut here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import unicodedata
+from typing import Any
+
+from anthology.vault.connection import IndexConnection
+from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, SearchHit
+
+_FILTER_RE = re.compile(r'(?:^|\s)(-?)(tag|kind|status):("[^"]*"|\S+)', re.I)
+_TERM_RE = re.compile(r'(-?)("[^"]*"|\S+)')
+
+# Snippets are cut here, in Python, not by FTS5's snippet(): it scores every window around
+# every hit, quadratic in the hits of one document (40k hits: 10-20 s; a 200 MB note: past
+# 10 minutes). Ranking still runs over the whole text (MATCH, bm25); the snippet looks at
+# the first SNIPPET_WINDOW characters of each column only, for the few rows shown.
+SNIPPET_WINDOW = 65_536
+SNIPPET_TOKENS = 16  # as snippet(…, 16) did
+# A title that is a common word matches most of a vault: rank only the first this many
+# matching entries (by row) for its unlinked mentions.
+MENTION_ROWS = 5_000
+# unicode61's tokens: runs of letters, digits and private-use characters (not "_").
+_TOKEN_RE = re.compile(r"[^\W_]+|[\ue000-\uf8ff]+")
+
+
+def _fts_phrase(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _fold(word: str) -> str:
+    """A token as unicode61 (remove_diacritics 2) compares it: lower case, no accents."""
+    word = word.lower()
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def _phrase(text: str, prefix: bool = False) -> tuple[tuple[str, ...], bool] | None:
+    """The folded tokens of a query phrase, and whether its last one matches as a prefix."""
+    words = tuple(_fold(w) for w in _TOKEN_RE.findall(text))
+    return (words, prefix) if words else None
+
+
+def _match_at(
+    tokens: list[tuple[int, int, str]], i: int, phrases: list[tuple[tuple[str, ...], bool]]
+) -> int:
+    """The number of tokens of the phrase matching at token ``i``, or 0."""
+    for words, prefix in phrases:
+        n = len(words)
+        if i + n > len(tokens):
+            continue
+        last = tokens[i + n - 1][2]
+        if all(tokens[i + k][2] == words[k] for k in range(n - 1)) and (
+            last.startswith(words[-1]) if prefix else last == words[-1]
+        ):
+            return n
+    return 0
+
+
+def _cut_snippet(
+    texts: list[str | None], phrases: list[tuple[tuple[str, ...], bool]], cut: int
+) -> str:
+    """A snippet like FTS5's: :data:`SNIPPET_TOKENS` tokens from the first column (in
+    ``texts`` order) where a phrase matches, each match between MATCH_START and MATCH_END,
+    "…" where text was left out. ``texts`` are the columns' first ``cut`` characters; work
+    is linear in them (each token is compared with each phrase once)."""
+    fallback: str | None = None
+    for text in texts:
+        if not text:
+            continue
+        tokens = [(m.start(), m.end(), _fold(m.group())) for m in _TOKEN_RE.finditer(text)]
+        if not tokens:
+            continue
+        cut_off = len(text) >= cut  # the column goes on past what was read
+        spans: list[tuple[int, int]] = []  # (first token, last token + 1) of each match
+
+        first = next((i for i in range(len(tokens)) if _match_at(tokens, i, phrases)), None)
+        if first is None:
+            if fallback is None:
+                fallback = _render(text, tokens, 0, min(len(tokens), SNIPPET_TOKENS), [], cut_off)
+            continue
+        # A few tokens of lead-in before the first match, as a reader expects.
+        start = max(0, min(first - 2, len(tokens) - SNIPPET_TOKENS))
+        end = min(len(tokens), start + SNIPPET_TOKENS)
+        i = first
+        while i < end:
+            n = _match_at(tokens, i, phrases)
+            if n:
+                spans.append((i, min(i + n, end)))
+                i += n
+            else:
+                i += 1
+        return _render(text, tokens, start, end, spans, cut_off)
+    return fallback or ""
+
+
+def _render(
+    text: str,
+    tokens: list[tuple[int, int, str]],
+    start: int,
+    end: int,
+    spans: list[tuple[int, int]],
+    cut_off: bool,
+) -> str:
+    out = ["…"] if start > 0 else [text[: tokens[0][0]]]
+    pos = tokens[start][0]
+    for a, b in spans:
+        out += [text[pos : tokens[a][0]], MATCH_START, text[tokens[a][0] : tokens[b - 1][1]],
+                MATCH_END]  # fmt: skip
+        pos = tokens[b - 1][1]
+    out.append(text[pos : tokens[end - 1][1]])
+    if end < len(tokens) or cut_off:
+        out.append("…")
+    else:
+        out.append(text[tokens[end - 1][1] :])
+    return "".join(out)
+
+
+class SearchQueries(IndexConnection):
+    """Search, and the entries that name an entry without linking to it."""
+
+    def search(self, query: str, limit: int = 50) -> list[SearchHit]:
+        """Full-text search over title, aliases, tags and body, best first, with snippets.
+
+        ``tag:x`` (also matches nested ``x/…``), ``kind:x`` and ``status:x`` filter; a ``-``
+        before a filter or a word excludes it; ``"quoted words"`` is a phrase; the last
+        word also matches as a prefix, so results come while typing.
+        """
+        where: list[str] = []
+        params: list[Any] = []
+        for neg, key, value in _FILTER_RE.findall(query):
+            value = value.strip('"').lstrip("#")
+            if key.lower() == "tag":
+                # NOCASE and LIKE fold ASCII letters, as lower() does.
+                cond = ("e.eid IN (SELECT eid FROM tags WHERE tag = ? COLLATE NOCASE "
+                        "OR tag LIKE ? || '/%' ESCAPE '\\')")  # fmt: skip
+                like = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                params += [value, like]
+            else:
+                cond = f"lower(e.{key.lower()}) = lower(?)"
+                params.append(value)
+            where.append(f"NOT ({cond})" if neg else cond)
+        text = _FILTER_RE.sub(" ", query).strip()
+        terms = _TERM_RE.findall(text)
+        positive = [t for neg, t in terms if not neg]
+        parts = []
+        phrases: list[tuple[tuple[str, ...], bool]] = []  # what a snippet marks
+        for i, (neg, term) in enumerate(terms):
+            phrase = term.strip('"')
+            if not phrase.strip():
+                continue
+            words = re.findall(r"\w+", phrase)
+            if not words:
+                continue
+            fts = _fts_phrase(" ".join(words))
+            is_last = i == len(terms) - 1 and not term.startswith('"')
+            if is_last and not neg:
+                fts += "*"
+            if not neg and (found := _phrase(" ".join(words), prefix=is_last)):
+                phrases.append(found)
+            parts.append(("NOT " if neg else "") + fts)
+        cond_sql = " AND ".join(where) if where else "1"
+        with self._lock:
+            if parts and positive:
+                # FTS5's NOT is binary: the positive words go first, the exclusions after.
+                match = " ".join(sorted(parts, key=lambda p: p.startswith("NOT ")))
+                w = SNIPPET_WINDOW
+                try:
+                    # Rank over the whole text; then, for the ``limit`` best only, a bounded
+                    # head of each column, from which the snippet is cut.
+                    rows = self.conn.execute(
+                        "SELECT e.id, e.title, e.path, e.kind, r.rank, substr(f.body, 1, ?), "
+                        "substr(f.title, 1, ?), substr(f.aliases, 1, ?), substr(f.tags, 1, ?) "
+                        "FROM (SELECT entries_fts.rowid AS rid, "
+                        " bm25(entries_fts, 10.0, 5.0, 3.0, 1.0) AS rank FROM entries_fts"
+                        " JOIN entries e ON e.eid = entries_fts.rowid"
+                        f" WHERE entries_fts MATCH ? AND {cond_sql} ORDER BY rank LIMIT ?) r "
+                        "JOIN entries e ON e.eid = r.rid JOIN entries_fts f ON f.rowid = r.rid "
+                        "ORDER BY r.rank",
+                        [w, w, w, w, match, *params, limit],
+                    ).fetchall()
+                except sqlite3.OperationalError:
+                    rows = []
+                return [
+                    SearchHit(EntryRef(i, t, p), k or "", _cut_snippet(list(cols), phrases, w), -r)
+                    for i, t, p, k, r, *cols in rows
+                ]
+            if not where:
+                return []
+            rows = self.conn.execute(
+                "SELECT e.id, e.title, e.path, e.kind, substr(f.body, 1, 160) FROM entries e "
+                f"JOIN entries_fts f ON f.rowid = e.eid WHERE {cond_sql} ORDER BY e.id LIMIT ?",
+                [*params, limit],
+            ).fetchall()
+            return [
+                SearchHit(EntryRef(i, t, p), k or "", " ".join(s.split()), 0.0)
+                for i, t, p, k, s in rows
+            ]
+
+    def unlinked_mentions(self, entry_id: str, limit: int = 50) -> list[SearchHit]:
+        """Entries whose text names this entry's title or an alias without linking to it."""
+        ref = self.entry_ref(entry_id)
+        if ref is None:
+            return []
+        rows = self._q("SELECT aliases FROM entries WHERE id = ?", (ref.id,))
+        names = [ref.title, *json.loads(rows[0][0] or "[]")]
+        if "/" not in ref.id and ref.id != ref.title:
+            names.append(ref.id)
+        names = [n for n in dict.fromkeys(n.strip() for n in names) if len(n) >= 3]
+        if not names:
+            return []
+        query = " OR ".join(f"body : {_fts_phrase(n)}" for n in names)
+        phrases = [p for n in names if (p := _phrase(n))]
+        with self._lock:
+            try:
+                # Rank at most MENTION_ROWS matching rows, then read a bounded head of the
+                # bodies of the ``limit`` best to cut their snippets.
+                found = self.conn.execute(
+                    "SELECT e.id, e.title, e.path, e.kind, r.score, "
+                    f"substr(f.body, 1, {SNIPPET_WINDOW}) FROM ("
+                    " SELECT m.rid, m.score FROM ("
+                    "  SELECT rowid AS rid, bm25(entries_fts) AS score FROM entries_fts"
+                    "  WHERE entries_fts MATCH ? LIMIT ?) m"
+                    " JOIN entries e ON e.eid = m.rid WHERE e.id != ? AND e.eid NOT IN"
+                    " (SELECT source FROM links"
+                    "  WHERE target = (SELECT eid FROM entries WHERE id = ?))"
+                    " ORDER BY m.score LIMIT ?) r "
+                    "JOIN entries e ON e.eid = r.rid JOIN entries_fts f ON f.rowid = r.rid "
+                    "ORDER BY r.score",
+                    (query, MENTION_ROWS, ref.id, ref.id, limit),
+                ).fetchall()
+            except sqlite3.OperationalError:  # also: interrupted (see :meth:`interrupt`)
+                return []
+        return [
+            SearchHit(EntryRef(i, t, p), k or "", _cut_snippet([body], phrases, SNIPPET_WINDOW), -b)
+            for i, t, p, k, b, body in found
+        ]
