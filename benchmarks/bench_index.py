@@ -57,13 +57,14 @@ def parallel_parse_rate(root: Path) -> float:
     """Entries per second of the indexer's parse stage on every core: worker processes, the
     rows handed back in order (``indexer._parse_all``, as a refresh of many changed files
     runs it; a cold build's workers also write the rows, see ``vault/stage.py``)."""
-    from anthology.vault.indexer import Task, _parse_all
+    from anthology.tasks import TaskState
+    from anthology.vault.indexer import _parse_all
 
     stats = scan_vault(root).entries
     best = float("inf")
     for _ in range(2):
         t0 = time.perf_counter()
-        for _item in _parse_all(root, stats, Task()):
+        for _item in _parse_all(root, stats, TaskState()):
             pass
         best = min(best, time.perf_counter() - t0)
     return len(stats) / best

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import platformdirs
 
+from anthology.tasks import TaskState
 from anthology.vault.graph_data import GraphData
 from anthology.vault.index_file import (
     IndexFileError,
@@ -35,7 +36,7 @@ from anthology.vault.index_file import (
     make_folder,
     remove_index,
 )
-from anthology.vault.indexer import Indexer, RefreshReport, Task
+from anthology.vault.indexer import Indexer, RefreshReport
 from anthology.vault.model import (
     MATCH_END,
     MATCH_START,
@@ -292,7 +293,7 @@ class VaultIndex:
         db: str | Path | None = None,
         *,
         refresh: bool = True,
-        task: Task | None = None,
+        task: TaskState | None = None,
         rebuild: bool = False,
         allow_stale: bool = False,
     ) -> VaultIndex:
@@ -330,7 +331,7 @@ class VaultIndex:
             raise IndexFileError(f"{reason}: cannot bring the index at {self.db_path} up to date")
         self.stale_reason = reason
 
-    def refresh(self, task: Task | None = None) -> RefreshReport:
+    def refresh(self, task: TaskState | None = None) -> RefreshReport:
         """Bring the index up to date with the files; only what changed is read again."""
         with self._lock, build_lock(self.db_path):  # another build finishes first
             try:

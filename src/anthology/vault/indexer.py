@@ -2,8 +2,8 @@
 
 Incremental: a file is read again only when its size or mtime changed; deleted files are
 removed; links elsewhere are re-resolved only when a name they could point at appeared or
-disappeared. Long runs report progress through a :class:`Task` and can be cancelled
-between batches (the index stays consistent: each batch is one transaction).
+disappeared. Long runs report progress through a :class:`~anthology.tasks.TaskState` and
+can be cancelled between batches (the index stays consistent: each batch is one transaction).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from anthology.tasks import Cancelled, TaskState
 from anthology.vault.parse import ParseProblem, path_id
 from anthology.vault.resolve import LinkResolution, NamedEntry, Resolver, name_keys
 from anthology.vault.scan import SCAN_PROBLEM_KINDS, FileStat, read_and_parse_rows, scan_vault
@@ -66,28 +67,6 @@ _INSERT_PROBLEM = insert_sql("problems", PROBLEMS)
 
 J = TypeVar("J")
 R = TypeVar("R")
-
-
-class Cancelled(Exception):
-    """Raised inside a refresh when its task was cancelled."""
-
-
-@dataclass
-class Task:
-    """Progress and cancellation for slow work, shared by the CLI bar and the GUI worker.
-
-    ``report(done, total, stage)`` is called from the working thread; ``cancelled`` may be
-    set from any thread.
-    """
-
-    report: Callable[[int, int, str], None] | None = None
-    cancelled: bool = False
-
-    def progress(self, done: int, total: int, stage: str) -> None:
-        if self.cancelled:
-            raise Cancelled
-        if self.report is not None:
-            self.report(done, total, stage)
 
 
 @dataclass
@@ -216,7 +195,9 @@ def _in_order(
         yield taken.pop(i) if i in taken else here(jobs[i])
 
 
-def _parse_all(root: Path, stats: list[FileStat], task: Task) -> Iterator[tuple[FileStat, tuple]]:
+def _parse_all(
+    root: Path, stats: list[FileStat], task: TaskState
+) -> Iterator[tuple[FileStat, tuple]]:
     """Read and parse ``stats`` into ``(stat, (problems, entry))``, in order; in worker
     processes too when there are many (see :func:`_in_order`)."""
     chunks = [stats[i : i + CHUNK] for i in range(0, len(stats), CHUNK)]
@@ -229,7 +210,7 @@ def _parse_all(root: Path, stats: list[FileStat], task: Task) -> Iterator[tuple[
         for chunk, rows in zip(chunks, results, strict=True):
             yield from zip(chunk, rows, strict=True)
             done += len(chunk)
-            task.progress(done, len(stats), "parsing")
+            task.set_progress(done, len(stats), "parsing")
 
 
 def _nocase(text: str) -> str:
@@ -256,13 +237,13 @@ class Indexer:
         self.cold_file_names: Counter[str] = Counter()
 
     # -- the refresh -----------------------------------------------------------------------
-    def refresh(self, task: Task | None = None) -> RefreshReport:
-        task = task or Task()
+    def refresh(self, task: TaskState | None = None) -> RefreshReport:
+        task = task or TaskState()
         t0 = time.perf_counter()
         report = RefreshReport()
         scan = scan_vault(self.root)
         report.scanned = len(scan.entries)
-        task.progress(0, len(scan.entries), "scanning")
+        task.set_progress(0, len(scan.entries), "scanning")
 
         known = {
             path: (size, mtime)
@@ -332,7 +313,7 @@ class Indexer:
                 with self.conn:
                     self._settle_links(affected_names, attachments_changed)
                 raise
-            task.progress(0, 1, "resolving links")
+            task.set_progress(0, 1, "resolving links")
             with self.conn:
                 self._settle_links(affected_names, attachments_changed)
                 self._replace_scan_problems(scan.problems, scan_problem_paths)
@@ -346,7 +327,7 @@ class Indexer:
         report.links = self._count("links")
         report.problems = self._count("problems")
         report.seconds = time.perf_counter() - t0
-        task.progress(1, 1, "done")
+        task.set_progress(1, 1, "done")
         return report
 
     # -- a cold build ----------------------------------------------------------------------
@@ -354,7 +335,7 @@ class Indexer:
         self,
         to_read: list[FileStat],
         attachments: list[str],
-        task: Task,
+        task: TaskState,
         report: RefreshReport,
         affected_names: set[str],
     ) -> None:
@@ -420,7 +401,7 @@ class Indexer:
                 for job, _ in batch:
                     pending.difference_update(path for path, _, _, _ in job)
                 batch = []
-                task.progress(len(eids) - len(pending), len(eids), "parsing")
+                task.set_progress(len(eids) - len(pending), len(eids), "parsing")
         except Cancelled:
             for path in pending:  # links to these were resolved as if they were entries
                 affected_names |= _names(path_id(path), path, ())
