@@ -45,12 +45,29 @@ class TaskState:
         self._cancelled = threading.Event()
         self._lock = threading.Lock()
         self._progress: tuple[int, int, str] = (0, 0, "")
+        self._hooks: list[Callable[[], None]] = []
 
     # -- the caller's side ---------------------------------------------------------------
     def cancel(self) -> None:
         """Ask the work to stop (idempotent, any thread): it raises :class:`Cancelled` at
-        its next :meth:`check` or :meth:`set_progress`."""
-        self._cancelled.set()
+        its next :meth:`check` or :meth:`set_progress`. The hooks of :meth:`when_cancelled`
+        run here, once, on the cancelling thread."""
+        with self._lock:
+            if self._cancelled.is_set():
+                return
+            self._cancelled.set()
+            hooks, self._hooks = self._hooks, []
+        for hook in hooks:
+            hook()
+
+    def when_cancelled(self, hook: Callable[[], None]) -> None:
+        """Call ``hook()`` when the task is cancelled (at once if it already is): for work
+        that waits where it cannot check, e.g. interrupting a running SQLite query."""
+        with self._lock:
+            if not self._cancelled.is_set():
+                self._hooks.append(hook)
+                return
+        hook()
 
     @property
     def is_cancelled(self) -> bool:
