@@ -187,8 +187,9 @@ class TaskRunner(QObject):
         running task to reach its next check; True when it has stopped."""
         self._closed = True
         self.cancel()
-        running = list(self._running)
-        return all(job.ended.wait(timeout) for job in running)
+        stopped = all(job.ended.wait(timeout) for job in list(self._running))
+        self._running[:] = [job for job in self._running if not job.ended.is_set()]
+        return stopped
 
     def _launch(self, job: _Job) -> None:
         self._running.append(job)
