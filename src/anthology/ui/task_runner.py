@@ -183,9 +183,13 @@ class TaskRunner(QObject):
         _cancel_jobs(self._running)
 
     def shutdown(self, timeout: float | None = None) -> bool:
-        """Cancel, deliver nothing more, and wait (at most ``timeout`` seconds) for the
-        running task to reach its next check; True when it has stopped."""
+        """:meth:`stop`, and run nothing more: for a widget that is closing."""
         self._closed = True
+        return self.stop(timeout)
+
+    def stop(self, timeout: float | None = None) -> bool:
+        """Cancel, and wait (at most ``timeout`` seconds, the interpreter lock released)
+        for the running task to reach its next check; True when it has stopped."""
         self.cancel()
         stopped = all(job.ended.wait(timeout) for job in list(self._running))
         self._running[:] = [job for job in self._running if not job.ended.is_set()]
