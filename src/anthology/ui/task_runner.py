@@ -25,6 +25,7 @@ import atexit
 import functools
 import itertools
 import threading
+import traceback
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -98,6 +99,8 @@ def _run(post: Callable[[int, int, str, object], None], key: int, job: _Job,
     """The worker's side: run the job and post its end; touches nothing but ``post``."""
     thread = QThread.currentThread()
     before = thread.priority()
+    if before == QThread.Priority.InheritPriority:  # a pool thread's; not one to set back
+        before = QThread.Priority.NormalPriority
     if priority is not None:
         thread.setPriority(priority)
     try:
@@ -227,3 +230,12 @@ class TaskRunner(QObject):
             self._launch(queued)
         elif not self.busy:  # (a done handler may have started the next task already)
             self.finished.emit()
+
+
+def describe_error(exc: BaseException, expected: tuple[type[BaseException], ...] = ()) -> str:
+    """A task's error as one line for the window; a surprise (not one of ``expected``,
+    whose messages are clear already) is also printed with its traceback."""
+    if isinstance(exc, expected):
+        return str(exc)
+    traceback.print_exception(exc)
+    return f"{type(exc).__name__}: {exc}"
