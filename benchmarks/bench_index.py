@@ -55,19 +55,24 @@ def parse_rate(root: Path) -> tuple[float, float]:
 
 
 def parallel_parse_rate(root: Path) -> float:
-    """Entries per second of the indexer's parse stage on every core: worker processes, the
-    rows handed back in order (``pool.in_order``, as a refresh of many changed files
-    runs it; a cold build's workers also write the rows, see ``vault/stage.py``)."""
-    from anthology.vault.indexer import Task, _parse_all
+    """Entries per second of the indexer's parse step on every core: worker processes
+    reading and parsing chunks of files, handed back in order (``pool.in_order``, as the
+    write path runs it; there the workers also write the rows, see ``vault/stage.py``)."""
+    import functools
 
-    stats = scan_vault(root).entries
+    from anthology.vault.indexer import CHUNK
+    from anthology.vault.pool import in_order
+
+    paths = [s.path for s in scan_vault(root).entries]
+    jobs = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
+    parse = functools.partial(parse_files, str(root))
     best = float("inf")
     for _ in range(2):
         t0 = time.perf_counter()
-        for _item in _parse_all(root, stats, Task()):
+        for _rows in in_order(jobs, parse, parse, parallel=True):
             pass
         best = min(best, time.perf_counter() - t0)
-    return len(stats) / best
+    return len(paths) / best
 
 
 def fts_rows(root: Path) -> list[tuple]:

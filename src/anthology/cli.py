@@ -129,14 +129,14 @@ class _ProgressBar:
 def _open_index(args: argparse.Namespace, *, rebuild: bool = False, writes: bool = False):
     """The vault's index, brought up to date. Commands that only read (``writes=False``)
     still work on an index that cannot be written, as it was last built, with a warning."""
+    from anthology.tasks import TaskState
     from anthology.vault import VaultIndex
-    from anthology.vault.indexer import Task
 
     vault = Path(args.vault) if args.vault else entries_dir()
     bar = _ProgressBar()
     try:
         index = VaultIndex.open(
-            vault, args.db, task=Task(report=bar), rebuild=rebuild, allow_stale=not writes
+            vault, args.db, task=TaskState(on_progress=bar), rebuild=rebuild, allow_stale=not writes
         )
     finally:
         bar.close()

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from anthology.demo import DEMOS
 from anthology.demo import attention_scaling as a
+from anthology.tasks import Cancelled, TaskState
 
 
 def _var(point, scaling):
@@ -211,19 +212,20 @@ def test_kept_logits_and_weights():
 
 def test_sweep_can_be_cancelled_and_reports_progress():
     seen = []
-    with pytest.raises(a.SweepCancelled):
-        a.sweep(
-            d_ks=[1, 2, 4],
-            samples=100,
-            progress=lambda done, total: seen.append((done, total)),
-            cancelled=lambda: len(seen) >= 1,
-        )
+
+    def progress(done: int, total: int, _stage: str) -> None:
+        seen.append((done, total))
+        state.cancel()  # after the first d_k
+
+    state = TaskState(on_progress=progress)
+    with pytest.raises(Cancelled):
+        a.sweep(d_ks=[1, 2, 4], samples=100, state=state)
     assert seen == [(1, 3)]
 
 
 def test_sweep_reports_partial_results():
     partials = []
-    final = a.sweep(d_ks=[1, 8, 64], samples=64, partial=partials.append)
+    final = a.sweep(d_ks=[1, 8, 64], samples=64, state=TaskState(on_partial=partials.append))
     assert [list(p.d_ks) for p in partials] == [[1], [1, 8]]
     np.testing.assert_array_equal(
         partials[-1].summary["max_p"]["mean"], final.summary["max_p"]["mean"][:, :2]

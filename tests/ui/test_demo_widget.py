@@ -20,7 +20,7 @@ def demo(qtbot):
     widget.show()
     yield widget
     widget.shutdown()
-    assert widget._pool.activeThreadCount() == 0
+    assert not widget.sweep_running()
 
 
 def _histogram(widget):
@@ -126,6 +126,6 @@ def test_cli_without_sweep_opens_the_widget(qapp, monkeypatch):
     assert cli.main(["demo", "attention-scaling", "--samples", "60", "--n", "16"]) == 0
     (widget,) = [w for w in seen if w.isVisible()]
     assert widget.n_spin.value() == 16 and widget.samples_spin.value() == 60
-    assert widget._closed and widget._pool.activeThreadCount() == 0  # shut down after exec
+    assert widget._closed and not widget.sweep_running()  # shut down after exec
     widget.close()
     widget.deleteLater()

@@ -432,7 +432,7 @@ def test_the_window_title_is_cut_and_free_of_bidi_controls(qtbot, tmp_path: Path
     qtbot.addWidget(win)
     win.show()
     qtbot.waitUntil(lambda: win.settled, timeout=20000)
-    qtbot.waitUntil(lambda: win.worker is None or not win.worker.isRunning(), timeout=20000)
+    qtbot.waitUntil(lambda: not win.indexing, timeout=20000)
     assert win.show_entry("X-1")
     shown_title = win.windowTitle()
     assert shown_title.startswith("X-1 — exe.txt word word")

@@ -28,7 +28,7 @@ def window(qtbot, tmp_path: Path, settings: QSettings):
     win.resize(1300, 850)
     win.show()
     qtbot.waitUntil(lambda: win.settled, timeout=20000)
-    qtbot.waitUntil(lambda: win.worker is None or not win.worker.isRunning(), timeout=20000)
+    qtbot.waitUntil(lambda: not win.indexing, timeout=20000)
     yield win
     win.close()
 
@@ -246,7 +246,7 @@ def test_backlinks_show_at_once_and_unlinked_mentions_fill_in_later(
     qtbot.waitUntil(lambda: win.index.entry_ref("mention") is not None, timeout=10000)
 
     def quiet() -> bool:  # the write's later watcher events refresh again: wait them out
-        return not win._debounce.isActive() and (win.worker is None or not win.worker.isRunning())
+        return not win._debounce.isActive() and (not win.indexing)
 
     qtbot.waitUntil(quiet, timeout=10000)
     qtbot.wait(300)

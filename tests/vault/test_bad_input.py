@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from anthology.tasks import TaskState
 from anthology.vault import files
 from anthology.vault.index import VaultIndex
-from anthology.vault.indexer import Task
 from anthology.vault.scan import VaultError
 
 GOOD = "---\nid: GOOD\n---\nA good entry linking [[GOOD]].\n"
@@ -153,7 +153,7 @@ def test_a_file_deleted_between_scan_and_read(tmp_path: Path) -> None:
         if stage == "scanning":
             doomed.unlink(missing_ok=True)  # the scan has seen it; the read will not
 
-    with VaultIndex.open(root, tmp_path / "i.sqlite", task=Task(report=report)) as idx:
+    with VaultIndex.open(root, tmp_path / "i.sqlite", task=TaskState(on_progress=report)) as idx:
         ((kind, _),) = problems(idx)["doomed.md"]
         assert kind == "vanished"
         assert idx.entry("doomed") is None

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from anthology.tasks import Cancelled, TaskState
 from anthology.vault import indexer, pool
 from anthology.vault.index import VaultIndex
-from anthology.vault.indexer import Cancelled, Task
 from sample_vault import REALISTIC_VAULT, write_vault
 
 EXTRA: dict[str, str | bytes] = {
@@ -203,7 +203,7 @@ def test_a_cancelled_build_keeps_its_links(
         if workers:
             m.setattr(indexer, "PARALLEL_THRESHOLD", 1)
         with pytest.raises(Cancelled):
-            VaultIndex.open(root, tmp_path / "c.sqlite", task=Task(report=report))
+            VaultIndex.open(root, tmp_path / "c.sqlite", task=TaskState(on_progress=report))
     with VaultIndex.open(root, tmp_path / "c.sqlite", refresh=False) as partial:
         # Links were written batch by batch, resolved against every path of the vault: none
         # may point at an entry the cancelled build did not reach.

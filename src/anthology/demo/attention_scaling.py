@@ -24,10 +24,12 @@ backends see the same q, K and upstream gradient.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from anthology.tasks import TaskState
 
 SCALINGS: tuple[str, ...] = ("none", "1/sqrt(d)", "1/d", "qk-norm")
 SCALING_LABELS: dict[str, str] = {
@@ -53,10 +55,6 @@ _QUERIES_PER_BLOCK = 64
 # Elements (of any dtype) a chunk of blocks may hold at once: keys, queries and the
 # gradient rows of every scaling. ~2**21 float64 elements is 16 MB per array family.
 _CHUNK_ELEMENTS = 1 << 21
-
-
-class SweepCancelled(Exception):
-    """Raised inside :func:`sweep` when its ``cancelled`` callback answers True."""
 
 
 # --------------------------------------------------------------------------- scalings
@@ -347,13 +345,14 @@ def sample_point(
     seed: int = 0,
     backend: str = "numpy",
     keep: int = 0,
-    cancelled: Callable[[], bool] | None = None,
+    state: TaskState | None = None,
 ) -> PointResult:
     """Sample ``samples`` queries (each with n keys) at one d_k; statistics per scaling.
 
     ``keep`` > 0 also returns the float64 logits and weights of the first ``keep`` samples
     (for a histogram or a bar chart). Raises ValueError for bad arguments, among them
-    bfloat16 with the numpy backend.
+    bfloat16 with the numpy backend. A cancelled ``state`` makes it raise
+    :class:`~anthology.tasks.Cancelled` between chunks.
     """
     scalings = tuple(scalings)
     _validate(d_k, n, scalings, sigma_q, sigma_k, dtype, samples, seed, backend)
@@ -369,8 +368,8 @@ def sample_point(
     kept_logits: dict[str, list] = {s: [] for s in scalings}
     kept_weights: dict[str, list] = {s: [] for s in scalings}
     for chunk in _chunks(n_blocks, per_block):
-        if cancelled is not None and cancelled():
-            raise SweepCancelled
+        if state is not None:
+            state.check()
         draws = [_draw_block(seed, d_k, n, m, b) for b in chunk]
         q = np.stack([d[0] for d in draws]) * sigma_q
         k = np.stack([d[1] for d in draws]) * sigma_k
@@ -466,17 +465,17 @@ def sweep(
     samples: int = 2000,
     seed: int = 0,
     backend: str = "numpy",
-    progress: Callable[[int, int], None] | None = None,
-    cancelled: Callable[[], bool] | None = None,
-    partial: Callable[[SweepResult], None] | None = None,
+    state: TaskState | None = None,
 ) -> SweepResult:
     """Run :func:`sample_point` for every d_k (all scalings share the draws) and summarise.
 
-    ``progress(done, total)`` is called after each d_k, and ``partial(result)`` with the
-    d_ks done so far (to draw curves as they grow); ``cancelled()`` is polled between
-    chunks and makes the sweep raise :class:`SweepCancelled`. Memory stays bounded by the
+    ``state`` hears the progress after each d_k (``set_progress(done, total, "sweep")``)
+    and, as a partial result, the :class:`SweepResult` of the d_ks done so far (to draw
+    curves as they grow); once it is cancelled the sweep raises
+    :class:`~anthology.tasks.Cancelled` at its next chunk. Memory stays bounded by the
     chunk size whatever d_k (≈ 25 MB at d_k = 4096, n = 64).
     """
+    state = state or TaskState()
     scalings = tuple(scalings)
     d_list = [int(d) for d in d_ks]
     if not d_list:
@@ -504,16 +503,15 @@ def sweep(
 
     for j, d in enumerate(d_list):
         point = sample_point(
-            d, n, scalings, sigma_q, sigma_k, dtype, samples, seed, backend, cancelled=cancelled
+            d, n, scalings, sigma_q, sigma_k, dtype, samples, seed, backend, state=state
         )
         for i, s in enumerate(scalings):
             for metric in METRICS:
                 for kind, value in summarise(point.stats[s][metric]).items():
                     summary[metric][kind][i, j] = value
-        if progress is not None:
-            progress(j + 1, len(d_list))
-        if partial is not None and j + 1 < len(d_list):
-            partial(_result(j + 1))
+        state.set_progress(j + 1, len(d_list), "sweep")
+        if j + 1 < len(d_list):
+            state.set_partial(_result(j + 1))
     return _result(len(d_list))
 
 

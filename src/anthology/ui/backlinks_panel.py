@@ -34,10 +34,8 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     QRect,
-    QRunnable,
     QSize,
     Qt,
-    QThreadPool,
     QTimer,
     QUrl,
     Signal,
@@ -60,6 +58,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from anthology.tasks import TaskState
+from anthology.ui.task_runner import TaskRunner
 from anthology.vault import MATCH_END, MATCH_START, BacklinksView, LinkRow, SearchHit
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, plain_text, tooltip_html
 
@@ -114,29 +114,14 @@ def snippet_html(snippet: str) -> str:
     return out + "</b>" * (out.count("<b>") - out.count("</b>"))  # a cut inside a match
 
 
-class _Relay(QObject):
-    """Carries a worker's mentions to the GUI thread (a queued signal)."""
-
-    done = Signal(int, str, object)  # token, entry id, list[SearchHit]
-
-
-class _MentionsTask(QRunnable):
-    """Asks ``fn(entry_id)`` on a pool thread; touches no widget."""
-
-    def __init__(self, token: int, entry_id: str, fn: Callable[[str], list[SearchHit]],
-                 current: Callable[[int], bool], relay: _Relay) -> None:  # fmt: skip
-        super().__init__()
-        self.token, self.entry_id, self.fn, self.current, self.relay = (
-            token, entry_id, fn, current, relay)  # fmt: skip
-
-    def run(self) -> None:
-        if not self.current(self.token):
-            return  # superseded before it started: the user has opened another entry
-        try:
-            hits: list[SearchHit] = self.fn(self.entry_id)
-        except Exception:  # a closed or replaced index: the mentions are simply not shown
-            hits = []
-        self.relay.done.emit(self.token, self.entry_id, hits)
+def _find_mentions(
+    _state: TaskState, entry_id: str, search: Callable[[str], list[SearchHit]]
+) -> tuple[str, list[SearchHit]]:
+    """``search(entry_id)`` on the runner's thread; touches no widget."""
+    try:
+        return entry_id, search(entry_id)
+    except Exception:  # a closed or replaced index: the mentions are simply not shown
+        return entry_id, []
 
 
 # Entries linking here are counted up to this many (a hub's 100,000 took 0.2 s to count;
@@ -511,14 +496,10 @@ class BacklinksPanel(QWidget):
         # A "Show more" row replaced by its page under the pointer: the second half of a
         # double click (or click + activation) on it must not open the row now there.
         self._fetched_at: tuple[int, int, float] | None = None
-        # Unlinked mentions come from a one-thread pool; each request has a token, and a
-        # result whose token is not the latest (another entry was opened) is dropped.
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
-        self._token = 0
-        self._cancel: Callable[[], None] | None = None
-        self._relay = _Relay()
-        self._relay.done.connect(self._on_unlinked)
+        # Unlinked mentions are searched one at a time on a runner; opening another entry
+        # cancels the search (its answer is dropped).
+        self._mentions = TaskRunner(self)
+        self._mentions.done.connect(self._on_unlinked)
 
     def show_backlinks(
         self, view: BacklinksView | None, unlinked: list[SearchHit] | None = None
@@ -534,7 +515,7 @@ class BacklinksPanel(QWidget):
         sources = view.sources if view is not None else 0
         page = view.page if view is not None else _no_page
         context_of = view.context if view is not None else None
-        self._supersede()
+        self._mentions.cancel()
         self._entry_id = entry_id
         self._fetched_at = None
         many = f"{SOURCES_SHOWN:,}+" if sources > SOURCES_SHOWN else f"{sources:,}"
@@ -582,35 +563,22 @@ class BacklinksPanel(QWidget):
         that is a common word can take long) and show them when they come, unless another
         entry has been shown by then. ``cancel`` (from the GUI thread) stops a search that
         is superseded, e.g. by interrupting its SQLite connection."""
-        self._supersede()
-        self._cancel = cancel
-        task = _MentionsTask(self._token, entry_id, search, self._is_current, self._relay)
-        self._pool.start(task)
+        state = self._mentions.start(_find_mentions, entry_id, search)
+        if cancel is not None:
+            state.when_cancelled(cancel)
 
     @property
     def finding_unlinked(self) -> bool:
         """Whether a search for unlinked mentions is still running or queued."""
-        return self._pool.activeThreadCount() > 0
+        return self._mentions.busy
 
     def wait_unlinked(self) -> None:
         """Stop waiting for any unlinked mentions and let their search end (before the
         index it reads is closed)."""
-        self._supersede()
-        self._pool.waitForDone()
+        self._mentions.stop()
 
-    def _is_current(self, token: int) -> bool:  # asked from the worker thread: reads an int
-        return token == self._token
-
-    def _supersede(self) -> None:
-        self._token += 1
-        cancel, self._cancel = self._cancel, None
-        if cancel is not None:
-            cancel()
-
-    def _on_unlinked(self, token: int, entry_id: str, hits: list[SearchHit]) -> None:
-        if token == self._token:
-            self._cancel = None
-            self.show_unlinked(entry_id, hits)
+    def _on_unlinked(self, found: tuple[str, list[SearchHit]]) -> None:
+        self.show_unlinked(*found)
 
     def clear(self) -> None:
         """Show nothing, and forget where pages came from (the vault is closing)."""

@@ -3,20 +3,19 @@ and the d_k sweep of every scaling at once.
 
 The maths is :mod:`anthology.demo.attention_scaling`; this module only draws its answers.
 The single-d_k views (histogram, bars, readout) are cheap and recomputed synchronously on
-every change; the sweep runs on a private one-thread QThreadPool, reports back through
-signals, and a newer request cancels the older one (its results are ignored if they still
-arrive). Call :meth:`AttentionScalingDemo.shutdown` (closeEvent does) before the widget goes.
+every change; the sweep runs on a :class:`~anthology.ui.task_runner.TaskRunner` (one at a
+time), reports back through its signals, and a newer request cancels the older one (its
+results are dropped if they still arrive). :meth:`AttentionScalingDemo.shutdown` (closeEvent
+calls it) cancels the sweep before the widget goes.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-import threading
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -35,6 +34,8 @@ from PySide6.QtWidgets import (
 
 from anthology.demo import DEMOS
 from anthology.demo import attention_scaling as maths
+from anthology.tasks import TaskState
+from anthology.ui.task_runner import TaskRunner
 
 # Okabe–Ito colours: distinguishable for colour-blind readers, on light and dark grounds.
 SCALING_COLOURS = {
@@ -72,45 +73,9 @@ def _log10(values: np.ndarray) -> np.ndarray:
     return np.log10(np.maximum(np.asarray(values, dtype=np.float64), _LOG_FLOOR))
 
 
-class _SweepSignals(QObject):
-    """Lives in the GUI thread; workers emit, the widget's slots receive (queued)."""
-
-    finished = Signal(int, object)  # request id, SweepResult
-    partial = Signal(int, object)  # request id, SweepResult of the d_ks done so far
-    failed = Signal(int, str)
-    progress = Signal(int, int, int)  # request id, done, total
-
-
-class _SweepTask(QRunnable):
-    """Runs one sweep. Touches no widget: everything goes back through ``signals``."""
-
-    def __init__(self, request: int, params: dict, cancel: threading.Event, signals):
-        super().__init__()
-        self.setAutoDelete(False)
-        self.request = request
-        self.params = params
-        self.cancel = cancel
-        self.signals = signals
-        self.done = threading.Event()
-
-    def run(self) -> None:
-        try:
-            result = maths.sweep(
-                **self.params,
-                progress=lambda done, total: self.signals.progress.emit(self.request, done, total),
-                cancelled=self.cancel.is_set,
-                partial=lambda result: self.signals.partial.emit(self.request, result),
-            )
-        except maths.SweepCancelled:
-            return
-        except Exception as exc:  # reported in the widget, never raised in a worker
-            if not self.cancel.is_set():
-                self.signals.failed.emit(self.request, f"{type(exc).__name__}: {exc}")
-            return
-        finally:
-            self.done.set()
-        if not self.cancel.is_set():
-            self.signals.finished.emit(self.request, result)
+def _sweep(state: TaskState, params: dict) -> maths.SweepResult:
+    """One sweep on the runner's thread: touches no widget."""
+    return maths.sweep(**params, state=state)
 
 
 class _SweepPlot:
@@ -186,18 +151,12 @@ class AttentionScalingDemo(QWidget):
         self.sweep_result: maths.SweepResult | None = None
         self.point: maths.PointResult | None = None
         self._theme = "light"
-        self._requests = itertools.count(1)
-        self._current_request = 0
-        self._cancel: threading.Event | None = None
-        self._tasks: list[_SweepTask] = []
         self._closed = False
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)  # one sweep computes at a time; the next one queues
-        self._signals = _SweepSignals(self)
-        self._signals.finished.connect(self._on_sweep_finished)
-        self._signals.failed.connect(self._on_sweep_failed)
-        self._signals.progress.connect(self._on_sweep_progress)
-        self._signals.partial.connect(self._on_sweep_partial)
+        self._sweeps = TaskRunner(self)  # one sweep computes at a time; a newer one waits
+        self._sweeps.done.connect(self._on_sweep_finished)
+        self._sweeps.error.connect(self._on_sweep_failed)
+        self._sweeps.progress.connect(self._on_sweep_progress)
+        self._sweeps.partial.connect(self._on_sweep_partial)
         self._sweep_timer = QTimer(self)
         self._sweep_timer.setSingleShot(True)
         self._sweep_timer.setInterval(150)  # coalesce spin-box bursts into one sweep
@@ -608,8 +567,7 @@ class AttentionScalingDemo(QWidget):
         """Ask for a sweep with the current controls; it supersedes any running one."""
         if self._closed:
             return
-        if self._cancel is not None:
-            self._cancel.set()  # the running sweep stops at its next chunk
+        self._sweeps.cancel()  # the running sweep stops at its next chunk
         if immediately:
             self._sweep_timer.stop()
             self._start_sweep()
@@ -620,42 +578,28 @@ class AttentionScalingDemo(QWidget):
     def _start_sweep(self) -> None:
         if self._closed:
             return
-        if self._cancel is not None:
-            self._cancel.set()
-        self._current_request = next(self._requests)
-        self._cancel = threading.Event()
-        task = _SweepTask(self._current_request, self._sweep_params(), self._cancel, self._signals)
-        self._tasks = [t for t in self._tasks if not t.done.is_set()] + [task]
+        self._sweeps.start(_sweep, self._sweep_params())
         self.progress.setRange(0, len(SWEEP_D_KS))
         self.progress.setValue(0)
         self.progress.show()
         self.status.setText("computing the sweep…")
-        self._pool.start(task)
 
     def sweep_running(self) -> bool:
-        return any(not t.done.is_set() for t in self._tasks) or self._sweep_timer.isActive()
+        return self._sweeps.busy or self._sweep_timer.isActive()
 
-    @Slot(int, int, int)
-    def _on_sweep_progress(self, request: int, done: int, total: int) -> None:
-        if request == self._current_request and not self._closed:
-            self.progress.setRange(0, total)
-            self.progress.setValue(done)
+    # The runner delivers only the newest sweep's answers, and nothing once shut down.
+    def _on_sweep_progress(self, done: int, total: int, _stage: str) -> None:
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
 
-    @Slot(int, str)
-    def _on_sweep_failed(self, request: int, message: str) -> None:
-        if request == self._current_request and not self._closed:
-            self.progress.hide()
-            self.status.setText(f"sweep failed: {message}")
+    def _on_sweep_failed(self, exc: BaseException) -> None:
+        self.progress.hide()
+        self.status.setText(f"sweep failed: {type(exc).__name__}: {exc}")
 
-    @Slot(int, object)
-    def _on_sweep_partial(self, request: int, result: maths.SweepResult) -> None:
-        if request == self._current_request and not self._closed:
-            self._draw_sweep(result)
+    def _on_sweep_partial(self, result: maths.SweepResult) -> None:
+        self._draw_sweep(result)
 
-    @Slot(int, object)
-    def _on_sweep_finished(self, request: int, result: maths.SweepResult) -> None:
-        if request != self._current_request or self._closed:
-            return  # superseded
+    def _on_sweep_finished(self, result: maths.SweepResult) -> None:
         self.sweep_result = result
         self.progress.hide()
         self.status.setText(
@@ -739,14 +683,11 @@ class AttentionScalingDemo(QWidget):
         self._arrange_sweep_plots(3 if self.width() >= 760 else 2)
 
     def shutdown(self) -> None:
-        """Cancel any sweep and wait for the worker: no thread outlives the widget."""
+        """Cancel any sweep (a waiting one never starts) and wait until it has stopped, at
+        its next chunk: no sweep outlives the widget."""
         self._closed = True
         self._sweep_timer.stop()
-        if self._cancel is not None:
-            self._cancel.set()
-        self._pool.clear()  # drop queued (not yet started) sweeps
-        self._pool.waitForDone(-1)
-        self._tasks.clear()
+        self._sweeps.shutdown()
 
     def closeEvent(self, event) -> None:
         self.shutdown()

@@ -1,7 +1,7 @@
 """The main window a reader lives in: entry pane, graph, backlinks, search, navigation.
 
 It asks the core (:class:`VaultIndex`) questions and draws the answers; it never writes SQL.
-Indexing runs in :class:`IndexWorker` off the GUI thread; the window stays usable meanwhile
+Indexing runs on a :class:`TaskRunner` off the GUI thread; the window stays usable meanwhile
 and shows progress in the status bar. Edits made in another editor reach the window through
 a file watcher: the changed files are re-indexed and the reader keeps their place.
 """
@@ -40,12 +40,13 @@ from anthology import __version__
 from anthology.paths import entries_dir
 from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
 from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
-from anthology.ui.index_worker import IndexWorker
+from anthology.ui.index_worker import refresh_index
 from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
+from anthology.ui.task_runner import TaskRunner, describe_error
 from anthology.ui.theme import apply_theme
-from anthology.ui.views_loader import ViewsData, ViewsLoader
+from anthology.ui.views_loader import ViewsData, load_views
 from anthology.vault import (
     DiskResolver,
     RefreshReport,
@@ -90,7 +91,16 @@ class MainWindow(QMainWindow):
         self._mentions_index: tuple[VaultIndex, VaultIndex] | None = None  # (index, reader)
         self.root: Path | None = None
         self.db: Path | None = db
-        self.worker: IndexWorker | None = None
+        # Indexing and the views around the entry run on runners (see ui/task_runner.py):
+        # one refresh at a time; a newer views question cancels the older one.
+        self._indexing = TaskRunner(self)
+        self._views = TaskRunner(self, priority=QThread.Priority.LowPriority)
+        self._indexing.progress.connect(self._on_progress)
+        self._indexing.done.connect(self._on_refreshed)
+        self._indexing.error.connect(self._on_index_failed)
+        self._indexing.finished.connect(self._on_indexing_finished)
+        self._views.done.connect(self._apply_views)
+        self._views.error.connect(self._on_views_failed)
         self._rerun = False
         self.history: list[str] = []
         self.history_pos = -1
@@ -99,9 +109,7 @@ class MainWindow(QMainWindow):
         self._pending_entry: str | None = entry
         self.demo_dock: QDockWidget | None = None
         self.graph: GraphView | None = None  # made with the first graph to draw
-        self._views_token = 0  # the newest ViewsLoader's; older answers are dropped
-        self._views_applied = -1  # the token of the answer on screen
-        self._loaders: list[ViewsLoader] = []
+        self._views_pending = False  # a views question is out: the window is not settled
         self._first_look: str | None = None  # the path shown before the index was built
         self._watching = False  # the watches follow this vault's files (see _sync_watches)
         self.theme = str(self.settings.value("theme", "light"))
@@ -361,11 +369,11 @@ class MainWindow(QMainWindow):
         return True
 
     def _close_vault(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-            self.worker.wait()
-            self.worker = None
-        self._stop_loaders()
+        # Cancelled, then waited for only until they reach their next check (a batch).
+        self._indexing.stop()
+        self._rerun = False
+        self._views.stop()
+        self._views_pending = False
         self._save_positions()
         self.backlinks.clear()  # its "Show more" rows ask the index being closed
         self._close_mentions_index()
@@ -418,16 +426,16 @@ class MainWindow(QMainWindow):
         """Refresh the index in the background (only changed files are read)."""
         if self.root is None:
             return
-        if self.worker is not None and self.worker.isRunning():
+        if self._indexing.busy:
             self._rerun = True
             return
         self._rerun = False
-        self.worker = IndexWorker(self.root, self.db_path, self)
-        self.worker.progress.connect(self._on_progress)
-        self.worker.refreshed.connect(self._on_refreshed)
-        self.worker.failed.connect(self._on_index_failed)
-        self.worker.finished.connect(self._on_worker_finished)
-        self.worker.start()
+        self._indexing.start(refresh_index, self.root, self.db_path)
+
+    @property
+    def indexing(self) -> bool:
+        """A refresh of the index is running."""
+        return self._indexing.busy
 
     def _on_progress(self, done: int, total: int, stage: str) -> None:
         if total >= 200:  # short runs would only flicker
@@ -450,11 +458,12 @@ class MainWindow(QMainWindow):
         if not self._watching or report.added or report.removed:  # what to watch changed
             self._sync_watches()
 
-    def _on_index_failed(self, message: str) -> None:
+    def _on_index_failed(self, exc: BaseException) -> None:
         self.progress.hide()
+        message = describe_error(exc, expected=(VaultError,))
         self.statusBar().showMessage(f"Indexing failed: {message}", 10000)
 
-    def _on_worker_finished(self) -> None:
+    def _on_indexing_finished(self) -> None:
         if self._rerun:
             QTimer.singleShot(0, self.reindex)
 
@@ -529,40 +538,17 @@ class MainWindow(QMainWindow):
             self._load_views(with_positions=with_positions)
 
     def _load_views(self, *, with_positions: bool) -> None:
-        """Ask for what surrounds the entry on a ViewsLoader; an older question still
-        running is interrupted and its answer dropped."""
+        """Ask for what surrounds the entry off the GUI thread (:func:`load_views`); an
+        older question still running is interrupted and its answer dropped. The entry is
+        painted first: the question's Python work shares the interpreter lock."""
         assert self.index is not None
-        for loader in self._loaders:
-            loader.cancel()
-        self._views_token += 1
-        loader = ViewsLoader(self.index, self._views_token, positions=with_positions, parent=self)
-        loader.loaded.connect(self._apply_views)
-        loader.failed.connect(self._on_views_failed)
-        # a bound method of the window, so it runs on the GUI thread (a partial would run
-        # on the loader's own thread, deleting it there)
-        loader.finished.connect(self._loader_finished)
-        self._loaders.append(loader)
-        # the entry is painted first: the loader's Python work shares the interpreter lock
-        loader.start(QThread.Priority.LowPriority)
+        self._views_pending = True
+        self._views.start(load_views, self.index, with_positions)
 
-    def _loader_finished(self) -> None:
-        loader = self.sender()
-        if isinstance(loader, ViewsLoader) and loader in self._loaders:
-            self._loaders.remove(loader)
-            loader.deleteLater()
-
-    def _stop_loaders(self) -> None:
-        self._views_token += 1  # answers already queued are dropped too
-        for loader in self._loaders:
-            loader.cancel()
-        for loader in self._loaders:
-            loader.wait()
-            loader.deleteLater()
-        self._loaders.clear()
-
-    def _apply_views(self, token: int, data: ViewsData) -> None:
-        if token != self._views_token or self.index is None:
-            return  # superseded, or the vault was closed
+    def _apply_views(self, data: ViewsData) -> None:
+        self._views_pending = False
+        if self.index is None:
+            return  # the vault was closed
         stats = data.stats
         self.count_label.setText(f"{stats['entries']} entries")
         problems = stats["errors"] + stats["warnings"]
@@ -573,12 +559,11 @@ class MainWindow(QMainWindow):
         graph.set_graph(data.graph, data.positions or None, vault_key=self._vault_key())
         if (current := self.current_id()) is not None:
             graph.set_current(current)
-        self._views_applied = token
 
-    def _on_views_failed(self, token: int, message: str) -> None:
-        if token == self._views_token:
-            self._views_applied = token  # nothing more is coming for this state
-            self.statusBar().showMessage(f"Could not load the graph: {message}", 10000)
+    def _on_views_failed(self, exc: BaseException) -> None:
+        self._views_pending = False  # nothing more is coming for this state
+        message = describe_error(exc)
+        self.statusBar().showMessage(f"Could not load the graph: {message}", 10000)
 
     def _ensure_graph(self) -> GraphView:
         """The graph view, made the first time there is a graph to draw."""
@@ -599,7 +584,7 @@ class MainWindow(QMainWindow):
     def settled(self) -> bool:
         """The entry is shown and the graph, switcher and counts answer the index as it is
         now (for screenshots, benchmarks and tests)."""
-        return self.ready and self.index is not None and self._views_applied == self._views_token
+        return self.ready and self.index is not None and not self._views_pending
 
     # -- reading -----------------------------------------------------------------------
     def current_id(self) -> str | None:

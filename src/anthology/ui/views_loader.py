@@ -2,20 +2,20 @@
 
 At 100,000 entries the graph's arrays, the quick switcher's list and the problem counts
 take ~10 s to ask for: on the GUI thread they kept the first entry off the screen and froze
-the window on every live reload. The window shows its entry first, then a :class:`ViewsLoader`
-asks for the rest on a read-only connection of its own (``VaultIndex.reader``) and hands it
-back in one signal; the window applies the newest answer and drops superseded ones.
+the window on every live reload. The window shows its entry first, then runs
+:func:`load_views` on a :class:`~anthology.ui.task_runner.TaskRunner`: it asks for the rest
+on a read-only connection of its own (``VaultIndex.reader``) and hands it back as one
+answer; a newer question cancels the older one, whose query is interrupted and whose answer
+is dropped.
 """
 
 from __future__ import annotations
 
 import threading
-import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QThread, Signal
-
+from anthology.tasks import TaskState
 from anthology.vault import EntryRef, GraphData, VaultIndex
 
 
@@ -29,43 +29,34 @@ class ViewsData:
     positions: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
-class ViewsLoader(QThread):
-    loaded = Signal(int, object)  # token, ViewsData
-    failed = Signal(int, str)  # token, message
+def load_views(state: TaskState, index: VaultIndex, with_positions: bool) -> ViewsData:
+    """Ask for the counts, the switcher's list, the graph and (``with_positions``, for a
+    graph not drawn yet) its saved layout, on the runner's thread. ``index.reader()`` only
+    reads the index's paths; the reader is closed here. Cancelling ``state`` interrupts
+    the running query, never while the connection is being closed nor after (that raises)."""
+    reader = index.reader()
+    closing = threading.Lock()
+    closed = False
 
-    def __init__(self, index: VaultIndex, token: int, *, positions: bool, parent=None) -> None:
-        super().__init__(parent)
-        self.reader = index.reader()  # made here: the GUI thread owns the index's handle
-        self.token = token
-        self.with_positions = positions  # the saved layout, for a graph not drawn yet
-        self._closing = threading.Lock()
-        self._closed = False
+    def interrupt() -> None:  # on the cancelling (GUI) thread
+        with closing:
+            if not closed:
+                reader.interrupt()
 
-    def cancel(self) -> None:
-        """Stop asking (from the GUI thread): the running query is interrupted. Never
-        while the connection is being closed, nor after (that raises; an exception in a
-        closeEvent brings the window down)."""
-        self.requestInterruption()
-        with self._closing:
-            if not self._closed:
-                self.reader.interrupt()
-
-    def run(self) -> None:
-        reader = self.reader
-        try:
-            with reader.snapshot():
-                stats = reader.stats()
-                items = reader.switcher_items()
-                graph = reader.graph(ghosts=True)
-                positions = reader.load_positions() if self.with_positions else {}
-        except Exception as exc:  # reported in the status bar, never a crash
-            if not self.isInterruptionRequested():
-                traceback.print_exc()
-                self.failed.emit(self.token, f"{type(exc).__name__}: {exc}")
-            return
-        finally:
-            with self._closing:
-                reader.close()
-                self._closed = True
-        if not self.isInterruptionRequested():
-            self.loaded.emit(self.token, ViewsData(stats, items, graph, positions))
+    state.when_cancelled(interrupt)
+    try:
+        state.check()
+        with reader.snapshot():
+            stats = reader.stats()
+            items = reader.switcher_items()
+            graph = reader.graph(ghosts=True)
+            positions = reader.load_positions() if with_positions else {}
+    except Exception:
+        state.check()  # an interrupted query is a cancelled task, not an error
+        raise
+    finally:
+        with closing:
+            reader.close()
+            closed = True
+    state.check()
+    return ViewsData(stats, items, graph, positions)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import platformdirs
 
+from anthology.tasks import TaskState
 from anthology.vault.backlinks import BacklinkQueries
 from anthology.vault.entries import HOME_IDS
 from anthology.vault.graph_queries import GraphQueries
@@ -29,7 +30,7 @@ from anthology.vault.index_file import (
     make_folder,
     remove_index,
 )
-from anthology.vault.indexer import Indexer, RefreshReport, Task
+from anthology.vault.indexer import Indexer, RefreshReport
 from anthology.vault.scan import vault_root
 from anthology.vault.schema import open_database
 from anthology.vault.search import SearchQueries
@@ -79,7 +80,7 @@ class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries):  # GraphQueries 
         db: str | Path | None = None,
         *,
         refresh: bool = True,
-        task: Task | None = None,
+        task: TaskState | None = None,
         rebuild: bool = False,
         allow_stale: bool = False,
     ) -> VaultIndex:
@@ -117,7 +118,7 @@ class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries):  # GraphQueries 
             raise IndexFileError(f"{reason}: cannot bring the index at {self.db_path} up to date")
         self.stale_reason = reason
 
-    def refresh(self, task: Task | None = None) -> RefreshReport:
+    def refresh(self, task: TaskState | None = None) -> RefreshReport:
         """Bring the index up to date with the files; only what changed is read again."""
         with self._lock, build_lock(self.db_path):  # another build finishes first
             try:

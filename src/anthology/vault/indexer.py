@@ -3,8 +3,9 @@
 Incremental: a file is read again only when its size or mtime changed; deleted files are
 removed; links elsewhere are re-resolved only when a name they could point at appeared,
 changed or disappeared. A cold build and a refresh write the same way (see
-:mod:`anthology.vault.stage`). Long runs report progress through a :class:`Task` and can
-be cancelled between batches (the index stays consistent: each batch is one transaction).
+:mod:`anthology.vault.stage`). Long runs report progress through a
+:class:`~anthology.tasks.TaskState` and can be cancelled between batches (the index stays
+consistent: each batch is one transaction).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import sqlite3
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from anthology.tasks import Cancelled, TaskState
 from anthology.vault.parse import ParseProblem
 from anthology.vault.pool import SCRATCH_PREFIX, in_order, sweep_scratch
 from anthology.vault.resolve import LinkTargets, NamedEntry, Resolver, name_keys, path_id
@@ -46,28 +48,6 @@ CHUNK = 100
 BATCH = 1000
 
 _INSERT_PROBLEM = insert_sql("problems", PROBLEMS)
-
-
-class Cancelled(Exception):
-    """Raised inside a refresh when its task was cancelled."""
-
-
-@dataclass
-class Task:
-    """Progress and cancellation for slow work, shared by the CLI bar and the GUI worker.
-
-    ``report(done, total, stage)`` is called from the working thread; ``cancelled`` may be
-    set from any thread.
-    """
-
-    report: Callable[[int, int, str], None] | None = None
-    cancelled: bool = False
-
-    def progress(self, done: int, total: int, stage: str) -> None:
-        if self.cancelled:
-            raise Cancelled
-        if self.report is not None:
-            self.report(done, total, stage)
 
 
 @dataclass
@@ -114,13 +94,13 @@ class Indexer:
         self.given_ids: dict[str, tuple[int, str]] = {}
 
     # -- the refresh -----------------------------------------------------------------------
-    def refresh(self, task: Task | None = None) -> RefreshReport:
-        task = task or Task()
+    def refresh(self, task: TaskState | None = None) -> RefreshReport:
+        task = task or TaskState()
         t0 = time.perf_counter()
         report = RefreshReport()
         scan = scan_vault(self.root)
         report.scanned = len(scan.entries)
-        task.progress(0, len(scan.entries), "scanning")
+        task.set_progress(0, len(scan.entries), "scanning")
 
         known = {
             path: (size, mtime)
@@ -181,7 +161,7 @@ class Indexer:
                 with self.conn:
                     self._resolve(affected_names, attachments_changed and not self.fresh)
                 raise
-            task.progress(0, 1, "resolving links")
+            task.set_progress(0, 1, "resolving links")
             with self.conn:
                 self._resolve(affected_names, attachments_changed and not self.fresh)
                 self._replace_scan_problems(scan.problems, scan_problem_paths)
@@ -195,7 +175,7 @@ class Indexer:
         report.links = self._count("links")
         report.problems = self._count("problems")
         report.seconds = time.perf_counter() - t0
-        task.progress(1, 1, "done")
+        task.set_progress(1, 1, "done")
         return report
 
     # -- writing: stage, then copy ---------------------------------------------------------
@@ -203,7 +183,7 @@ class Indexer:
         self,
         to_read: list[FileStat],
         attachments: list[str],
-        task: Task,
+        task: TaskState,
         report: RefreshReport,
         affected_names: set[str],
     ) -> None:
@@ -288,7 +268,7 @@ class Indexer:
                 for job, _ in batch:
                     pending.difference_update(f.path for f in job)
                 batch = []
-                task.progress(len(eids) - len(pending), len(eids), "parsing")
+                task.set_progress(len(eids) - len(pending), len(eids), "parsing")
         except Cancelled:
             for path in pending:  # links to new files were resolved as if they were entries
                 if path not in old:
