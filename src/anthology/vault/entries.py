@@ -13,6 +13,7 @@ from pathlib import Path
 from anthology.vault.connection import WALK_PAST, IndexConnection, ref
 from anthology.vault.files import read_shown_body, vault_file
 from anthology.vault.model import Entry, EntryRef, Relation
+from anthology.vault.relink import index_resolver
 from anthology.vault.resolve import ATTACHMENT, Resolver
 
 HOME_IDS = ("home", "index", "readme")
@@ -155,9 +156,7 @@ class EntryQueries(IndexConnection):
         with self._lock:
             self._fresh()
             if self._resolver is None:
-                from anthology.vault.indexer import Indexer  # resolves as the index does
-
-                self._resolver = Indexer(self.conn, self.root).resolver()
+                self._resolver = index_resolver(self.conn)
             return self._resolver
 
     def _written(self, target: str, source_path: str) -> tuple[int | None, str, str | None] | None:

@@ -13,19 +13,25 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import posixpath
 import sqlite3
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from anthology.tasks import Cancelled, TaskState
+from anthology.vault.ids import IdBook
 from anthology.vault.parse import ParseProblem
 from anthology.vault.pool import SCRATCH_PREFIX, in_order, sweep_scratch
-from anthology.vault.resolve import LinkTargets, NamedEntry, Resolver, name_keys, path_id
+from anthology.vault.relink import (
+    aliases_of,
+    file_name,
+    index_resolver,
+    link_names,
+    resolve_again,
+)
+from anthology.vault.resolve import LinkTargets, NamedEntry, Resolver, path_id
 from anthology.vault.rows import ProblemRow
 from anthology.vault.scan import SCAN_PROBLEM_KINDS, FileStat, scan_vault
 from anthology.vault.schema import PROBLEMS, insert_sql
@@ -71,14 +77,6 @@ class RefreshReport:
         )
 
 
-def _nocase(text: str) -> str:
-    """``text`` as SQLite's NOCASE collation compares it: ASCII letters folded, no others."""
-    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
-
-
-_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-
-
 class Indexer:
     """One refresh of the index through ``conn`` for the vault at ``root``."""
 
@@ -90,8 +88,7 @@ class Indexer:
         # one this refresh gave.
         self.fresh = False
         self.file_names: Counter[str] = Counter()  # of the files read, when fresh
-        # NOCASE id → (eid, path) of the ids this refresh gave.
-        self.given_ids: dict[str, tuple[int, str]] = {}
+        self.ids = IdBook(conn)
 
     # -- the refresh -----------------------------------------------------------------------
     def refresh(self, task: TaskState | None = None) -> RefreshReport:
@@ -129,7 +126,7 @@ class Indexer:
             # "__main__":`` guard: fail here, before writing, as spawn does; the parent then
             # parses in-process.
             raise RuntimeError("a worker process is re-running a script without a main guard")
-        self.fresh = not self._count("entries")
+        self.fresh = self.ids.fresh = not self._count("entries")
         affected_names: set[str] = set()
         if self.fresh:
             self.conn.execute("PRAGMA synchronous = OFF")  # a cache: rebuilt if ever torn
@@ -159,11 +156,11 @@ class Indexer:
                 # What was written stays: give it its links, or they would be lost, since
                 # the next refresh sees those files unchanged.
                 with self.conn:
-                    self._resolve(affected_names, attachments_changed and not self.fresh)
+                    resolve_again(self.conn, affected_names, attachments_changed and not self.fresh)
                 raise
             task.set_progress(0, 1, "resolving links")
             with self.conn:
-                self._resolve(affected_names, attachments_changed and not self.fresh)
+                resolve_again(self.conn, affected_names, attachments_changed and not self.fresh)
                 self._replace_scan_problems(scan.problems, scan_problem_paths)
         except BaseException:
             if self.conn.in_transaction:  # else the pragma below masks the real error
@@ -216,7 +213,7 @@ class Indexer:
             for i in range(0, len(order), CHUNK)
         ]
         if self.fresh:
-            self.file_names = Counter(_file_name(s.path) for s in to_read)
+            self.file_names = Counter(file_name(s.path) for s in to_read)
         c.execute("CREATE TEMP TABLE IF NOT EXISTS renamed (eid INTEGER PRIMARY KEY, id TEXT)")
         c.execute("DELETE FROM temp.renamed")
         # The stages are scratch files beside the index (where there is room for it).
@@ -272,7 +269,7 @@ class Indexer:
         except Cancelled:
             for path in pending:  # links to new files were resolved as if they were entries
                 if path not in old:
-                    affected_names |= _names(path_id(path), path, ())
+                    affected_names |= link_names(path_id(path), path, ())
             raise
         finally:
             results.close()  # stops the workers
@@ -314,7 +311,7 @@ class Indexer:
                 "SELECT id, path, aliases, eid FROM entries"
             ):
                 if path not in eids:
-                    named.append(NamedEntry(entry_id, path, _aliases(aliases)))
+                    named.append(NamedEntry(entry_id, path, aliases_of(aliases)))
                     ids[entry_id] = eid
         return LinkTargets(Resolver(named, attachments), ids)
 
@@ -328,23 +325,22 @@ class Indexer:
         affected_names: set[str],
     ) -> None:
         """Copy one staged chunk into the index in place of what its files had, giving each
-        entry its id (a duplicate gets a fallback, as in :meth:`_assign_id`) and noting
+        entry its id (a duplicate gets a fallback, see :class:`IdBook`) and noting
         which names need resolving again."""
         c = self.conn
         renamed: list[tuple[int, str]] = []
         duplicates: list[ProblemRow] = []
         for (path, eid, _, _), names in zip(job, staged.names, strict=True):
             had = old.get(path)
-            old_names = _names(had[1], path, had[2]) if had else set()
+            old_names = link_names(had[1], path, had[2]) if had else set()
             if not self.fresh:
                 self._clear(path, eid if had else None, gone=names is None)
             if names is None:  # unreadable: links to it were resolved as if it were an entry
-                affected_names |= old_names or _names(path_id(path), path, ())
+                affected_names |= old_names or link_names(path_id(path), path, ())
                 if had:
                     report.removed_ids.append(had[1])
                 continue
-            entry_id, dup = self._assign_id(names.id, path, eid)
-            self.given_ids[_nocase(entry_id)] = (eid, path)
+            entry_id, dup = self.ids.give(names.id, path, eid)
             if entry_id != names.id:
                 renamed.append((eid, entry_id))
             if dup is not None:
@@ -352,11 +348,11 @@ class Indexer:
             if had:
                 report.changed += 1
                 if (had[1], had[2]) != (entry_id, names.aliases):
-                    affected_names |= old_names | _names(entry_id, path, names.aliases)
+                    affected_names |= old_names | link_names(entry_id, path, names.aliases)
             else:
                 report.added += 1
                 if not self.fresh or names.aliases or not self._named_as_guessed(entry_id, path):
-                    affected_names |= _names(entry_id, path, names.aliases)
+                    affected_names |= link_names(entry_id, path, names.aliases)
             report.changed_ids.append(entry_id)
         c.executemany("INSERT INTO temp.renamed (eid, id) VALUES (?, ?)", renamed)
         bounds = (job[0].eid, job[-1].eid)
@@ -372,7 +368,7 @@ class Indexer:
         re-resolve nothing."""
         if entry_id == path_id(path):
             return True
-        name = _file_name(path)
+        name = file_name(path)
         return entry_id.lower() == name and self.file_names[name] == 1
 
     def _clear(self, path: str, eid: int | None, *, gone: bool) -> None:
@@ -405,35 +401,7 @@ class Indexer:
         if row is None:
             return None
         eid, entry_id, aliases = row
-        return eid, _names(entry_id, path, _aliases(aliases)), entry_id
-
-    def _id_holder(self, entry_id: str) -> tuple[int, str] | None:
-        """(eid, path) of the entry that already has ``entry_id`` (NOCASE), or None."""
-        given = self.given_ids.get(_nocase(entry_id))
-        if given is not None or self.fresh:  # a fresh index holds only the ids given here
-            return given
-        return self.conn.execute(
-            "SELECT eid, path FROM entries WHERE id = ? COLLATE NOCASE", (entry_id,)
-        ).fetchone()
-
-    def _assign_id(self, wanted: str, path: str, eid: int) -> tuple[str, ProblemRow | None]:
-        """The entry's id, unique in the index; a duplicate falls back to its path id."""
-        holder = self._id_holder(wanted)
-        if holder is None or holder[0] == eid:
-            return wanted, None
-        fallback = path_id(path)
-        n = 1
-        candidate = fallback
-        while True:
-            row = self._id_holder(candidate)
-            if row is None or row[0] == eid:
-                break
-            n += 1
-            candidate = f"{fallback}~{n}"
-        message = (
-            f"id “{wanted}” is already used by {holder[1]}; this entry is indexed as “{candidate}”"
-        )
-        return candidate, ProblemRow(path, None, "duplicate-id", message, "error")
+        return eid, link_names(entry_id, path, aliases_of(aliases)), entry_id
 
     def _replace_scan_problems(
         self, problems: list[tuple[str, ParseProblem]], paths: set[str]
@@ -450,60 +418,6 @@ class Indexer:
                 [(path, p.line, p.kind, p.message, p.severity) for path, p in problems],
             )
 
-    # -- resolution ------------------------------------------------------------------------
     def resolver(self) -> Resolver:
-        entries = [
-            NamedEntry(i, p, _aliases(a))
-            for i, p, a in self.conn.execute("SELECT id, path, aliases FROM entries")
-        ]
-        attachments = [r[0] for r in self.conn.execute("SELECT path FROM attachments")]
-        return Resolver(entries, attachments)
-
-    def _resolve(self, affected_names: set[str], attachments_changed: bool) -> None:
-        """Resolve again the links a change touched (those naming ``affected_names``; with
-        ``attachments_changed``, those to attachments), rewriting those whose target
-        changed."""
-        c = self.conn
-        conditions: list[str] = []
-        if affected_names:
-            # A table, not an IN list: a cancelled cold build can touch every name.
-            c.execute("CREATE TEMP TABLE IF NOT EXISTS affected_names(name TEXT PRIMARY KEY)")
-            c.execute("DELETE FROM temp.affected_names")
-            c.executemany(
-                "INSERT OR IGNORE INTO temp.affected_names VALUES (?)",
-                ((n,) for n in affected_names),
-            )
-            conditions.append("l.target_name IN (SELECT name FROM temp.affected_names)")
-        if attachments_changed:
-            conditions.append("l.status IN ('attachment', 'missing-attachment')")
-        if not conditions:
-            return
-        existing = c.execute(
-            "SELECT l.lid, l.text, l.markdown, e.path, l.target, l.status, l.resolved_path "
-            f"FROM links l JOIN entries e ON e.eid = l.source WHERE {' OR '.join(conditions)}"
-        ).fetchall()
-        if not existing:
-            return
-        resolve = LinkTargets(self.resolver(), dict(c.execute("SELECT id, eid FROM entries")))
-        updates = []
-        for lid, text, md, path, *was in existing:
-            now = resolve(text, path, md)
-            if now != tuple(was):
-                updates.append((*now, lid))
-        c.executemany(
-            "UPDATE links SET target = ?, status = ?, resolved_path = ? WHERE lid = ?", updates
-        )
-
-
-def _aliases(text: str | None) -> tuple[str, ...]:
-    return tuple(json.loads(text)) if text and text != "[]" else ()
-
-
-def _file_name(path: str) -> str:
-    """The file name without ``.md``, lower case: the name a link finds a file by."""
-    return posixpath.basename(path_id(path)).lower()
-
-
-def _names(entry_id: str, path: str, aliases: Iterable[str]) -> set[str]:
-    """The link target names (``links.target_name``) that could resolve to this entry."""
-    return {posixpath.basename(k) for k in name_keys(NamedEntry(entry_id, path, tuple(aliases)))}
+        """A resolver over the index's entries and attachments, as links are resolved."""
+        return index_resolver(self.conn)
