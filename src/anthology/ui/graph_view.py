@@ -68,7 +68,7 @@ from anthology.ui.graph_items import (
     device_coords,
 )
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
-from anthology.vault import GraphData, within
+from anthology.vault import GraphData, hops_within
 from anthology.vault.render.safe_text import tooltip_html
 
 __all__ = ["GraphView", "sanitize_graph"]
@@ -186,8 +186,8 @@ def _neighbours_csr(n: int, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 
 
 def bfs_depth(n: int, edges: np.ndarray, start: int, depth: int) -> np.ndarray:
-    """Indices within ``depth`` undirected hops of ``start`` (sorted): see graph_data.within."""
-    return np.array(sorted(within(n, edges, start, depth)), dtype=np.int64)
+    """Indices within ``depth`` undirected hops of ``start`` (sorted): see hops_within."""
+    return np.flatnonzero(hops_within(n, edges, start, depth) >= 0)
 
 
 def place_missing(pos: np.ndarray, edges: np.ndarray, spacing: float = 30.0) -> np.ndarray:

@@ -39,7 +39,7 @@ _WHERE = {
     "MATCH_END": "model",
     "BacklinksView": "backlinks",
     "GraphData": "graph_data",
-    "within": "graph_data",
+    "hops_within": "graph_data",
     "DiskResolver": "first_look",
     "first_entry_path": "first_look",
     "read_first_entry": "first_look",
@@ -68,11 +68,11 @@ __all__ = [
     "check_place",
     "default_db_path",
     "first_entry_path",
+    "hops_within",
     "open_regular",
     "rank",
     "read_first_entry",
     "vault_root",
-    "within",
 ]
 
 
@@ -91,7 +91,7 @@ if TYPE_CHECKING:
     from anthology.vault.files import open_regular
     from anthology.vault.first_look import DiskResolver, first_entry_path, read_first_entry
     from anthology.vault.fuzzy import rank
-    from anthology.vault.graph_data import GraphData, within
+    from anthology.vault.graph_data import GraphData, hops_within
     from anthology.vault.index import VaultIndex, default_db_path
     from anthology.vault.index_file import IndexFileError, check_place
     from anthology.vault.indexer import RefreshReport

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from anthology.vault.graph_data import GraphData, within
+from anthology.vault.graph_data import GraphData, hops_within
 from anthology.vault.reports import ReportQueries
 
 if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph question is asked
@@ -80,13 +80,14 @@ class GraphQueries(ReportQueries):
 
     def neighbourhood(self, entry_id: str, depth: int = 1) -> list[str]:
         """Ids within ``depth`` links of the entry, either direction, itself first: what the
-        local graph shows (the same :func:`graph_data.within`)."""
+        local graph shows (the same :func:`graph_data.hops_within`)."""
         ref = self.entry_ref(entry_id)
         if ref is None:
             return []
         data = self.graph()
-        hops = within(len(data.ids), data.edges, data.ids.index(ref.id), depth)
-        return [data.ids[i] for i in sorted(hops, key=lambda i: (hops[i], data.ids[i]))]
+        hops = hops_within(len(data.ids), data.edges, data.ids.index(ref.id), depth)
+        near = np.flatnonzero(hops >= 0)
+        return [data.ids[i] for i in sorted(near, key=lambda i: (hops[i], data.ids[i]))]
 
     def save_positions(self, positions: dict[str, tuple[float, float]]) -> None:
         """Remember graph positions, so reopening the vault shows the same picture."""
