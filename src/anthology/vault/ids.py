@@ -24,11 +24,11 @@ _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 class IdBook:
     """The ids one refresh gives, checked against each other and against the index."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, fresh: bool) -> None:
         self.conn = conn
         # A fresh index (empty before this refresh) holds only the ids given here: the
         # index need not be asked.
-        self.fresh = False
+        self.fresh = fresh
         self.given: dict[str, tuple[int, str]] = {}  # NOCASE id → (eid, path)
 
     def holder(self, entry_id: str) -> tuple[int, str] | None:

@@ -88,7 +88,7 @@ class Indexer:
         # one this refresh gave.
         self.fresh = False
         self.file_names: Counter[str] = Counter()  # of the files read, when fresh
-        self.ids = IdBook(conn)
+        self.ids = IdBook(conn, fresh=False)
 
     # -- the refresh -----------------------------------------------------------------------
     def refresh(self, task: TaskState | None = None) -> RefreshReport:
@@ -126,7 +126,8 @@ class Indexer:
             # "__main__":`` guard: fail here, before writing, as spawn does; the parent then
             # parses in-process.
             raise RuntimeError("a worker process is re-running a script without a main guard")
-        self.fresh = self.ids.fresh = not self._count("entries")
+        self.fresh = not self._count("entries")
+        self.ids = IdBook(self.conn, fresh=self.fresh)
         affected_names: set[str] = set()
         if self.fresh:
             self.conn.execute("PRAGMA synchronous = OFF")  # a cache: rebuilt if ever torn
