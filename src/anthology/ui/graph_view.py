@@ -10,9 +10,12 @@ Public API (used by the main window)::
     view = GraphView()                           # objectName "graphView"
     view.entryActivated.connect(open_entry)      # str: a click on a node, or "Open"
     view.layoutSettled.connect(persist)          # the simulation cooled: save positions()
-    view.set_graph(data, positions, vault_key)   # replace the graph (live reload keeps positions)
+    view.set_graph(data, positions, vault_key, pinned=ids, store=state)  # replace the graph
+                                                 # (live reload keeps positions)
     view.set_current(entry_id)                   # follow the entry pane (ring, trail, local graph)
     view.positions() -> dict[str, tuple[float, float]]   # global layout coordinates
+    view.pinned_ids() -> list[str]               # nodes the reader dragged (saved with positions)
+    view.detach_store()                          # save the settings, let go of the vault's store
     view.set_theme("dark" | "light")
     view.export_png(path); view.export_svg(path)
     view.shutdown()                              # stop the worker (also on close / aboutToQuit)
@@ -23,25 +26,26 @@ Also: ``set_local(bool)``, ``set_depth(1..3)``, ``show_local_graph(id)``, ``set_
 ``hover(id)``, ``highlighted_ids()``, ``search_matches()``, ``shown_ids()``, ``shown_edges()``,
 ``node_viewport_pos(id)``, ``node_menu(id)``, ``current_id()``, ``trail()``, ``pinned_ids()``.
 
-Settings (forces, display, filters, groups, local/depth, panel open) persist per vault in
-``QSettings()`` under ``graphView/<vault_key>/settings`` (JSON).  ``layoutSettled`` is emitted
-whenever a simulation cools, local ones included; reopening with every position known runs
-no simulation (and emits nothing).
+Settings (forces, display, filters, groups, local/depth, panel open) persist per vault in the
+vault's user state (``store``, a :class:`anthology.user_state.UserState`) under
+:data:`~anthology.user_state.GRAPH_VIEW`; without a store they last as long as the view.
+``layoutSettled`` is emitted whenever a simulation cools, local ones included; reopening with
+every position known runs no simulation (and emits nothing).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import math
-import re
 import weakref
 from collections import Counter
+from collections.abc import Iterable
+from typing import Any, Protocol
 from xml.sax.saxutils import escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -68,6 +72,7 @@ from anthology.ui.graph_items import (
     device_coords,
 )
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
+from anthology.user_state import GRAPH_VIEW
 from anthology.vault.graph_data import GraphData
 from anthology.vault.render.safe_text import tooltip_html
 
@@ -263,9 +268,12 @@ def _stop_quietly(worker: LayoutThread) -> None:
         worker.stop()
 
 
-def _settings_group(vault_key: str) -> str:
-    key = re.sub(r"[^A-Za-z0-9_.-]+", "_", vault_key or "default").strip("_") or "default"
-    return f"graphView/{key[-80:]}"
+class SettingsStore(Protocol):
+    """Where the view's settings persist (a vault's :class:`~anthology.user_state.UserState`)."""
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+
+    def put(self, key: str, value: Any) -> None: ...
 
 
 # ---------------------------------------------------------------------------------------
@@ -278,9 +286,8 @@ class GraphView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("graphView")
-        # Where per-vault settings persist: the main window hands over its own QSettings
-        # (so a screenshot's or a test's throwaway settings stay throwaway).
-        self.settings_store: QSettings | None = None
+        # Where this vault's settings persist: its user state, handed over by the window.
+        self._store: SettingsStore | None = None
         self._theme = "dark"
         self._vault_key: str | None = None
         self._settings = defaults()
@@ -510,10 +517,14 @@ class GraphView(QWidget):
         data: GraphData,
         positions: dict[str, tuple[float, float]] | None = None,
         vault_key: str = "",
+        *,
+        pinned: Iterable[str] = (),
+        store: SettingsStore | None = None,
     ) -> None:
         """Replace the graph.  Positions of nodes already shown are kept (so a live reload
-        only settles what changed), then ``positions`` fill in; new nodes start beside their
-        neighbours.  A new ``vault_key`` loads that vault's settings and refits the view."""
+        only settles what changed), then ``positions`` fill in, and the ids in ``pinned``
+        among them are pinned there; new nodes start beside their neighbours.  A new
+        ``vault_key`` loads that vault's settings from ``store`` and refits the view."""
         if self._shut:
             return
         new_vault = vault_key != self._vault_key
@@ -521,10 +532,13 @@ class GraphView(QWidget):
             if self._vault_key is not None:
                 self._save_settings()
             self._vault_key = vault_key
+            self._store = store
             self._load_settings()
             self._pins.clear()
             self._trail.clear()
             self._current = self._local_centre = None
+        elif store is not None:
+            self._store = store  # the same vault opened again
         old_ids, old_pos = self._data.ids, self._gpos
         old_edges = (
             {(old_ids[a], old_ids[b]) for a, b in self._data.edges.tolist()}
@@ -563,6 +577,10 @@ class GraphView(QWidget):
         self._gpos = pos
         self._degree_full = data.degrees()
         self._pins = {k: v for k, v in self._pins.items() if k in index}
+        for node_id in pinned:
+            i = index.get(node_id)
+            if i is not None and np.isfinite(pos[i]).all():
+                self._pins[node_id] = (float(pos[i, 0]), float(pos[i, 1]))
         self._trail = [k for k in self._trail if k in index]
         if self._current not in index:
             self._current = None
@@ -753,18 +771,17 @@ class GraphView(QWidget):
         if not self._shut:
             self._save_timer.start()
 
-    def _qsettings(self) -> QSettings:
-        return self.settings_store if self.settings_store is not None else QSettings()
+    def detach_store(self) -> None:
+        """Save the settings into the vault's store and let go of it (it is being closed)."""
+        self._save_timer.stop()
+        self._save_settings()
+        self._store = None
 
     def _load_settings(self) -> None:
-        s = self._qsettings()
-        raw = s.value(_settings_group(self._vault_key or "") + "/settings", "")
+        stored = self._store.get(GRAPH_VIEW) if self._store is not None else None
         values = defaults()
-        if raw:
-            with contextlib.suppress(ValueError, TypeError):
-                stored = json.loads(str(raw))
-                if isinstance(stored, dict):
-                    values.update({k: v for k, v in stored.items() if k in values})
+        if isinstance(stored, dict):
+            values.update({k: v for k, v in stored.items() if k in values})
         self._settings = values
         self.controls.set_values(values)
         for w, v in (
@@ -780,11 +797,8 @@ class GraphView(QWidget):
         self.depth_spin.blockSignals(False)
 
     def _save_settings(self) -> None:
-        if self._vault_key is None:
-            return
-        s = self._qsettings()
-        s.setValue(_settings_group(self._vault_key) + "/settings", json.dumps(self._settings))
-        s.sync()
+        if self._vault_key is not None and self._store is not None:
+            self._store.put(GRAPH_VIEW, self._settings)
 
     def _force_params(self) -> ForceParams:
         st = self._settings

@@ -4,12 +4,20 @@ It asks the core (:class:`VaultIndex`) questions and draws the answers; it never
 Indexing runs in :class:`IndexWorker` off the GUI thread; the window stays usable meanwhile
 and shows progress in the status bar. Edits made in another editor reach the window through
 a file watcher: the changed files are re-indexed and the reader keeps their place.
+
+Two places hold what it knows of a vault: the index (a cache, rebuilt at will) and the
+vault's user state (:class:`UserState`: the graph's layout, pins and settings), which
+outlives the index. Window-wide things (geometry, theme, recent vaults) are in QSettings.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
+import json
+import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +30,7 @@ from PySide6.QtCore import (
     Qt,
     QThread,
     QTimer,
+    Signal,
 )
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -47,6 +56,7 @@ from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
 from anthology.ui.theme import apply_theme
 from anthology.ui.views_loader import ViewsData, ViewsLoader
+from anthology.user_state import GRAPH_VIEW, UserState
 from anthology.vault.first_look import DiskResolver, first_entry_path, read_first_entry
 from anthology.vault.index import VaultIndex, default_db_path
 from anthology.vault.index_file import check_place
@@ -70,6 +80,9 @@ DEBOUNCE_MS = 150
 
 
 class MainWindow(QMainWindow):
+    # a problem with the user state, reported from whichever thread met it
+    stateProblem = Signal(str)
+
     def __init__(
         self,
         vault: Path | None = None,
@@ -77,10 +90,16 @@ class MainWindow(QMainWindow):
         db: Path | None = None,
         entry: str | None = None,
         settings: QSettings | None = None,
+        state_dir: Path | None = None,
     ) -> None:
+        """``state_dir``: where the vaults' user state files go (default:
+        :func:`anthology.user_state.state_dir`)."""
         super().__init__()
         self.setObjectName("mainWindow")
         self.settings = settings or QSettings("Anthology", "Anthology")
+        self.state_dir = state_dir
+        self.state: UserState | None = None  # the open vault's
+        self.stateProblem.connect(self._on_state_problem)
         self.index: VaultIndex | None = None
         self._mentions_index: tuple[VaultIndex, VaultIndex] | None = None  # (index, reader)
         self.root: Path | None = None
@@ -313,6 +332,8 @@ class MainWindow(QMainWindow):
             return
         self._close_vault()
         self.root = root
+        self.state = UserState.for_vault(root, folder=self.state_dir, report=self.stateProblem.emit)
+        self._adopt_old_graph_settings()
         self.setWindowTitle(f"{root.name} — Anthology")
         self._remember_vault(root)
         self._pending_entry = entry or self._last_entry()
@@ -362,6 +383,11 @@ class MainWindow(QMainWindow):
             self.worker = None
         self._stop_loaders()
         self._save_positions()
+        if self.graph is not None:
+            self.graph.detach_store()
+        if self.state is not None:
+            self.state.close()
+            self.state = None
         self.backlinks.clear()  # its "Show more" rows ask the index being closed
         self._close_mentions_index()
         if self.index is not None:
@@ -530,7 +556,9 @@ class MainWindow(QMainWindow):
         for loader in self._loaders:
             loader.cancel()
         self._views_token += 1
-        loader = ViewsLoader(self.index, self._views_token, positions=with_positions, parent=self)
+        loader = ViewsLoader(self.index, self._views_token,
+                             positions=self.state if with_positions else None,
+                             parent=self)  # fmt: skip
         loader.loaded.connect(self._apply_views)
         loader.failed.connect(self._on_views_failed)
         # a bound method of the window, so it runs on the GUI thread (a partial would run
@@ -565,7 +593,9 @@ class MainWindow(QMainWindow):
                                      if problems else "No problems")  # fmt: skip
         self.switcher.set_entries(data.switcher_items)
         graph = self._ensure_graph()
-        graph.set_graph(data.graph, data.positions or None, vault_key=self._vault_key())
+        pinned = [k for k, p in data.positions.items() if p.pinned]
+        graph.set_graph(data.graph, data.positions or None, vault_key=self._vault_key(),
+                        pinned=pinned, store=self.state)  # fmt: skip
         if (current := self.current_id()) is not None:
             graph.set_current(current)
         self._views_applied = token
@@ -581,7 +611,6 @@ class MainWindow(QMainWindow):
             from anthology.ui.graph_view import GraphView
 
             graph = GraphView()
-            graph.settings_store = self.settings
             graph.entryActivated.connect(self.show_entry)
             graph.layoutSettled.connect(self._save_positions)
             graph.set_theme(self.theme)
@@ -793,8 +822,26 @@ class MainWindow(QMainWindow):
 
     # -- shutting down -----------------------------------------------------------------
     def _save_positions(self) -> None:
-        if self.index is not None and self.graph is not None and self.graph.positions():
-            self.index.save_positions(self.graph.positions())
+        if self.state is not None and self.graph is not None and (pos := self.graph.positions()):
+            self.state.save_positions(pos, self.graph.pinned_ids())
+
+    def _on_state_problem(self, message: str) -> None:
+        print(f"anthology: {message}", file=sys.stderr)
+        self.statusBar().showMessage(f"User state: {message}", 15000)
+
+    def _adopt_old_graph_settings(self) -> None:
+        """The graph's settings were kept in QSettings before the user state: taken over
+        once, then removed there."""
+        assert self.state is not None
+        key = re.sub(r"[^A-Za-z0-9_.-]+", "_", self._vault_key()).strip("_") or "default"
+        group = f"graphView/{key[-80:]}"
+        raw = self.settings.value(f"{group}/settings")
+        if raw is None:
+            return
+        if self.state.get(GRAPH_VIEW) is None:
+            with contextlib.suppress(ValueError, TypeError):
+                self.state.put(GRAPH_VIEW, json.loads(str(raw)))
+        self.settings.remove(group)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         QApplication.instance().removeEventFilter(self)

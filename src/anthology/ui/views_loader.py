@@ -4,7 +4,8 @@ At 100,000 entries the graph's arrays, the quick switcher's list and the problem
 take ~10 s to ask for: on the GUI thread they kept the first entry off the screen and froze
 the window on every live reload. The window shows its entry first, then a :class:`ViewsLoader`
 asks for the rest on a read-only connection of its own (``VaultIndex.reader``) and hands it
-back in one signal; the window applies the newest answer and drops superseded ones.
+back in one signal; the window applies the newest answer and drops superseded ones. The
+saved graph layout comes with it, from the vault's user state (:mod:`anthology.user_state`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
+from anthology.user_state import Position, UserState
 from anthology.vault.graph_data import GraphData
 from anthology.vault.index import VaultIndex
 from anthology.vault.model import EntryRef
@@ -28,18 +30,20 @@ class ViewsData:
     stats: dict[str, Any]
     switcher_items: list[tuple[EntryRef, list[str]]]
     graph: GraphData
-    positions: dict[str, tuple[float, float]] = field(default_factory=dict)
+    positions: dict[str, Position] = field(default_factory=dict)  # from the user state
 
 
 class ViewsLoader(QThread):
     loaded = Signal(int, object)  # token, ViewsData
     failed = Signal(int, str)  # token, message
 
-    def __init__(self, index: VaultIndex, token: int, *, positions: bool, parent=None) -> None:
+    def __init__(
+        self, index: VaultIndex, token: int, *, positions: UserState | None, parent=None
+    ) -> None:
         super().__init__(parent)
         self.reader = index.reader()  # made here: the GUI thread owns the index's handle
         self.token = token
-        self.with_positions = positions  # the saved layout, for a graph not drawn yet
+        self.state = positions  # where the saved layout is, for a graph not drawn yet
         self._closing = threading.Lock()
         self._closed = False
 
@@ -59,7 +63,7 @@ class ViewsLoader(QThread):
                 stats = reader.stats()
                 items = reader.switcher_items()
                 graph = reader.graph(ghosts=True)
-                positions = reader.load_positions() if self.with_positions else {}
+            positions = self.state.positions() if self.state is not None else {}
         except Exception as exc:  # reported in the status bar, never a crash
             if not self.isInterruptionRequested():
                 traceback.print_exc()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import re
 import sqlite3
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import platformdirs
 
+from anthology.paths import vault_file_name
 from anthology.vault.graph_data import GraphData
 from anthology.vault.index_file import (
     IndexFileError,
@@ -73,9 +73,7 @@ _LINK_PROBLEM_KIND = {
 
 def default_db_path(root: Path) -> Path:
     """The index of the vault at ``root``, in the user cache folder, keyed by its path."""
-    digest = hashlib.sha1(str(root).encode("utf-8")).hexdigest()[:12]
-    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", root.name)[:40] or "vault"
-    return Path(platformdirs.user_cache_dir("anthology")) / "indexes" / f"{slug}-{digest}.sqlite"
+    return Path(platformdirs.user_cache_dir("anthology")) / "indexes" / vault_file_name(root)
 
 
 def _ref(row: sqlite3.Row | tuple) -> EntryRef:
@@ -894,17 +892,6 @@ class VaultIndex:
         edges = np.array(list(pairs), dtype=np.int64).reshape(-1, 2)
         return GraphData(ids, titles, kinds, tags, edges, list(pairs.values()),
                          np.array(ghost, dtype=bool))  # fmt: skip
-
-    def save_positions(self, positions: dict[str, tuple[float, float]]) -> None:
-        """Remember graph positions, so reopening the vault shows the same picture."""
-        rows = [(k, float(x), float(y)) for k, (x, y) in positions.items()
-                if np.isfinite(x) and np.isfinite(y)]  # fmt: skip
-        with self._lock, self.conn:
-            self.conn.execute("DELETE FROM positions")
-            self.conn.executemany("INSERT INTO positions(id, x, y) VALUES (?,?,?)", rows)
-
-    def load_positions(self) -> dict[str, tuple[float, float]]:
-        return {i: (x, y) for i, x, y in self._q("SELECT id, x, y FROM positions")}
 
     # -- search ----------------------------------------------------------------------------
     def search(self, query: str, limit: int = 50) -> list[SearchHit]:

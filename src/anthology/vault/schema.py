@@ -21,7 +21,7 @@ from anthology.vault.index_file import (
     remove_index,
 )
 
-SCHEMA_VERSION = 7  # 7: the application id in the header (see index_file)
+SCHEMA_VERSION = 8  # 8: graph positions moved to the user state (user_state.py)
 APP_ID = "anthology-index"
 
 
@@ -149,8 +149,6 @@ def create_schema(conn: sqlite3.Connection) -> None:
     db["problems"].create(PROBLEMS)
     db["problems"].create_index(["path"])
     db["attachments"].create({"path": str}, pk="path")
-    # Graph positions survive re-indexing: keyed by entry id, not by row.
-    db["positions"].create({"id": str, "x": float, "y": float, "pinned": int}, pk="id")
     db.execute(
         "CREATE VIRTUAL TABLE entries_fts USING fts5("
         "title, aliases, tags, body, tokenize = 'unicode61 remove_diacritics 2')"
