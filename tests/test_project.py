@@ -10,7 +10,7 @@ from anthology.cli import COMMANDS, build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ("vault", "layout", "demo")
-CORE_MODULES = ("paths.py", "user_state.py")  # Qt-free modules beside the packages
+CORE_MODULES = ("palette.py", "paths.py", "user_state.py")  # Qt-free modules beside the packages
 QT = ("PySide6", "pyqtgraph", "shiboken6")
 
 

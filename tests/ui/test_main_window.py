@@ -442,3 +442,20 @@ def test_graph_settings_kept_in_qsettings_before_are_taken_over_once(
     assert win.graph.depth_spin.value() == 3
     assert not [k for k in settings.allKeys() if k.startswith("graphView")]
     win.close()
+
+
+def test_the_theme_reaches_every_widget_through_one_signal(window: MainWindow) -> None:
+    from anthology.demo import DEMOS
+
+    titles = [a.text().replace("&", "") for a in window.demo_actions]
+    assert titles == [d.title for d in DEMOS.values()]  # the View menu reads the registry
+    window.demo_actions[0].trigger()
+    demo = window.demo_dock.widget()
+    seen: list[str] = []
+    window.themes.themeChanged.connect(seen.append)
+    window.set_theme("dark")
+    assert seen == ["dark"] and window.theme == "dark"
+    assert (window.entry_pane.theme(), window.graph.theme(), demo.theme()) == ("dark",) * 3
+    window.set_theme("light")
+    assert (window.entry_pane.theme(), window.graph.theme(), demo.theme()) == ("light",) * 3
+    QApplication.instance().setPalette(QApplication.style().standardPalette())

@@ -115,5 +115,5 @@ def run_demo(args) -> int:
     widget.resize(1000, 720)
     widget.show()
     status = app.exec()
-    getattr(widget, "shutdown", lambda: None)()
+    widget.shutdown()
     return int(status)

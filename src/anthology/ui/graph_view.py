@@ -63,6 +63,8 @@ from PySide6.QtWidgets import (
 )
 
 from anthology.layout.force_layout import ForceParams, place_near_neighbours
+from anthology.palette import THEMES as PALETTE_THEMES
+from anthology.palette import theme as palette_theme
 from anthology.ui.graph_controls import MENTION, GraphControls, defaults
 from anthology.ui.graph_items import (
     EdgeLayer,
@@ -72,6 +74,7 @@ from anthology.ui.graph_items import (
     device_coords,
 )
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
+from anthology.ui.theme import css_colour, qcolor
 from anthology.user_state import GRAPH_VIEW
 from anthology.vault.graph_data import GraphData
 from anthology.vault.render.safe_text import tooltip_html
@@ -82,61 +85,22 @@ TRAIL_LENGTH = 12
 PREFERRED_KINDS = ("literature", "practice", "note")  # palette slots 0, 1, 2
 POSITION_LIMIT = 1.0e6
 
-THEMES = {
-    "dark": {
-        "background": "#1e1e1e",
-        "text": QColor(210, 210, 210, 230),
-        "node": QColor("#9a9a9a"),
-        "ghost": QColor(110, 110, 110, 150),
-        "mention": QColor(140, 140, 140, 85),
-        "accent": QColor("#a882ff"),
-        "trail": QColor(168, 130, 255, 140),
-        "pin": QColor("#e0af68"),
-        "search": QColor("#f5d76e"),
-        "legend_bg": "rgba(30,30,30,150)",
-        "palette": [
-            "#7aa2f7",
-            "#9ece6a",
-            "#e0af68",
-            "#bb9af7",
-            "#7dcfff",
-            "#f7768e",
-            "#ff9e64",
-            "#73daca",
-            "#c0caf5",
-            "#2ac3de",
-        ],
-    },
-    "light": {
-        "background": "#ffffff",
-        "text": QColor(46, 46, 46),
-        "node": QColor("#8a8a8a"),
-        "ghost": QColor(170, 170, 170, 150),
-        "mention": QColor(120, 120, 120, 75),
-        "accent": QColor("#7b6cd9"),
-        "trail": QColor(123, 108, 217, 140),
-        "pin": QColor("#d9962c"),
-        "search": QColor("#d4a000"),
-        "legend_bg": "rgba(255,255,255,170)",
-        "palette": [
-            "#5b8def",
-            "#5fae3e",
-            "#d9962c",
-            "#9a6fe0",
-            "#2fa9cf",
-            "#e0607a",
-            "#e07a3f",
-            "#3aa89b",
-            "#6c7ac4",
-            "#1f9bb5",
-        ],
-    },
-}
+
+def _graph_theme(name: str) -> dict[str, Any]:
+    """The graph's colours of a theme (from :mod:`anthology.palette`), as Qt takes them."""
+    g = palette_theme(name).graph
+    return {
+        "background": g.background,
+        **{k: qcolor(getattr(g, k)) for k in ("text", "node", "ghost", "mention", "accent",
+                                               "trail", "pin", "search")},
+        "legend_bg": css_colour(g.legend_bg),
+        "palette": list(g.groups),
+    }  # fmt: skip
 
 
-# ---------------------------------------------------------------------------------------
-# pure helpers (no Qt)
-# ---------------------------------------------------------------------------------------
+THEMES = {name: _graph_theme(name) for name in PALETTE_THEMES}
+
+
 def sanitize_graph(data: GraphData) -> GraphData:
     """A copy that the view can trust: lists padded to ``n``, edges in range, no self-links,
     no duplicate (directed) edges, one relation per edge."""

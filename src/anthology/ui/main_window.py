@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from anthology import __version__
+from anthology.demo import DEMOS
 from anthology.paths import entries_dir
 from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
 from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
@@ -54,7 +55,7 @@ from anthology.ui.index_worker import IndexWorker
 from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
-from anthology.ui.theme import apply_theme
+from anthology.ui.theme import ThemeController
 from anthology.ui.views_loader import ViewsData, ViewsLoader
 from anthology.user_state import GRAPH_VIEW, UserState
 from anthology.vault.first_look import DiskResolver, first_entry_path, read_first_entry
@@ -118,7 +119,10 @@ class MainWindow(QMainWindow):
         self._loaders: list[ViewsLoader] = []
         self._first_look: str | None = None  # the path shown before the index was built
         self._watching = False  # the watches follow this vault's files (see _sync_watches)
-        self.theme = str(self.settings.value("theme", "light"))
+        # the widgets follow its themeChanged (the entry pane here, the graph and a demo
+        # when they are made)
+        self.themes = ThemeController(self, str(self.settings.value("theme", "light")))
+        self.themes.themeChanged.connect(self._on_theme_changed)
 
         self._build_widgets()
         self._build_actions()
@@ -151,6 +155,7 @@ class MainWindow(QMainWindow):
             lambda text: self.statusBar().showMessage(f"“{text}” is not an entry yet", 4000)
         )
         self.entry_pane.set_preview_provider(self._preview)
+        self.themes.themeChanged.connect(self.entry_pane.set_theme)
 
         # The graph view and pyqtgraph come after the first entry is on screen (see
         # _ensure_graph); until then its place says what is coming.
@@ -223,8 +228,10 @@ class MainWindow(QMainWindow):
         self.act_search = self._action("&Search…", self.focus_search, K("Ctrl+Shift+F"),
                                        "Full-text search")  # fmt: skip
         self.act_problems = self._action("&Problems…", self.show_problems)
-        self.act_demo = self._action("&Attention-Scaling Demo", lambda: self.open_demo(
-            "attention-scaling"))  # fmt: skip
+        self.demo_actions = [  # one a registered demo (anthology.demo.DEMOS)
+            self._action(f"&{demo.title}", lambda _c=False, n=name: self.open_demo(n))
+            for name, demo in DEMOS.items()
+        ]
         self.act_about = self._action("&About Anthology", self.about)
         self.act_back.setText("← Back")
         self.act_forward.setText("Forward →")
@@ -258,7 +265,8 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.search_dock.toggleViewAction())
         m.addAction(self.act_problems)
-        m.addAction(self.act_demo)
+        for action in self.demo_actions:
+            m.addAction(action)
         m = bar.addMenu("&Help")
         m.addAction(self.act_about)
 
@@ -613,7 +621,7 @@ class MainWindow(QMainWindow):
             graph = GraphView()
             graph.entryActivated.connect(self.show_entry)
             graph.layoutSettled.connect(self._save_positions)
-            graph.set_theme(self.theme)
+            self.themes.follow(graph.set_theme)
             self.right.replaceWidget(0, graph)
             self._graph_slot.deleteLater()
             self.graph = graph
@@ -782,34 +790,30 @@ class MainWindow(QMainWindow):
             self.demo_dock.setObjectName("demoDock")
             self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.demo_dock)
         old = self.demo_dock.widget()
-        if old is not None and getattr(old, "demo_name", None) == name:
+        if old is not None and old.demo_name == name:
             self.demo_dock.show()
             return
         if old is not None:
-            getattr(old, "shutdown", lambda: None)()
+            old.shutdown()
             old.deleteLater()
-        widget = create_demo_widget(name, self.demo_dock)
-        widget.demo_name = name
-        if hasattr(widget, "entryLinkActivated"):
-            widget.entryLinkActivated.connect(self.show_entry)
-        if hasattr(widget, "set_theme"):
-            widget.set_theme(self.theme)
+        widget = create_demo_widget(name, self.demo_dock)  # the registry's contract:
+        widget.entryLinkActivated.connect(self.show_entry)  # see anthology.demo
+        self.themes.follow(widget.set_theme)
         self.demo_dock.setWindowTitle(f"Demo — {name}")
         self.demo_dock.setWidget(widget)
         self.demo_dock.show()
 
+    @property
+    def theme(self) -> str:
+        return self.themes.theme
+
     def set_theme(self, theme: str) -> None:
-        self.theme = "dark" if theme == "dark" else "light"
-        app = QApplication.instance()
-        if isinstance(app, QApplication):
-            apply_theme(app, self.theme)
-        self.entry_pane.set_theme(self.theme)
-        if self.graph is not None:
-            self.graph.set_theme(self.theme)
-        if self.demo_dock is not None and hasattr(self.demo_dock.widget(), "set_theme"):
-            self.demo_dock.widget().set_theme(self.theme)
-        (self.act_dark if self.theme == "dark" else self.act_light).setChecked(True)
-        self.settings.setValue("theme", self.theme)
+        """Restyle the window; every widget that follows ``themeChanged`` restyles itself."""
+        self.themes.set_theme(theme)
+
+    def _on_theme_changed(self, theme: str) -> None:
+        (self.act_dark if theme == "dark" else self.act_light).setChecked(True)
+        self.settings.setValue("theme", theme)
 
     def about(self) -> None:
         QMessageBox.about(
@@ -852,5 +856,5 @@ class MainWindow(QMainWindow):
         if self.graph is not None:
             self.graph.shutdown()
         if self.demo_dock is not None:
-            getattr(self.demo_dock.widget(), "shutdown", lambda: None)()
+            self.demo_dock.widget().shutdown()
         super().closeEvent(event)
