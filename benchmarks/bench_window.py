@@ -83,6 +83,12 @@ win.close()
 """
 
 
+def child_env(db: Path) -> dict[str, str]:
+    """The window's environment: its user state beside the index, not in the user's folder
+    (a start with a layout saved by the previous one, as for a reader)."""
+    return {**os.environ, "ANTHOLOGY_STATE_DIR": str(db.parent / "user-state")}
+
+
 def window_on(vault: Path, db: Path, settings: Path, hub: str, other: str) -> dict:
     """Start the window on ``vault`` in a fresh process: seconds to the first painted entry,
     to settled, and the fastest of three openings of ``hub`` (coming from ``other``)."""
@@ -91,7 +97,7 @@ def window_on(vault: Path, db: Path, settings: Path, hub: str, other: str) -> di
     out = subprocess.run(
         [sys.executable, "-c", VAULT_CHILD, repr(time.time()), str(vault), str(db),
          str(settings), hub, other],
-        capture_output=True, text=True, check=True, env={**os.environ},
+        capture_output=True, text=True, check=True, env=child_env(db),
     )  # fmt: skip
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -126,7 +132,7 @@ def synthetic_rows(n: int, tmpdir: Path, root: Path | None = None) -> list[dict]
 def cold_start(db: Path, settings: Path) -> float:
     out = subprocess.run(
         [sys.executable, "-c", CHILD, repr(time.time()), str(db), str(settings)],
-        capture_output=True, text=True, check=True, env={**os.environ},
+        capture_output=True, text=True, check=True, env=child_env(db),
     )  # fmt: skip
     return float(out.stdout.strip().splitlines()[-1])
 

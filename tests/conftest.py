@@ -13,6 +13,16 @@ from sample_vault import REALISTIC_VAULT, write_vault
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
+@pytest.fixture(autouse=True)
+def _user_state_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test's user state (graph layouts, view settings) goes to its own temp folder,
+    never to the real user data folder: a window opened without ``state_dir`` finds it
+    through ``ANTHOLOGY_STATE_DIR`` (subprocesses inherit it)."""
+    folder = tmp_path / "user-state"
+    monkeypatch.setenv("ANTHOLOGY_STATE_DIR", str(folder))
+    return folder
+
+
 @pytest.fixture
 def vault(tmp_path: Path) -> Path:
     """A small vault with every link form, in a temp folder."""

@@ -1,4 +1,4 @@
-"""Where the bundled anthology and the resources live.
+"""Where the bundled anthology and the resources live, and how a vault's own files are named.
 
 A wheel (``pip install .``) carries them inside the package as ``anthology/_bundled``;
 an editable install or a source checkout finds them at the repository root.
@@ -6,6 +6,8 @@ an editable install or a source checkout finds them at the repository root.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -30,3 +32,12 @@ def resources_dir() -> Path:
 
 def resource(*parts: str) -> Path:
     return resources_dir().joinpath(*parts)
+
+
+def vault_file_name(root: Path, suffix: str = ".sqlite") -> str:
+    """The file name of a vault's own file in a per-user folder (its index in the cache
+    folder, its user state in the data folder): the folder's name, readable, and a digest
+    of its whole path, so two vaults called ``notes`` never share a file."""
+    digest = hashlib.sha1(str(root).encode("utf-8")).hexdigest()[:12]
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", root.name)[:40] or "vault"
+    return f"{slug}-{digest}{suffix}"

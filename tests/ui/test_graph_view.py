@@ -11,7 +11,7 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtTest import QTest
@@ -36,14 +36,7 @@ pytestmark = pytest.mark.qt_log_ignore(
 
 
 @pytest.fixture
-def tmp_settings(tmp_path):
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    yield tmp_path
-
-
-@pytest.fixture
-def make_view(qtbot, tmp_settings):
+def make_view(qtbot):
     views: list[GraphView] = []
 
     def make(width: int = 800, height: int = 600) -> GraphView:
@@ -404,23 +397,39 @@ def test_colour_groups_by_tag_and_query(qtbot, view):
     assert idx["E2"] == 2 and idx["E1"] == 3 and idx["E10"] == 3 and idx["E5"] == 0
 
 
-def test_settings_persist_per_vault(qtbot, make_view, tmp_settings):
+def test_settings_persist_per_vault(qtbot, make_view, tmp_path):
+    from anthology.user_state import GRAPH_VIEW, UserState
+
     a = make_view()
-    a.set_graph(small(), None, "/vaults/a")
-    a.set_setting("orphans", False)
-    a.set_setting("repel", -120.0)
-    a.set_depth(3)
-    a.shutdown()
-    assert any(tmp_settings.rglob("*.ini"))
+    with UserState(tmp_path / "a.sqlite") as store:
+        a.set_graph(small(), None, "/vaults/a", store=store)
+        a.set_setting("orphans", False)
+        a.set_setting("repel", -120.0)
+        a.set_depth(3)
+        a.shutdown()
+    with UserState(tmp_path / "a.sqlite") as store:
+        assert store.get(GRAPH_VIEW)["repel"] == -120.0
     b = make_view()
-    b.set_graph(small(), None, "/vaults/a")
+    store_a, store_b = UserState(tmp_path / "a.sqlite"), UserState(tmp_path / "b.sqlite")
+    b.set_graph(small(), None, "/vaults/a", store=store_a)
     assert b.settings()["orphans"] is False
     assert b.settings()["repel"] == -120.0
     assert b.depth_spin.value() == 3
     assert "E10" not in b.shown_ids()
-    b.set_graph(small(), None, "/vaults/b")
+    b.set_graph(small(), None, "/vaults/b", store=store_b)  # a's are saved in a's store
     assert b.settings()["orphans"] is True
     assert "E10" in b.shown_ids()
+    b.shutdown()
+    store_a.close()
+    store_b.close()
+
+
+def test_saved_pins_are_pinned_again(qtbot, view):
+    g = small()
+    pos = grid_positions(g)
+    view.set_graph(g, pos, "v", pinned=["E3", "nowhere"])
+    assert view.pinned_ids() == ["E3"]
+    assert view.positions()["E3"] == pytest.approx(pos["E3"])
 
 
 def test_force_sliders_reach_the_engine(qtbot, view):
@@ -818,16 +827,21 @@ def test_export_actions_ask_for_a_file(qtbot, view, tmp_path, monkeypatch):
     assert target["png"].stat().st_size > 0 and target["svg"].stat().st_size > 0
 
 
-def test_controls_panel_toggles_and_is_remembered(qtbot, make_view):
+def test_controls_panel_toggles_and_is_remembered(qtbot, make_view, tmp_path):
+    from anthology.user_state import UserState
+
     a = make_view()
-    a.set_graph(small(), None, "k")
-    assert not a.controls_area.isVisible()
-    qtbot.mouseClick(a.controls_button, Qt.MouseButton.LeftButton)
-    assert a.controls_area.isVisible()
-    a.shutdown()
+    with UserState(tmp_path / "k.sqlite") as store:
+        a.set_graph(small(), None, "k", store=store)
+        assert not a.controls_area.isVisible()
+        qtbot.mouseClick(a.controls_button, Qt.MouseButton.LeftButton)
+        assert a.controls_area.isVisible()
+        a.shutdown()
     b = make_view()
-    b.set_graph(small(), None, "k")
-    assert b.controls_area.isVisible() and b.controls_button.isChecked()
+    with UserState(tmp_path / "k.sqlite") as store:
+        b.set_graph(small(), None, "k", store=store)
+        assert b.controls_area.isVisible() and b.controls_button.isChecked()
+        b.shutdown()
 
 
 def test_new_vault_forgets_pins_and_trail(qtbot, view):

@@ -346,3 +346,116 @@ def test_a_refresh_that_found_nothing_costs_the_window_nothing(
     window._on_refreshed(RefreshReport(scanned=53, added=1, seconds=0.01))
     assert listed == [1]  # a new file: its folder may need a watch
     assert window._poll.interval() == 2000
+
+
+# ---- the user state: graph layout, pins and view settings, apart from the index -----------
+
+
+def open_window(qtbot, vault: Path, db: Path, settings: QSettings) -> MainWindow:
+    win = MainWindow(vault, db=db, settings=settings)
+    qtbot.addWidget(win)
+    win.resize(1300, 850)
+    win.show()
+    qtbot.waitUntil(lambda: win.settled and win.graph is not None, timeout=20000)
+    return win
+
+
+def test_positions_and_pins_survive_deleting_the_index(qtbot, tmp_path: Path, settings) -> None:
+    from anthology.user_state import default_state_path
+
+    vault = tmp_path / "entries"
+    shutil.copytree(entries_dir(), vault)
+    db = tmp_path / "index.sqlite"
+    win = open_window(qtbot, vault, db, settings)
+    win.graph.set_local(False)
+    qtbot.waitUntil(lambda: "LIT-008" in win.graph.positions(), timeout=20000)
+    win.graph.pin("LIT-008", 123.0, -45.0)
+    win.close()
+    placed = win.graph.positions()
+    assert placed["LIT-008"] == pytest.approx((123.0, -45.0))
+    state = default_state_path(vault.resolve())
+    assert state.is_file() and not state.is_relative_to(vault)
+    assert state.parent == tmp_path / "user-state"  # tests/conftest.py: never the real folder
+
+    for suffix in ("", "-wal", "-shm"):  # the index is a cache: deleting it loses nothing
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    again = open_window(qtbot, vault, db, settings)
+    assert not again.graph.is_local()  # the graph's settings came back too
+    assert again.graph.pinned_ids() == ["LIT-008"]
+    assert again.graph.positions()["LIT-008"] == pytest.approx((123.0, -45.0))
+    now = again.graph.positions()
+    assert max(abs(now[k][i] - xy[i]) for k, xy in placed.items() for i in (0, 1)) < 1e-6
+    again.close()
+
+
+def test_graph_settings_are_kept_per_vault(qtbot, tmp_path: Path, settings) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    shutil.copytree(entries_dir(), a)
+    shutil.copytree(entries_dir(), b)
+    win = open_window(qtbot, a, tmp_path / "a.sqlite", settings)
+    win.graph.set_setting("repel", -150.0)
+    win.graph.set_depth(2)
+    win.open_vault(b)
+    qtbot.waitUntil(lambda: win.settled and win.root == b.resolve(), timeout=20000)
+    assert win.graph.settings()["repel"] != -150.0 and win.graph.depth_spin.value() == 1
+    win.graph.set_depth(3)
+    win.open_vault(a)
+    qtbot.waitUntil(lambda: win.settled and win.root == a.resolve(), timeout=20000)
+    assert win.graph.settings()["repel"] == -150.0 and win.graph.depth_spin.value() == 2
+    win.close()
+    again = open_window(qtbot, b, tmp_path / "b.sqlite", settings)
+    assert again.graph.depth_spin.value() == 3
+    again.close()
+
+
+def test_a_damaged_state_file_is_reported_and_the_window_opens(
+    qtbot, tmp_path: Path, settings, capsys
+) -> None:
+    from anthology.user_state import default_state_path
+
+    vault = tmp_path / "entries"
+    shutil.copytree(entries_dir(), vault)
+    state = default_state_path(vault.resolve())
+    state.parent.mkdir(parents=True)
+    state.write_bytes(b"\x00garbage, not SQLite\xff" * 500)
+    win = open_window(qtbot, vault, tmp_path / "index.sqlite", settings)
+    assert win.current_id() == "HOME" and win.graph.shown_ids()
+    assert state.with_name(state.name + ".corrupt").is_file()  # kept, moved aside
+    assert "was damaged" in capsys.readouterr().err  # and in the status bar, for a while
+    win.close()
+    again = open_window(qtbot, vault, tmp_path / "index.sqlite", settings)  # a new file
+    assert again.state is not None and again.state.path == state
+    again.close()
+
+
+def test_graph_settings_kept_in_qsettings_before_are_taken_over_once(
+    qtbot, tmp_path: Path, settings
+) -> None:
+    import json
+    import re
+
+    vault = tmp_path / "entries"
+    shutil.copytree(entries_dir(), vault)
+    key = re.sub(r"[^A-Za-z0-9_.-]+", "_", str(vault.resolve())).strip("_")
+    settings.setValue(f"graphView/{key[-80:]}/settings", json.dumps({"depth": 3}))
+    win = open_window(qtbot, vault, tmp_path / "index.sqlite", settings)
+    assert win.graph.depth_spin.value() == 3
+    assert not [k for k in settings.allKeys() if k.startswith("graphView")]
+    win.close()
+
+
+def test_the_theme_reaches_every_widget_through_one_signal(window: MainWindow) -> None:
+    from anthology.demo import DEMOS
+
+    titles = [a.text().replace("&", "") for a in window.demo_actions]
+    assert titles == [d.title for d in DEMOS.values()]  # the View menu reads the registry
+    window.demo_actions[0].trigger()
+    demo = window.demo_dock.widget()
+    seen: list[str] = []
+    window.themes.themeChanged.connect(seen.append)
+    window.set_theme("dark")
+    assert seen == ["dark"] and window.theme == "dark"
+    assert (window.entry_pane.theme(), window.graph.theme(), demo.theme()) == ("dark",) * 3
+    window.set_theme("light")
+    assert (window.entry_pane.theme(), window.graph.theme(), demo.theme()) == ("light",) * 3
+    QApplication.instance().setPalette(QApplication.style().standardPalette())

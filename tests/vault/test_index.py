@@ -122,11 +122,6 @@ def test_graph_data_and_ghosts(index: VaultIndex) -> None:
     assert "?Missing Entry" in ghosts.ids and ghosts.ghost[ghosts.ids.index("?Missing Entry")]
 
 
-def test_positions_round_trip(index: VaultIndex) -> None:
-    index.save_positions({"LIT-008": (1.5, -2.0), "bad": (float("nan"), 0.0)})
-    assert index.load_positions() == {"LIT-008": (1.5, -2.0)}
-
-
 def test_schema_version_and_location(index: VaultIndex, vault: Path) -> None:
     assert index.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert index.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -288,3 +288,10 @@ def test_renderer_never_imports_qt() -> None:
         "assert not any(m.startswith(('PySide6', 'shiboken')) for m in sys.modules), 'Qt!'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_demo_block_reads_the_one_registry(resolver: FakeResolver) -> None:
+    from anthology.demo import DEMOS
+
+    out = render("```demo\nattention-scaling\n```\n", resolver)
+    assert DEMOS["attention-scaling"].description in text_of(out.html)

@@ -65,10 +65,12 @@ def screenshot(
 
     app = _application()
     with tempfile.TemporaryDirectory() as tmp:
-        # A throwaway settings file: a screenshot must not change the user's window state.
+        # Throwaway settings and user state: a screenshot must not change the user's window
+        # state, nor the graph layout and settings of their vault.
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
         settings.setValue("theme", theme)
-        window = MainWindow(vault, db=Path(db) if db else None, entry=entry, settings=settings)
+        window = MainWindow(vault, db=Path(db) if db else None, entry=entry, settings=settings,
+                            state_dir=Path(tmp) / "state")  # fmt: skip
         window.resize(*size)
         window.show()
         if not wait_until(app, lambda: window.settled, 120):
@@ -113,5 +115,5 @@ def run_demo(args) -> int:
     widget.resize(1000, 720)
     widget.show()
     status = app.exec()
-    getattr(widget, "shutdown", lambda: None)()
+    widget.shutdown()
     return int(status)

@@ -11,6 +11,7 @@ calls it) cancels the sweep before the widget goes.
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import numpy as np
@@ -34,21 +35,10 @@ from PySide6.QtWidgets import (
 
 from anthology.demo import DEMOS
 from anthology.demo import attention_scaling as maths
+from anthology.palette import THEMES
+from anthology.palette import theme as palette_theme
 from anthology.tasks import TaskState
 from anthology.ui.task_runner import TaskRunner
-
-# Okabe–Ito colours: distinguishable for colour-blind readers, on light and dark grounds.
-SCALING_COLOURS = {
-    "none": "#D55E00",
-    "1/sqrt(d)": "#0072B2",
-    "1/d": "#009E73",
-    "qk-norm": "#CC79A7",
-}
-_DARK_SCALING_COLOURS = {**SCALING_COLOURS, "1/sqrt(d)": "#56B4E9"}
-_THEMES = {
-    "light": {"background": "#ffffff", "foreground": "#202020", "accent": "#555555"},
-    "dark": {"background": "#1e1f22", "foreground": "#dcdcdc", "accent": "#aaaaaa"},
-}
 
 # d_k values the slider steps through: half octaves from 1 to 4096.
 SLIDER_D_KS: tuple[int, ...] = tuple(sorted({round(2 ** (i / 2)) for i in range(25)}))
@@ -448,15 +438,15 @@ class AttentionScalingDemo(QWidget):
 
     # ------------------------------------------------------------------ theme
 
-    def set_theme(self, theme: str) -> None:
+    def set_theme(self, name: str) -> None:
         """Colour the plots for a ``"light"`` or ``"dark"`` window."""
-        if theme not in _THEMES:
-            raise ValueError(f"theme must be 'light' or 'dark', got {theme!r}")
-        self._theme = theme
-        colours = _THEMES[theme]
-        fg, accent = colours["foreground"], colours["accent"]
+        if name not in THEMES:
+            raise ValueError(f"theme must be 'light' or 'dark', got {name!r}")
+        self._theme = name
+        colours = palette_theme(name).demo
+        fg, accent = colours.foreground, colours.accent
         for widget in (self.histogram_widget, self.weights_widget, self.sweep_widget):
-            widget.setBackground(colours["background"])
+            widget.setBackground(colours.background)
         plots = [self.histogram_widget.getPlotItem(), self.weights_widget.getPlotItem()]
         plots += [p.plot for p in self.sweep_plots.values()]
         for plot in plots:
@@ -469,7 +459,7 @@ class AttentionScalingDemo(QWidget):
         self.histogram_legend.setLabelTextColor(fg)
         for _sample, label in self.histogram_legend.items:
             label.setText(label.text, color=fg)
-        scaling_colours = _DARK_SCALING_COLOURS if theme == "dark" else SCALING_COLOURS
+        scaling_colours = colours.scalings
         glyphs = {"none": "●", "1/sqrt(d)": "■", "1/d": "▼", "qk-norm": "◆"}
         self.sweep_legend.setText(
             "&nbsp;&nbsp;&nbsp;".join(
@@ -480,7 +470,7 @@ class AttentionScalingDemo(QWidget):
             + f'&nbsp;&nbsp;&nbsp;<span style="color:{fg}">│ now &nbsp;┆ saturation</span>'
         )
         legend_palette = self.sweep_legend.palette()
-        legend_palette.setColor(QPalette.ColorRole.Window, QColor(colours["background"]))
+        legend_palette.setColor(QPalette.ColorRole.Window, QColor(colours.background))
         self.sweep_legend.setPalette(legend_palette)
         for p in self.sweep_plots.values():
             p.set_colours(scaling_colours, accent)
@@ -694,13 +684,33 @@ class AttentionScalingDemo(QWidget):
         super().closeEvent(event)
 
 
+class UnknownDemo(QLabel):
+    """What the dock shows for a demo name no one registered: a label saying which are."""
+
+    entryLinkActivated = Signal(str)  # never fires: as every demo widget has it
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        known = ", ".join(sorted(DEMOS))
+        super().__init__(f"Unknown demo “{name}”. Known demos: {known}", parent)
+        self.setObjectName("unknownDemo")
+        self.setWordWrap(True)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+    def set_theme(self, name: str) -> None:
+        """The window's palette colours a label already."""
+
+    def shutdown(self) -> None:
+        """Nothing runs behind a label."""
+
+
 def create_demo_widget(name: str, parent: QWidget | None = None) -> QWidget:
-    """The widget of the demo called ``name``; a label saying so for an unknown name."""
-    if name == "attention-scaling":
-        return AttentionScalingDemo(parent)
-    known = ", ".join(sorted(DEMOS))
-    label = QLabel(f"Unknown demo “{name}”. Known demos: {known}", parent)
-    label.setObjectName("unknownDemo")
-    label.setWordWrap(True)
-    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    return label
+    """The widget of the demo called ``name`` (see :data:`anthology.demo.DEMOS`); an
+    :class:`UnknownDemo` label for a name not there."""
+    demo = DEMOS.get(name)
+    if demo is None:
+        widget: QWidget = UnknownDemo(name, parent)
+    else:
+        module, _, cls = demo.widget.partition(":")
+        widget = getattr(importlib.import_module(module), cls)(parent)
+    widget.demo_name = name  # which demo the dock shows
+    return widget

@@ -10,9 +10,12 @@ Public API (used by the main window)::
     view = GraphView()                           # objectName "graphView"
     view.entryActivated.connect(open_entry)      # str: a click on a node, or "Open"
     view.layoutSettled.connect(persist)          # the simulation cooled: save positions()
-    view.set_graph(data, positions, vault_key)   # replace the graph (live reload keeps positions)
+    view.set_graph(data, positions, vault_key, pinned=ids, store=state)  # replace the graph
+                                                 # (live reload keeps positions)
     view.set_current(entry_id)                   # follow the entry pane (ring, trail, local graph)
     view.positions() -> dict[str, tuple[float, float]]   # global layout coordinates
+    view.pinned_ids() -> list[str]               # nodes the reader dragged (saved with positions)
+    view.detach_store()                          # save the settings, let go of the vault's store
     view.set_theme("dark" | "light")
     view.export_png(path); view.export_svg(path)
     view.shutdown()                              # stop the worker (also on close / aboutToQuit)
@@ -23,25 +26,26 @@ Also: ``set_local(bool)``, ``set_depth(1..3)``, ``show_local_graph(id)``, ``set_
 ``hover(id)``, ``highlighted_ids()``, ``search_matches()``, ``shown_ids()``, ``shown_edges()``,
 ``node_viewport_pos(id)``, ``node_menu(id)``, ``current_id()``, ``trail()``, ``pinned_ids()``.
 
-Settings (forces, display, filters, groups, local/depth, panel open) persist per vault in
-``QSettings()`` under ``graphView/<vault_key>/settings`` (JSON).  ``layoutSettled`` is emitted
-whenever a simulation cools, local ones included; reopening with every position known runs
-no simulation (and emits nothing).
+Settings (forces, display, filters, groups, local/depth, panel open) persist per vault in the
+vault's user state (``store``, a :class:`anthology.user_state.UserState`) under
+:data:`~anthology.user_state.GRAPH_VIEW`; without a store they last as long as the view.
+``layoutSettled`` is emitted whenever a simulation cools, local ones included; reopening with
+every position known runs no simulation (and emits nothing).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import math
-import re
 import weakref
 from collections import Counter
+from collections.abc import Iterable
+from typing import Any, Protocol
 from xml.sax.saxutils import escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -59,6 +63,8 @@ from PySide6.QtWidgets import (
 )
 
 from anthology.layout.force_layout import ForceParams, place_near_neighbours
+from anthology.palette import THEMES as PALETTE_THEMES
+from anthology.palette import theme as palette_theme
 from anthology.ui.graph_controls import MENTION, GraphControls, defaults
 from anthology.ui.graph_items import (
     EdgeLayer,
@@ -68,6 +74,8 @@ from anthology.ui.graph_items import (
     device_coords,
 )
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
+from anthology.ui.theme import css_colour, qcolor
+from anthology.user_state import GRAPH_VIEW
 from anthology.vault import GraphData, hops_within
 from anthology.vault.render.safe_text import tooltip_html
 
@@ -77,61 +85,22 @@ TRAIL_LENGTH = 12
 PREFERRED_KINDS = ("literature", "practice", "note")  # palette slots 0, 1, 2
 POSITION_LIMIT = 1.0e6
 
-THEMES = {
-    "dark": {
-        "background": "#1e1e1e",
-        "text": QColor(210, 210, 210, 230),
-        "node": QColor("#9a9a9a"),
-        "ghost": QColor(110, 110, 110, 150),
-        "mention": QColor(140, 140, 140, 85),
-        "accent": QColor("#a882ff"),
-        "trail": QColor(168, 130, 255, 140),
-        "pin": QColor("#e0af68"),
-        "search": QColor("#f5d76e"),
-        "legend_bg": "rgba(30,30,30,150)",
-        "palette": [
-            "#7aa2f7",
-            "#9ece6a",
-            "#e0af68",
-            "#bb9af7",
-            "#7dcfff",
-            "#f7768e",
-            "#ff9e64",
-            "#73daca",
-            "#c0caf5",
-            "#2ac3de",
-        ],
-    },
-    "light": {
-        "background": "#ffffff",
-        "text": QColor(46, 46, 46),
-        "node": QColor("#8a8a8a"),
-        "ghost": QColor(170, 170, 170, 150),
-        "mention": QColor(120, 120, 120, 75),
-        "accent": QColor("#7b6cd9"),
-        "trail": QColor(123, 108, 217, 140),
-        "pin": QColor("#d9962c"),
-        "search": QColor("#d4a000"),
-        "legend_bg": "rgba(255,255,255,170)",
-        "palette": [
-            "#5b8def",
-            "#5fae3e",
-            "#d9962c",
-            "#9a6fe0",
-            "#2fa9cf",
-            "#e0607a",
-            "#e07a3f",
-            "#3aa89b",
-            "#6c7ac4",
-            "#1f9bb5",
-        ],
-    },
-}
+
+def _graph_theme(name: str) -> dict[str, Any]:
+    """The graph's colours of a theme (from :mod:`anthology.palette`), as Qt takes them."""
+    g = palette_theme(name).graph
+    return {
+        "background": g.background,
+        **{k: qcolor(getattr(g, k)) for k in ("text", "node", "ghost", "mention", "accent",
+                                               "trail", "pin", "search")},
+        "legend_bg": css_colour(g.legend_bg),
+        "palette": list(g.groups),
+    }  # fmt: skip
 
 
-# ---------------------------------------------------------------------------------------
-# pure helpers (no Qt)
-# ---------------------------------------------------------------------------------------
+THEMES = {name: _graph_theme(name) for name in PALETTE_THEMES}
+
+
 def sanitize_graph(data: GraphData) -> GraphData:
     """A copy that the view can trust: lists padded to ``n``, edges in range, no self-links,
     no duplicate (directed) edges, one relation per edge."""
@@ -246,9 +215,12 @@ def _stop_quietly(worker: LayoutThread) -> None:
         worker.stop()
 
 
-def _settings_group(vault_key: str) -> str:
-    key = re.sub(r"[^A-Za-z0-9_.-]+", "_", vault_key or "default").strip("_") or "default"
-    return f"graphView/{key[-80:]}"
+class SettingsStore(Protocol):
+    """Where the view's settings persist (a vault's :class:`~anthology.user_state.UserState`)."""
+
+    def get(self, key: str, default: Any = None) -> Any: ...
+
+    def put(self, key: str, value: Any) -> None: ...
 
 
 # ---------------------------------------------------------------------------------------
@@ -261,9 +233,8 @@ class GraphView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("graphView")
-        # Where per-vault settings persist: the main window hands over its own QSettings
-        # (so a screenshot's or a test's throwaway settings stay throwaway).
-        self.settings_store: QSettings | None = None
+        # Where this vault's settings persist: its user state, handed over by the window.
+        self._store: SettingsStore | None = None
         self._theme = "dark"
         self._vault_key: str | None = None
         self._settings = defaults()
@@ -493,10 +464,14 @@ class GraphView(QWidget):
         data: GraphData,
         positions: dict[str, tuple[float, float]] | None = None,
         vault_key: str = "",
+        *,
+        pinned: Iterable[str] = (),
+        store: SettingsStore | None = None,
     ) -> None:
         """Replace the graph.  Positions of nodes already shown are kept (so a live reload
-        only settles what changed), then ``positions`` fill in; new nodes start beside their
-        neighbours.  A new ``vault_key`` loads that vault's settings and refits the view."""
+        only settles what changed), then ``positions`` fill in, and the ids in ``pinned``
+        among them are pinned there; new nodes start beside their neighbours.  A new
+        ``vault_key`` loads that vault's settings from ``store`` and refits the view."""
         if self._shut:
             return
         new_vault = vault_key != self._vault_key
@@ -504,10 +479,13 @@ class GraphView(QWidget):
             if self._vault_key is not None:
                 self._save_settings()
             self._vault_key = vault_key
+            self._store = store
             self._load_settings()
             self._pins.clear()
             self._trail.clear()
             self._current = self._local_centre = None
+        elif store is not None:
+            self._store = store  # the same vault opened again
         old_ids, old_pos = self._data.ids, self._gpos
         old_edges = (
             {(old_ids[a], old_ids[b]) for a, b in self._data.edges.tolist()}
@@ -546,6 +524,10 @@ class GraphView(QWidget):
         self._gpos = pos
         self._degree_full = data.degrees()
         self._pins = {k: v for k, v in self._pins.items() if k in index}
+        for node_id in pinned:
+            i = index.get(node_id)
+            if i is not None and np.isfinite(pos[i]).all():
+                self._pins[node_id] = (float(pos[i, 0]), float(pos[i, 1]))
         self._trail = [k for k in self._trail if k in index]
         if self._current not in index:
             self._current = None
@@ -736,18 +718,17 @@ class GraphView(QWidget):
         if not self._shut:
             self._save_timer.start()
 
-    def _qsettings(self) -> QSettings:
-        return self.settings_store if self.settings_store is not None else QSettings()
+    def detach_store(self) -> None:
+        """Save the settings into the vault's store and let go of it (it is being closed)."""
+        self._save_timer.stop()
+        self._save_settings()
+        self._store = None
 
     def _load_settings(self) -> None:
-        s = self._qsettings()
-        raw = s.value(_settings_group(self._vault_key or "") + "/settings", "")
+        stored = self._store.get(GRAPH_VIEW) if self._store is not None else None
         values = defaults()
-        if raw:
-            with contextlib.suppress(ValueError, TypeError):
-                stored = json.loads(str(raw))
-                if isinstance(stored, dict):
-                    values.update({k: v for k, v in stored.items() if k in values})
+        if isinstance(stored, dict):
+            values.update({k: v for k, v in stored.items() if k in values})
         self._settings = values
         self.controls.set_values(values)
         for w, v in (
@@ -763,11 +744,8 @@ class GraphView(QWidget):
         self.depth_spin.blockSignals(False)
 
     def _save_settings(self) -> None:
-        if self._vault_key is None:
-            return
-        s = self._qsettings()
-        s.setValue(_settings_group(self._vault_key) + "/settings", json.dumps(self._settings))
-        s.sync()
+        if self._vault_key is not None and self._store is not None:
+            self._store.put(GRAPH_VIEW, self._settings)
 
     def _force_params(self) -> ForceParams:
         st = self._settings

@@ -4,11 +4,19 @@ It asks the core (:class:`VaultIndex`) questions and draws the answers; it never
 Indexing runs on a :class:`TaskRunner` off the GUI thread; the window stays usable meanwhile
 and shows progress in the status bar. Edits made in another editor reach the window through
 a file watcher: the changed files are re-indexed and the reader keeps their place.
+
+Two places hold what it knows of a vault: the index (a cache, rebuilt at will) and the
+vault's user state (:class:`UserState`: the graph's layout, pins and settings), which
+outlives the index. Window-wide things (geometry, theme, recent vaults) are in QSettings.
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
+import json
+import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +29,7 @@ from PySide6.QtCore import (
     Qt,
     QThread,
     QTimer,
+    Signal,
 )
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -37,6 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from anthology import __version__
+from anthology.demo import DEMOS
 from anthology.paths import entries_dir
 from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
 from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
@@ -45,8 +55,9 @@ from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
 from anthology.ui.task_runner import TaskRunner, describe_error
-from anthology.ui.theme import apply_theme
+from anthology.ui.theme import ThemeController
 from anthology.ui.views_loader import ViewsData, load_views
+from anthology.user_state import GRAPH_VIEW, UserState
 from anthology.vault import (
     DiskResolver,
     RefreshReport,
@@ -76,6 +87,9 @@ DEBOUNCE_MS = 150
 
 
 class MainWindow(QMainWindow):
+    # a problem with the user state, reported from whichever thread met it
+    stateProblem = Signal(str)
+
     def __init__(
         self,
         vault: Path | None = None,
@@ -83,10 +97,16 @@ class MainWindow(QMainWindow):
         db: Path | None = None,
         entry: str | None = None,
         settings: QSettings | None = None,
+        state_dir: Path | None = None,
     ) -> None:
+        """``state_dir``: where the vaults' user state files go (default:
+        :func:`anthology.user_state.state_dir`)."""
         super().__init__()
         self.setObjectName("mainWindow")
         self.settings = settings or QSettings("Anthology", "Anthology")
+        self.state_dir = state_dir
+        self.state: UserState | None = None  # the open vault's
+        self.stateProblem.connect(self._on_state_problem)
         self.index: VaultIndex | None = None
         self._mentions_index: tuple[VaultIndex, VaultIndex] | None = None  # (index, reader)
         self.root: Path | None = None
@@ -112,7 +132,10 @@ class MainWindow(QMainWindow):
         self._views_pending = False  # a views question is out: the window is not settled
         self._first_look: str | None = None  # the path shown before the index was built
         self._watching = False  # the watches follow this vault's files (see _sync_watches)
-        self.theme = str(self.settings.value("theme", "light"))
+        # the widgets follow its themeChanged (the entry pane here, the graph and a demo
+        # when they are made)
+        self.themes = ThemeController(self, str(self.settings.value("theme", "light")))
+        self.themes.themeChanged.connect(self._on_theme_changed)
 
         self._build_widgets()
         self._build_actions()
@@ -145,6 +168,7 @@ class MainWindow(QMainWindow):
             lambda text: self.statusBar().showMessage(f"“{text}” is not an entry yet", 4000)
         )
         self.entry_pane.set_preview_provider(self._preview)
+        self.themes.themeChanged.connect(self.entry_pane.set_theme)
 
         # The graph view and pyqtgraph come after the first entry is on screen (see
         # _ensure_graph); until then its place says what is coming.
@@ -217,8 +241,10 @@ class MainWindow(QMainWindow):
         self.act_search = self._action("&Search…", self.focus_search, K("Ctrl+Shift+F"),
                                        "Full-text search")  # fmt: skip
         self.act_problems = self._action("&Problems…", self.show_problems)
-        self.act_demo = self._action("&Attention-Scaling Demo", lambda: self.open_demo(
-            "attention-scaling"))  # fmt: skip
+        self.demo_actions = [  # one a registered demo (anthology.demo.DEMOS)
+            self._action(f"&{demo.title}", lambda _c=False, n=name: self.open_demo(n))
+            for name, demo in DEMOS.items()
+        ]
         self.act_about = self._action("&About Anthology", self.about)
         self.act_back.setText("← Back")
         self.act_forward.setText("Forward →")
@@ -252,7 +278,8 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.search_dock.toggleViewAction())
         m.addAction(self.act_problems)
-        m.addAction(self.act_demo)
+        for action in self.demo_actions:
+            m.addAction(action)
         m = bar.addMenu("&Help")
         m.addAction(self.act_about)
 
@@ -326,6 +353,8 @@ class MainWindow(QMainWindow):
             return
         self._close_vault()
         self.root = root
+        self.state = UserState.for_vault(root, folder=self.state_dir, report=self.stateProblem.emit)
+        self._adopt_old_graph_settings()
         self.setWindowTitle(f"{root.name} — Anthology")
         self._remember_vault(root)
         self._pending_entry = entry or self._last_entry()
@@ -375,6 +404,11 @@ class MainWindow(QMainWindow):
         self._views.stop()
         self._views_pending = False
         self._save_positions()
+        if self.graph is not None:
+            self.graph.detach_store()
+        if self.state is not None:
+            self.state.close()
+            self.state = None
         self.backlinks.clear()  # its "Show more" rows ask the index being closed
         self._close_mentions_index()
         if self.index is not None:
@@ -543,7 +577,7 @@ class MainWindow(QMainWindow):
         painted first: the question's Python work shares the interpreter lock."""
         assert self.index is not None
         self._views_pending = True
-        self._views.start(load_views, self.index, with_positions)
+        self._views.start(load_views, self.index, self.state if with_positions else None)
 
     def _apply_views(self, data: ViewsData) -> None:
         self._views_pending = False
@@ -556,7 +590,9 @@ class MainWindow(QMainWindow):
                                      if problems else "No problems")  # fmt: skip
         self.switcher.set_entries(data.switcher_items)
         graph = self._ensure_graph()
-        graph.set_graph(data.graph, data.positions or None, vault_key=self._vault_key())
+        pinned = [k for k, p in data.positions.items() if p.pinned]
+        graph.set_graph(data.graph, data.positions or None, vault_key=self._vault_key(),
+                        pinned=pinned, store=self.state)  # fmt: skip
         if (current := self.current_id()) is not None:
             graph.set_current(current)
 
@@ -571,10 +607,9 @@ class MainWindow(QMainWindow):
             from anthology.ui.graph_view import GraphView
 
             graph = GraphView()
-            graph.settings_store = self.settings
             graph.entryActivated.connect(self.show_entry)
             graph.layoutSettled.connect(self._save_positions)
-            graph.set_theme(self.theme)
+            self.themes.follow(graph.set_theme)
             self.right.replaceWidget(0, graph)
             self._graph_slot.deleteLater()
             self.graph = graph
@@ -736,34 +771,30 @@ class MainWindow(QMainWindow):
             self.demo_dock.setObjectName("demoDock")
             self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.demo_dock)
         old = self.demo_dock.widget()
-        if old is not None and getattr(old, "demo_name", None) == name:
+        if old is not None and old.demo_name == name:
             self.demo_dock.show()
             return
         if old is not None:
-            getattr(old, "shutdown", lambda: None)()
+            old.shutdown()
             old.deleteLater()
-        widget = create_demo_widget(name, self.demo_dock)
-        widget.demo_name = name
-        if hasattr(widget, "entryLinkActivated"):
-            widget.entryLinkActivated.connect(self.show_entry)
-        if hasattr(widget, "set_theme"):
-            widget.set_theme(self.theme)
+        widget = create_demo_widget(name, self.demo_dock)  # the registry's contract:
+        widget.entryLinkActivated.connect(self.show_entry)  # see anthology.demo
+        self.themes.follow(widget.set_theme)
         self.demo_dock.setWindowTitle(f"Demo — {name}")
         self.demo_dock.setWidget(widget)
         self.demo_dock.show()
 
+    @property
+    def theme(self) -> str:
+        return self.themes.theme
+
     def set_theme(self, theme: str) -> None:
-        self.theme = "dark" if theme == "dark" else "light"
-        app = QApplication.instance()
-        if isinstance(app, QApplication):
-            apply_theme(app, self.theme)
-        self.entry_pane.set_theme(self.theme)
-        if self.graph is not None:
-            self.graph.set_theme(self.theme)
-        if self.demo_dock is not None and hasattr(self.demo_dock.widget(), "set_theme"):
-            self.demo_dock.widget().set_theme(self.theme)
-        (self.act_dark if self.theme == "dark" else self.act_light).setChecked(True)
-        self.settings.setValue("theme", self.theme)
+        """Restyle the window; every widget that follows ``themeChanged`` restyles itself."""
+        self.themes.set_theme(theme)
+
+    def _on_theme_changed(self, theme: str) -> None:
+        (self.act_dark if theme == "dark" else self.act_light).setChecked(True)
+        self.settings.setValue("theme", theme)
 
     def about(self) -> None:
         QMessageBox.about(
@@ -776,8 +807,26 @@ class MainWindow(QMainWindow):
 
     # -- shutting down -----------------------------------------------------------------
     def _save_positions(self) -> None:
-        if self.index is not None and self.graph is not None and self.graph.positions():
-            self.index.save_positions(self.graph.positions())
+        if self.state is not None and self.graph is not None and (pos := self.graph.positions()):
+            self.state.save_positions(pos, self.graph.pinned_ids())
+
+    def _on_state_problem(self, message: str) -> None:
+        print(f"anthology: {message}", file=sys.stderr)
+        self.statusBar().showMessage(f"User state: {message}", 15000)
+
+    def _adopt_old_graph_settings(self) -> None:
+        """The graph's settings were kept in QSettings before the user state: taken over
+        once, then removed there."""
+        assert self.state is not None
+        key = re.sub(r"[^A-Za-z0-9_.-]+", "_", self._vault_key()).strip("_") or "default"
+        group = f"graphView/{key[-80:]}"
+        raw = self.settings.value(f"{group}/settings")
+        if raw is None:
+            return
+        if self.state.get(GRAPH_VIEW) is None:
+            with contextlib.suppress(ValueError, TypeError):
+                self.state.put(GRAPH_VIEW, json.loads(str(raw)))
+        self.settings.remove(group)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         QApplication.instance().removeEventFilter(self)
@@ -788,5 +837,5 @@ class MainWindow(QMainWindow):
         if self.graph is not None:
             self.graph.shutdown()
         if self.demo_dock is not None:
-            getattr(self.demo_dock.widget(), "shutdown", lambda: None)()
+            self.demo_dock.widget().shutdown()
         super().closeEvent(event)

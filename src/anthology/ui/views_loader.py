@@ -6,7 +6,8 @@ the window on every live reload. The window shows its entry first, then runs
 :func:`load_views` on a :class:`~anthology.ui.task_runner.TaskRunner`: it asks for the rest
 on a read-only connection of its own (``VaultIndex.reader``) and hands it back as one
 answer; a newer question cancels the older one, whose query is interrupted and whose answer
-is dropped.
+is dropped. The
+saved graph layout comes with it, from the vault's user state (:mod:`anthology.user_state`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anthology.tasks import TaskState
+from anthology.user_state import Position, UserState
 from anthology.vault import EntryRef, GraphData, VaultIndex
 
 
@@ -26,14 +28,15 @@ class ViewsData:
     stats: dict[str, Any]
     switcher_items: list[tuple[EntryRef, list[str]]]
     graph: GraphData
-    positions: dict[str, tuple[float, float]] = field(default_factory=dict)
+    positions: dict[str, Position] = field(default_factory=dict)  # from the user state
 
 
-def load_views(state: TaskState, index: VaultIndex, with_positions: bool) -> ViewsData:
-    """Ask for the counts, the switcher's list, the graph and (``with_positions``, for a
-    graph not drawn yet) its saved layout, on the runner's thread. ``index.reader()`` only
-    reads the index's paths; the reader is closed here. Cancelling ``state`` interrupts
-    the running query, never while the connection is being closed nor after (that raises)."""
+def load_views(state: TaskState, index: VaultIndex, positions: UserState | None) -> ViewsData:
+    """Ask for the counts, the switcher's list, the graph and (from ``positions``, the
+    vault's user state, for a graph not drawn yet) its saved layout, on the runner's
+    thread. ``index.reader()`` only reads the index's paths; the reader is closed here.
+    Cancelling ``state`` interrupts the running query, never while the connection is being
+    closed nor after (that raises)."""
     reader = index.reader()
     closing = threading.Lock()
     closed = False
@@ -50,7 +53,6 @@ def load_views(state: TaskState, index: VaultIndex, with_positions: bool) -> Vie
             stats = reader.stats()
             items = reader.switcher_items()
             graph = reader.graph(ghosts=True)
-            positions = reader.load_positions() if with_positions else {}
     except Exception:
         state.check()  # an interrupted query is a cancelled task, not an error
         raise
@@ -58,5 +60,6 @@ def load_views(state: TaskState, index: VaultIndex, with_positions: bool) -> Vie
         with closing:
             reader.close()
             closed = True
+    saved = positions.positions() if positions is not None else {}
     state.check()
-    return ViewsData(stats, items, graph, positions)
+    return ViewsData(stats, items, graph, saved)

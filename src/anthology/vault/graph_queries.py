@@ -89,17 +89,6 @@ class GraphQueries(ReportQueries):
         near = np.flatnonzero(hops >= 0)
         return [data.ids[i] for i in sorted(near, key=lambda i: (hops[i], data.ids[i]))]
 
-    def save_positions(self, positions: dict[str, tuple[float, float]]) -> None:
-        """Remember graph positions, so reopening the vault shows the same picture."""
-        rows = [(k, float(x), float(y)) for k, (x, y) in positions.items()
-                if np.isfinite(x) and np.isfinite(y)]  # fmt: skip
-        with self._lock, self.conn:
-            self.conn.execute("DELETE FROM positions")
-            self.conn.executemany("INSERT INTO positions(id, x, y) VALUES (?,?,?)", rows)
-
-    def load_positions(self) -> dict[str, tuple[float, float]]:
-        return {i: (x, y) for i, x, y in self._q("SELECT id, x, y FROM positions")}
-
     def export_json(self) -> dict[str, Any]:
         """The graph as ``{"entries": […], "links": […], "problems": […]}`` (see README)."""
         entries = [

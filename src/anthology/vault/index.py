@@ -11,13 +11,12 @@ user's cache folder (never inside the vault) and can be deleted at any time.
 from __future__ import annotations
 
 import errno
-import hashlib
-import re
 import sqlite3
 from pathlib import Path
 
 import platformdirs
 
+from anthology.paths import vault_file_name
 from anthology.tasks import TaskState
 from anthology.vault.backlinks import BacklinkQueries
 from anthology.vault.entries import HOME_IDS
@@ -40,9 +39,7 @@ __all__ = ["HOME_IDS", "VaultIndex", "default_db_path"]
 
 def default_db_path(root: Path) -> Path:
     """The index of the vault at ``root``, in the user cache folder, keyed by its path."""
-    digest = hashlib.sha1(str(root).encode("utf-8")).hexdigest()[:12]
-    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", root.name)[:40] or "vault"
-    return Path(platformdirs.user_cache_dir("anthology")) / "indexes" / f"{slug}-{digest}.sqlite"
+    return Path(platformdirs.user_cache_dir("anthology")) / "indexes" / vault_file_name(root)
 
 
 def _is_corruption(exc: sqlite3.DatabaseError) -> bool:

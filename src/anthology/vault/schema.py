@@ -25,7 +25,8 @@ from anthology.vault.rows import EntryRow, LinkTarget, ParsedLink, ProblemRow
 
 # 7: the application id in the header (see index_file); 8: no write-only data (the aliases
 # and properties tables, entries.declared_id)
-SCHEMA_VERSION = 8
+# 9: graph positions moved to the user state (user_state.py)
+SCHEMA_VERSION = 9
 APP_ID = "anthology-index"
 
 
@@ -111,8 +112,6 @@ def create_schema(conn: sqlite3.Connection) -> None:
     db["problems"].create(PROBLEMS)
     db["problems"].create_index(["path"])
     db["attachments"].create({"path": str}, pk="path")
-    # Graph positions survive re-indexing: keyed by entry id, not by row.
-    db["positions"].create({"id": str, "x": float, "y": float, "pinned": int}, pk="id")
     db.execute(
         "CREATE VIRTUAL TABLE entries_fts USING fts5("
         "title, aliases, tags, body, tokenize = 'unicode61 remove_diacritics 2')"

@@ -16,11 +16,10 @@ from .entry import (
     preview_html,
     render_entry,
 )
-from .markdown_ext import DEMOS, MAX_EMBED_DEPTH
+from .markdown_ext import MAX_EMBED_DEPTH
 from .sanitize import sanitise_html
 
 __all__ = [
-    "DEMOS",
     "MAX_BODY_CHARS",
     "MAX_EMBED_DEPTH",
     "RenderedEntry",

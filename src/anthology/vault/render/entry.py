@@ -14,11 +14,13 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from anthology.palette import EntryColours
+
 from ..links import WIKILINK_RE, split_wikilink
 from ..model import Entry, EntryLookup, Relation
 from .markdown_ext import RenderContext, markdown_to_html, tag_chip
 from .safe_text import html_text
-from .theme import Palette, palette
+from .theme import palette
 
 MAX_BODY_CHARS = 100_000
 MAX_QUOTE_DEPTH = 12
@@ -133,7 +135,7 @@ def _relation_value(rel: Relation, ctx: RenderContext) -> str:
     return ctx.internal_link(rel.other, escape(rel.other.label), None)
 
 
-def _tags_value(value: Any, pal: Palette) -> str:
+def _tags_value(value: Any, pal: EntryColours) -> str:
     tags = value if isinstance(value, list | tuple) else re.split(r"[,\s]+", str(value))
     return " ".join(tag_chip(str(t).lstrip("#"), pal) for t in tags if str(t).strip())
 
@@ -182,7 +184,7 @@ def property_rows(entry: Entry, ctx: RenderContext) -> list[tuple[str, str]]:
     return rows
 
 
-def _properties_html(rows: list[tuple[str, str]], pal: Palette) -> str:
+def _properties_html(rows: list[tuple[str, str]], pal: EntryColours) -> str:
     if not rows:
         return ""
     body = "".join(
@@ -203,7 +205,7 @@ def _properties_html(rows: list[tuple[str, str]], pal: Palette) -> str:
     )
 
 
-def _byline(props: dict[str, Any], pal: Palette) -> str:
+def _byline(props: dict[str, Any], pal: EntryColours) -> str:
     authors = props.get("authors", props.get("author"))
     if isinstance(authors, list | tuple):
         names = [str(a) for a in authors if a]

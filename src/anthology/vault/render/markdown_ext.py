@@ -34,6 +34,9 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
+from anthology.demo import DEMOS
+from anthology.palette import EntryColours
+
 from ..links import (
     MDLINK_RE,
     TAG_RE,
@@ -47,7 +50,7 @@ from ..links import (
 from ..model import EntryLookup, EntryRef
 from . import mathtex
 from .sanitize import sanitise_html
-from .theme import Palette, callout_style
+from .theme import callout_style
 
 MAX_EMBED_DEPTH = 3
 # Work budgets per render (the entry and all it embeds): past them the rest is shown plainer
@@ -81,13 +84,6 @@ _DANGEROUS_OPEN_RE = re.compile(
 # More "[" than this in one paragraph and python-markdown's link scan turns quadratic.
 MAX_BRACKETS_PER_PARAGRAPH = 300
 
-DEMOS = {
-    "attention-scaling": (
-        "Watch the variance of q·k grow with dₖ, and the softmax saturate unless the "
-        "scores are scaled by 1/√dₖ."
-    ),
-}
-
 
 def _url(text: str) -> str:
     """``text`` quoted for a URL of ours (``entry:``, ``demo:``…): every reserved character."""
@@ -117,7 +113,7 @@ class RenderContext:
     entry_id: str
     source_path: str
     resolver: EntryLookup
-    palette: Palette
+    palette: EntryColours
     vault_root: Path | None = None
     resources: dict[str, bytes] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
@@ -459,14 +455,14 @@ class RenderContext:
             f'margin-bottom: 12px;"><tr><td bgcolor="{p.link}" style="padding: 8px 16px;">'
             f'<a href="demo:{_url(name)}" style="color: {p.background}; text-decoration: none; '
             f'font-weight: bold;">▶ Open the {escape(name)} demo</a></td></tr></table>'
-            f'<p style="color: {p.muted}; margin-top: 0;">{escape(DEMOS[name])}</p>'
+            f'<p style="color: {p.muted}; margin-top: 0;">{escape(DEMOS[name].description)}</p>'
         )
 
     def tag_html(self, tag: str) -> str:
         return tag_chip(tag, self.palette)
 
 
-def tag_chip(tag: str, pal: Palette) -> str:
+def tag_chip(tag: str, pal: EntryColours) -> str:
     return (
         f'<a class="tag" href="tag:{escape(_url(tag))}" style="color: {pal.chip_text}; '
         f'background-color: {pal.chip_bg}; text-decoration: none;">&#160;#{escape(tag)}&#160;</a>'

@@ -1,0 +1,238 @@
+"""The reader's own state of one vault: what must survive when the index is deleted.
+
+The index (:mod:`anthology.vault.index`) is a cache: it is rebuilt from the vault, and
+deleting it loses nothing. What the reader *did* — where they dragged and pinned the graph's
+nodes, how they set the graph up — is in no file of the vault and cannot be rebuilt, so it
+lives here, apart from the cache: one SQLite file a vault in the user data folder,
+``platformdirs.user_data_dir("anthology")/vaults/<name>-<digest>.sqlite`` (named as the index
+is, by :func:`anthology.paths.vault_file_name`), or in ``$ANTHOLOGY_STATE_DIR`` when that is
+set (the tests and ``anthology screenshot`` point it at a throwaway folder).
+
+What it holds (schema version in ``PRAGMA user_version``):
+
+- ``positions(id, x, y, pinned)``: the graph's layout, by entry id (not by the index's row
+  ids, which a rebuild renumbers); ``pinned`` nodes stay where the reader dropped them.
+- ``settings(key, value)``: JSON values by key, for state that is read and written whole.
+  In use: ``graph.view`` (:data:`GRAPH_VIEW`, the graph's forces, filters, groups and mode).
+  Meant for the reader's bookmarks and open tabs (``reader.bookmarks``, ``reader.tabs``);
+  state that grows row by row gets a table of its own and a schema version.
+
+A file that cannot be used never stops the window: a damaged one (not SQLite, or failing
+SQLite's quick check) is reported, moved aside as ``<file>.corrupt`` and started anew; one
+from a newer Anthology, or one that cannot be opened at all (a read-only folder), is left
+as it is and this session's state is kept in memory only. A failed write (a full disk) is
+reported, not raised: losing a layout must not take the window down.
+
+Free of Qt. One connection, behind a lock, serves the GUI thread and the views loader
+(which reads the positions off the GUI thread).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import platformdirs
+
+from anthology.paths import vault_file_name
+
+STATE_DIR_ENV = "ANTHOLOGY_STATE_DIR"
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x414E5455  # "ANTU", in the SQLite header (the index's is "ANTH")
+GRAPH_VIEW = "graph.view"
+_SIBLINGS = ("-wal", "-shm", "-journal")
+_DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+Report = Callable[[str], None]
+
+
+class Position(NamedTuple):
+    x: float
+    y: float
+    pinned: bool = False
+
+
+class _Unusable(Exception):
+    """The file is not one this Anthology may change (newer, or not a state file)."""
+
+
+def state_dir() -> Path:
+    """The folder of the per-vault state files."""
+    env = os.environ.get(STATE_DIR_ENV)
+    return Path(env) if env else Path(platformdirs.user_data_dir("anthology")) / "vaults"
+
+
+def default_state_path(root: Path) -> Path:
+    """The state file of the vault at ``root``."""
+    return state_dir() / vault_file_name(root)
+
+
+def _print_report(message: str) -> None:
+    print(f"anthology: {message}", file=sys.stderr)
+
+
+def _finite(value: float) -> bool:
+    return value == value and abs(value) != float("inf")
+
+
+class UserState:
+    """One vault's user state; see the module docstring. ``path=None`` keeps it in memory."""
+
+    def __init__(self, path: Path | None, *, report: Report = _print_report) -> None:
+        self.path = path
+        self._report = report
+        self._lock = threading.Lock()
+        self.conn = self._connect()
+
+    @classmethod
+    def for_vault(
+        cls, root: Path, *, folder: Path | None = None, report: Report = _print_report
+    ) -> UserState:
+        """The state of the vault at ``root``, in ``folder`` (default: :func:`state_dir`)."""
+        path = default_state_path(root) if folder is None else folder / vault_file_name(root)
+        return cls(path, report=report)
+
+    # -- opening ---------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        if self.path is None:
+            return self._memory()
+        try:
+            return self._open(self.path)
+        except _Unusable as exc:
+            self._report(f"{exc}; this session's graph layout and settings will not be kept")
+        except (OSError, sqlite3.Error) as exc:
+            if isinstance(exc, sqlite3.DatabaseError) and self._damaged(exc):
+                return self._start_anew(self.path, exc)
+            self._report(
+                f"cannot open the user state at {self.path} ({exc}); this session's graph "
+                "layout and settings will not be kept"
+            )
+        return self._memory()
+
+    @staticmethod
+    def _damaged(exc: sqlite3.DatabaseError) -> bool:
+        code = getattr(exc, "sqlite_errorcode", None)
+        return code in _DAMAGED or not isinstance(exc, sqlite3.OperationalError)
+
+    def _start_anew(self, path: Path, exc: BaseException) -> sqlite3.Connection:
+        aside = path.with_name(path.name + ".corrupt")
+        try:
+            for suffix in ("", *_SIBLINGS):  # an old log must not be replayed onto the new file
+                old = Path(f"{path}{suffix}")
+                if old.exists():
+                    os.replace(old, Path(f"{aside}{suffix}"))
+            conn = self._open(path)
+        except (OSError, sqlite3.Error, _Unusable) as again:
+            self._report(
+                f"the user state at {path} is damaged ({exc}) and cannot be replaced "
+                f"({again}); this session's graph layout and settings will not be kept"
+            )
+            return self._memory()
+        self._report(f"the user state at {path} was damaged ({exc}): moved to {aside.name}, "
+                     "starting anew")  # fmt: skip
+        return conn
+
+    @staticmethod
+    def _open(path: Path) -> sqlite3.Connection:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=5)
+        try:
+            app = conn.execute("PRAGMA application_id").fetchone()[0]  # reads the header
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise _Unusable(f"the user state at {path} is from a newer Anthology")
+            if app not in (0, APPLICATION_ID):
+                raise _Unusable(f"{path} is not an Anthology user state")
+            conn.execute("PRAGMA journal_mode = WAL")  # changes the header: only in ours
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise sqlite3.DatabaseError(f"quick check: {check}")
+            _create_schema(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    @staticmethod
+    def _memory() -> sqlite3.Connection:
+        conn = sqlite3.connect(":memory:", check_same_thread=False)
+        _create_schema(conn)
+        return conn
+
+    @contextlib.contextmanager
+    def _using(self, what: str) -> Iterator[sqlite3.Connection]:
+        """The connection, held; a failure is reported, not raised (see the module doc)."""
+        with self._lock:
+            try:
+                yield self.conn
+            except sqlite3.Error as exc:
+                self._report(f"could not {what} the user state at {self.path}: {exc}")
+
+    # -- positions -------------------------------------------------------------------------
+    def positions(self) -> dict[str, Position]:
+        """The saved graph layout, by entry id."""
+        out: dict[str, Position] = {}
+        with self._using("read the graph layout from") as conn:
+            for i, x, y, pinned in conn.execute("SELECT id, x, y, pinned FROM positions"):
+                out[i] = Position(x, y, bool(pinned))
+        return out
+
+    def save_positions(
+        self, positions: Mapping[str, tuple[float, float]], pinned: Iterable[str] = ()
+    ) -> None:
+        """Replace the saved layout with ``positions``; the ids in ``pinned`` are pins."""
+        pins = set(pinned)
+        rows = [(k, float(x), float(y), int(k in pins)) for k, (x, y) in positions.items()
+                if _finite(float(x)) and _finite(float(y))]  # fmt: skip
+        with self._using("save the graph layout in") as conn, conn:
+            conn.execute("DELETE FROM positions")
+            conn.executemany("INSERT INTO positions(id, x, y, pinned) VALUES (?,?,?,?)", rows)
+
+    # -- settings --------------------------------------------------------------------------
+    def get(self, key: str, default: Any = None) -> Any:
+        """The JSON value saved under ``key``, or ``default`` (also for an unreadable one)."""
+        row = None
+        with self._using("read a setting from") as conn:
+            row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return default
+        try:
+            return json.loads(row[0])
+        except ValueError:
+            return default
+
+    def put(self, key: str, value: Any) -> None:
+        """Save ``value`` (anything JSON can hold) under ``key``."""
+        text = json.dumps(value)
+        with self._using("save a setting in") as conn, conn:
+            conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (key, text))
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+    def __enter__(self) -> UserState:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _create_schema(conn: sqlite3.Connection) -> None:
+    with conn:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS positions (id TEXT PRIMARY KEY, x REAL NOT NULL, "
+            "y REAL NOT NULL, pinned INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID"
+        )
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+        )
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -1,0 +1,117 @@
+"""The per-vault user state: a real SQLite file in a temp folder, its place, and bad files."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from anthology.paths import vault_file_name
+from anthology.user_state import (
+    GRAPH_VIEW,
+    SCHEMA_VERSION,
+    STATE_DIR_ENV,
+    Position,
+    UserState,
+    default_state_path,
+    state_dir,
+)
+from anthology.vault.index import default_db_path
+
+
+def test_positions_and_pins_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    with UserState(path) as state:
+        state.save_positions(
+            {
+                "LIT-008": (1.5, -2.0),
+                "SOTA-050": (3.0, 4.0),
+                "bad": (float("nan"), 0.0),
+                "far": (float("inf"), 1.0),
+            },
+            pinned=["SOTA-050", "gone"],
+        )
+    with UserState(path) as state:
+        assert state.positions() == {
+            "LIT-008": Position(1.5, -2.0, False),
+            "SOTA-050": Position(3.0, 4.0, True),
+        }
+        state.save_positions({"LIT-008": (0.0, 0.0)})  # replaces the whole layout
+        assert state.positions() == {"LIT-008": Position(0.0, 0.0, False)}
+
+
+def test_settings_are_json_by_key(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    with UserState(path) as state:
+        assert state.get(GRAPH_VIEW) is None and state.get("x", {"d": 1}) == {"d": 1}
+        state.put(GRAPH_VIEW, {"repel": -120.0, "hidden_kinds": ["note"], "local": True})
+        state.put("reader.tabs", ["HOME", "LIT-008"])
+    with UserState(path) as state:
+        assert state.get(GRAPH_VIEW) == {"repel": -120.0, "hidden_kinds": ["note"],
+                                         "local": True}  # fmt: skip
+        assert state.get("reader.tabs") == ["HOME", "LIT-008"]
+        state.conn.execute("UPDATE settings SET value = '{not json' WHERE key = 'reader.tabs'")
+        assert state.get("reader.tabs", []) == []
+
+
+def test_the_file_is_wal_versioned_and_named_like_the_index(tmp_path: Path, monkeypatch) -> None:
+    root = tmp_path / "my notes"
+    monkeypatch.setenv(STATE_DIR_ENV, str(tmp_path / "state"))
+    assert state_dir() == tmp_path / "state"
+    assert default_state_path(root) == tmp_path / "state" / vault_file_name(root)
+    assert default_state_path(root).name == default_db_path(root).name  # one naming scheme
+    with UserState.for_vault(root) as state:
+        assert state.path == default_state_path(root) and state.path.is_file()
+        assert state.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert state.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    with UserState.for_vault(root, folder=tmp_path / "elsewhere") as state:
+        assert state.path == tmp_path / "elsewhere" / vault_file_name(root)
+    monkeypatch.delenv(STATE_DIR_ENV)
+    assert state_dir().name == "vaults" and "anthology" in str(state_dir())
+
+
+def test_a_damaged_file_is_reported_moved_aside_and_started_anew(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    path.write_bytes(b"these are not the pages of an SQLite file" * 100)
+    said: list[str] = []
+    with UserState(path, report=said.append) as state:
+        assert state.positions() == {}
+        state.save_positions({"A": (1.0, 2.0)}, pinned=["A"])
+    assert len(said) == 1 and "damaged" in said[0] and "s.sqlite.corrupt" in said[0]
+    assert (tmp_path / "s.sqlite.corrupt").read_bytes().startswith(b"these are not")
+    with UserState(path, report=said.append) as state:
+        assert state.positions() == {"A": Position(1.0, 2.0, True)}
+    assert len(said) == 1
+
+
+def test_a_file_from_a_newer_anthology_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.execute("CREATE TABLE future (x)")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    said: list[str] = []
+    with UserState(path, report=said.append) as state:
+        state.put(GRAPH_VIEW, {"local": False})  # kept in memory for this session
+        assert state.get(GRAPH_VIEW) == {"local": False}
+    assert "newer Anthology" in said[0] and path.read_bytes() == before
+
+
+def test_a_folder_that_cannot_be_made_keeps_the_state_in_memory(tmp_path: Path) -> None:
+    (tmp_path / "blocker").write_text("a file where the folder should be")
+    said: list[str] = []
+    with UserState(tmp_path / "blocker" / "s.sqlite", report=said.append) as state:
+        state.save_positions({"A": (1.0, 2.0)})
+        assert state.positions() == {"A": Position(1.0, 2.0, False)}
+    assert "cannot open the user state" in said[0]
+    assert (tmp_path / "blocker").read_text() == "a file where the folder should be"
+
+
+def test_a_failed_write_is_reported_not_raised(tmp_path: Path) -> None:
+    said: list[str] = []
+    state = UserState(tmp_path / "s.sqlite", report=said.append)
+    state.close()
+    state.save_positions({"A": (1.0, 2.0)})  # the connection is gone, as on a dead disk
+    assert state.get(GRAPH_VIEW, "default") == "default"
+    assert len(said) == 2 and "could not save the graph layout" in said[0]
