@@ -177,7 +177,7 @@ def test_scroll_to_heading(pane: EntryPane) -> None:
 
 
 def test_scroll_to_a_heading_past_the_anchor_budget(pane: EntryPane) -> None:
-    from anthology.vault.render.markdown_ext import MAX_HEADING_ANCHORS
+    from anthology.vault.render.context import MAX_HEADING_ANCHORS
 
     n = MAX_HEADING_ANCHORS + 600
     body = "\n\n".join(f"## Part {i % 20}\n\nText {i}." for i in range(n))  # repeated names

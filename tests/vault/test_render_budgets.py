@@ -14,8 +14,8 @@ from test_render import text_of
 from test_render_sample import FakeResolver, lit_008
 
 from anthology.vault.model import EntryRef
-from anthology.vault.render import markdown_ext, mathtex, render_entry
-from anthology.vault.render.markdown_ext import (
+from anthology.vault.render import mathtex, render_entry, source
+from anthology.vault.render.context import (
     MAX_EMBEDS,
     MAX_FORMULAS,
     MAX_HEADING_ANCHORS,
@@ -139,7 +139,7 @@ def test_unclosed_svg_tags_cost_linear_work(resolver: FakeResolver) -> None:
         best = float("inf")
         for _ in range(3):
             t = time.perf_counter()
-            markdown_ext._dangerous_elements(text)
+            source._dangerous_elements(text)
             best = min(best, time.perf_counter() - t)
         return best
 
@@ -151,7 +151,7 @@ def test_unclosed_svg_tags_cost_linear_work(resolver: FakeResolver) -> None:
 
 def test_dangerous_elements_match_the_old_rule() -> None:
     text = "x<svg a=1>in</SVG>y<script>z</script><svg>never closed <math>m</math>"
-    spans = [text[s:e] for s, e in markdown_ext._dangerous_elements(text)]
+    spans = [text[s:e] for s, e in source._dangerous_elements(text)]
     assert spans == ["<svg a=1>in</SVG>", "<script>z</script>", "<math>m</math>"]
 
 

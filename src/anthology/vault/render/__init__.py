@@ -6,17 +6,16 @@ document plus the images it names); ``preview_html(entry)`` the hover card of a 
 
 from __future__ import annotations
 
+from .context import MAX_EMBED_DEPTH
 from .entry import (
     MAX_BODY_CHARS,
     RenderedEntry,
     clear_render_cache,
     find_heading,
-    humanise,
-    plain_excerpt,
-    preview_html,
     render_entry,
 )
-from .markdown_ext import MAX_EMBED_DEPTH
+from .previews import plain_excerpt, preview_html
+from .properties import humanise
 from .sanitize import sanitise_html
 
 __all__ = [

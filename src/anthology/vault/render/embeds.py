@@ -1,0 +1,141 @@
+"""``[[wikilinks]]`` and ``![[embeds]]`` as HTML, and the part of an entry an embed shows
+(:func:`section_of` a heading, :func:`block_of` a block)."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from ..links import (
+    is_attachment,
+    mask_code,
+    split_wikilink,
+)
+from ..model import EntryRef
+from .context import (
+    MAX_EMBED_DEPTH,
+    MAX_EMBEDS,
+    RenderContext,
+)
+from .urls import attachment_src, escapes_vault, image_html
+
+
+def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, bool]:
+    """HTML for ``[[inner]]`` / ``![[inner]]``; the flag says it is block-level."""
+    target, heading, block, alias = split_wikilink(inner)
+    frag = heading or (f"^{block}" if block else None)
+    if embed and target and escapes_vault(ctx, target):
+        ctx.problems.append(f"embed outside the vault refused: {target}")
+        return ctx.notice(
+            f"⊘ Refused: “{escape(target)}” lies outside the vault", error=True
+        ), False
+    if embed and is_attachment(target):
+        ext = target.rsplit(".", 1)[-1].lower()
+        size = alias if alias and re.fullmatch(r"\d+(x\d+)?", alias) else None
+        if ext in ("png", "jpg", "jpeg", "gif", "webp", "svg", "bmp"):
+            return image_html(ctx, target, alias if not size and alias else target, size), False
+        src, refusal = attachment_src(ctx, target)
+        if src is None:
+            return ctx.notice(refusal or "", error=True), False
+        return f'<a href="{escape(src)}">▤ {escape(target)}</a>', False
+    if embed:
+        return embed_html(ctx, target, heading, block), True
+    if not target:  # [[#Heading]]: this entry
+        shown = alias or (heading or block or "")
+        return ctx.internal_link(EntryRef(ctx.entry_id, "", ""), escape(shown), frag), False
+    if is_attachment(target):
+        src, _ = attachment_src(ctx, target)
+        if src:
+            return f'<a href="{escape(src)}">{escape(alias or target)}</a>', False
+    shown = alias or (f"{target} › {heading or block}" if frag else target)
+    ref = ctx.resolve(target)
+    if ref is None:
+        ctx.problems.append(f"unresolved link: {target}")
+        return ctx.unresolved_link(target, escape(shown)), False
+    return ctx.internal_link(ref, escape(shown), frag), False
+
+
+# ---------------------------------------------------------------- embeds
+def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str | None) -> str:
+    p = ctx.palette
+    ref = ctx.resolve(target)
+    if ref is None:
+        ctx.problems.append(f"unresolved embed: {target}")
+        return ctx.notice(
+            f"Embedded entry not found: {ctx.unresolved_link(target, escape(target))}",
+            error=True,
+            block=True,
+        )
+    if ref.id == ctx.entry_id or ref.id in ctx.chain:
+        path = " → ".join((*ctx.chain, ctx.entry_id, ref.id))
+        ctx.problems.append(f"embed cycle: {path}")
+        return ctx.notice(
+            f"↻ Embed cycle: {escape(path)} — not embedded again", error=True, block=True
+        )
+    if ctx.depth + 1 > MAX_EMBED_DEPTH:
+        ctx.problems.append(f"embed too deep: {ref.id}")
+        return ctx.notice(
+            f"Embeds nest deeper than {MAX_EMBED_DEPTH}: "
+            + ctx.internal_link(ref, escape(ref.label), heading),
+            block=True,
+        )
+    if ctx.budget.embeds >= MAX_EMBEDS:
+        ctx.budget.cut("embeds", f"only the first {MAX_EMBEDS} embeds are shown, the rest as links")
+        return ctx.notice(
+            "↪ Not embedded (too many embeds): "
+            + ctx.internal_link(ref, escape(ref.label), heading),
+            block=True,
+        )
+    ctx.budget.embeds += 1
+    try:
+        body = ctx.resolver.embed_body(ref.id)
+    except Exception as exc:
+        ctx.problems.append(f"embed lookup failed for {ref.id}: {exc}")
+        body = None
+    if body is None:
+        return ctx.notice(
+            f"Embedded entry has no body: {escape(ref.label)}", error=True, block=True
+        )
+    if heading:
+        body = section_of(body, heading)
+    elif block:
+        body = block_of(body, block)
+    child = ctx.child(ref.id, ref.path)
+    from .markdown_ext import markdown_to_html  # the embed is rendered as a page of its own
+
+    inner = markdown_to_html(body, child)
+    title = ctx.internal_link(
+        ref, escape(ref.label + (f" › {heading}" if heading else "")), heading
+    )
+    return (
+        f'<table class="embed" width="100%" cellspacing="0" cellpadding="10" border="1" '
+        f'style="border-color: {p.box_border}; border-style: solid; margin-top: 8px; '
+        f'margin-bottom: 12px;"><tr><td>'
+        f'<p style="font-size: small; margin-top: 0;">↪ {title}</p>{inner}</td></tr></table>'
+    )
+
+
+def section_of(body: str, heading: str) -> str:
+    """The part of ``body`` under the heading named ``heading`` (case-insensitive)."""
+    lines = body.splitlines()
+    masked = mask_code(body).splitlines()
+    want = heading.strip().lower()
+    start = level = None
+    for i, line in enumerate(masked):
+        m = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
+        if not m:
+            continue
+        if start is None and m.group(2).strip().lower() == want:
+            start, level = i, len(m.group(1))
+        elif start is not None and level is not None and len(m.group(1)) <= level:
+            return "\n".join(lines[start:i])
+    if start is None:
+        return f"*(no heading “{heading}” in this entry)*"
+    return "\n".join(lines[start:])
+
+
+def block_of(body: str, block: str) -> str:
+    for para in re.split(r"\n\s*\n", body):
+        if re.search(rf"\s\^{re.escape(block)}\s*$", para, re.M):
+            return para
+    return f"*(no block ^{block} in this entry)*"
