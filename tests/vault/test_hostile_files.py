@@ -422,7 +422,7 @@ def test_fifos_and_devices_are_reported_not_read(tmp_path: Path) -> None:
         os.symlink("/dev/zero", root / "zero.md")
     with no_hang(lambda: open_index(tmp_path, root)) as idx:
         assert problems(idx)["pipe.md"] == [
-            ("not-regular", "error", "not a regular file (a FIFO); not read")
+            ("not-regular", "error", "not a regular file (a named pipe); not read")
         ]
         assert problems(idx)["to-pipe.md"] == problems(idx)["pipe.md"]
         assert kinds(idx, "pipe.png") == ["not-regular"]
@@ -440,7 +440,7 @@ def test_an_entry_swapped_for_a_fifo_does_not_block(tmp_path: Path) -> None:
         os.mkfifo(root / "swap.md")
         assert no_hang(lambda: idx.entry("swap")).body == ""
         assert no_hang(lambda: idx.embed_body("swap")) is None
-        with pytest.raises(NotRegularFile, match="a FIFO"):
+        with pytest.raises(NotRegularFile, match="named pipe"):
             no_hang(lambda: open_regular(idx.root, "swap.md"))
         # Swapped between the scan and the read: a problem, not a hang.
         real_scan = indexer.scan_vault
@@ -458,7 +458,7 @@ def test_an_entry_swapped_for_a_fifo_does_not_block(tmp_path: Path) -> None:
             no_hang(idx.refresh)
         finally:
             indexer.scan_vault = real_scan  # type: ignore[assignment]
-        assert "a FIFO" in " ".join(m for _, _, m in problems(idx)["swap.md"])
+        assert "named pipe" in " ".join(m for _, _, m in problems(idx)["swap.md"])
         assert idx.entry("swap") is None
         assert_good_still_indexed(idx)
 

@@ -47,18 +47,17 @@ class OutsideVault(OSError):
     """A vault path whose real location lies outside the vault: never read."""
 
 
-def _file_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    return "not a file"
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, for a message (``os.lstat`` mode)."""
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def display_name(name: str) -> str:
@@ -178,7 +177,7 @@ def open_regular(root: str | os.PathLike[str], rel: str) -> tuple[io.FileIO, os.
     try:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode):
-            raise NotRegularFile(errno.EINVAL, f"not a regular file ({_file_kind(st.st_mode)})")
+            raise NotRegularFile(errno.EINVAL, f"not a regular file ({file_kind(st.st_mode)})")
         # A folder on the way may be a link (or swapped for one since the scan): where the
         # opened file is decides. The slower resolution confirms before refusing.
         if not _inside(root, _opened_path(fh.fileno(), path)):

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+from anthology.vault.files import file_kind
 from anthology.vault.scan import VaultError
 
 APPLICATION_ID = 0x414E5448  # "ANTH", in the SQLite header at offset 68
@@ -35,20 +36,6 @@ _SIBLINGS = ("-wal", "-shm", "-journal")
 
 class IndexFileError(VaultError):
     """The index cannot be used where it is asked for; the message says why and what to do."""
-
-
-def _describe(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -125,7 +112,7 @@ def check_place(db: Path, vault: Path | None, *, allow_empty: bool = False) -> P
             ) from None
         if not stat.S_ISREG(mode):
             raise IndexFileError(
-                f"{candidate} is {_describe(mode)}, not an index; Anthology will not replace it"
+                f"{candidate} is {file_kind(mode)}, not an index; Anthology will not replace it"
             )
     if allow_empty and place.exists() and _sqlite_or_empty(place):
         return place  # perhaps another build creating it: judged again under the build lock

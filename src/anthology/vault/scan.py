@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from anthology.vault.files import _file_kind, _inside, _why, display_name
+from anthology.vault.files import _inside, _why, display_name, file_kind
 from anthology.vault.parse import ParseProblem
 
 
@@ -165,7 +165,7 @@ def scan_vault(root: Path) -> ScanResult:
                 mode = item.stat().st_mode
                 problems.append(
                     (item_rel, ParseProblem("not-regular", f"not a regular file "
-                                            f"({_file_kind(mode)}); not read", None,
+                                            f"({file_kind(mode)}); not read", None,
                                             "error" if is_md else "warning"))
                 )  # fmt: skip
                 continue
