@@ -31,36 +31,22 @@ MDLINK_RE = re.compile(
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BACKTICKS_RE = re.compile(r"`+")
-_HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-_OBSIDIAN_COMMENT_RE = re.compile(r"%%.*?(?:%%|\Z)", re.S)
 URL_RE = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s<>()\]]+")
 # A #tag: letters, digits, _ - / ; not all digits; not preceded by a word char, '/', '&' or
 # another '#', so headings ("# Title"), URLs' fragments and HTML entities (&#123;) are not tags.
-TAG_RE = re.compile(r"(?<![\w/&#\[\]])#((?:[^\W\d]|[_\-/])[\w\-/]*|\d+[^\W\d][\w\-/]*)", re.U)
+TAG_RE = re.compile(r"(?<![\w/&#\[\]\\])#((?:[^\W\d]|[_\-/])[\w\-/]*|\d+[^\W\d][\w\-/]*)", re.U)
 _TAG_SCAN_RE = re.compile(r"#((?:[^\W\d]|[_\-/])[\w\-/]*|\d+[^\W\d][\w\-/]*)", re.U)
 
+# Obsidian's "Accepted file formats" besides Markdown: only these make a link an attachment
+# by its name alone. Any other dot is part of a note's name (``[[file.name]]`` is
+# ``file.name.md``); a file of another kind is still found if the vault holds it (see
+# resolve.Resolver).
 ATTACHMENT_EXTENSIONS = frozenset(
-    [
-        "png",
-        "jpg",
-        "jpeg",
-        "gif",
-        "webp",
-        "svg",
-        "bmp",
-        "avif",
-        "pdf",
-        "mp3",
-        "mp4",
-        "webm",
-        "ogg",
-        "wav",
-        "m4a",
-        "mov",
-        "csv",
-        "canvas",
-    ]
-)
+    ["avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp",  # images
+     "flac", "m4a", "mp3", "ogg", "wav", "webm", "3gp",  # audio
+     "mkv", "mov", "mp4", "ogv",  # video
+     "pdf", "canvas", "base"]
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +75,10 @@ class Link:
 
 def is_attachment(target: str) -> bool:
     """A link to a file that is not Markdown (an image, a PDF…): not an entry."""
-    name = target.rsplit("/", 1)[-1]
-    if "." not in name:
+    dot = target.rfind(".")
+    if dot < 0 or "/" in target[dot:]:
         return False
-    ext = name.rsplit(".", 1)[-1].lower()
-    return ext != "md" and (ext in ATTACHMENT_EXTENSIONS or (len(ext) <= 5 and ext.isalnum()))
+    return target[dot + 1 :].lower() in ATTACHMENT_EXTENSIONS
 
 
 def split_wikilink(inner: str) -> tuple[str, str | None, str | None, str | None]:
@@ -208,18 +193,117 @@ def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def mask_code(text: str) -> str:
-    """Blank fenced code, inline code and comments, keeping every offset and newline."""
+    """Blank fenced, indented and inline code and comments, keeping every offset and newline."""
     # Each substring test looks for its first character alone first: that search is a
     # memchr, 20× faster than a search for the whole string through text without it.
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         text = _blank_spans(text, _fence_spans(text))
-    if "<" in text and "<!--" in text:
-        text = _HTML_COMMENT_RE.sub(lambda m: _blank(m.group()), text)
-    if "%" in text and "%%" in text:
-        text = _OBSIDIAN_COMMENT_RE.sub(lambda m: _blank(m.group()), text)
-    if "`" in text:
+    if _INDENTED_AFTER_BLANK_RE.search(text):
+        text = _blank_spans(text, _indented_code_spans(text))
+    if ("%" in text and "%%" in text) or ("<" in text and "<!--" in text):
+        text = _blank_spans(text, [(s, e) for s, e, _kind in _code_and_comment_spans(text)])
+    elif "`" in text:
         text = _blank_spans(text, _inline_code_spans(text))
     return text
+
+
+def comment_spans(text: str) -> list[tuple[int, int]]:
+    """The ``%%Obsidian comments%%`` of ``text`` as :func:`mask_code` finds them (never
+    inside code; one left open runs to the end, as in Obsidian): what the renderer drops."""
+    if "%%" not in text:
+        return []
+    if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
+        text = _blank_spans(text, _fence_spans(text))
+    if _INDENTED_AFTER_BLANK_RE.search(text):
+        text = _blank_spans(text, _indented_code_spans(text))
+    return [(s, e) for s, e, kind in _code_and_comment_spans(text) if kind == "%"]
+
+
+# A line indented four spaces or a tab after a blank line (or at the start): where an
+# indented code block may begin. Looked for first: most notes have none.
+_INDENTED_AFTER_BLANK_RE = re.compile(r"(?:\A|\n[ \t]*\n)(?: {4}|\t)[ \t]*\S")
+_LIST_ITEM_RE = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
+def _indented_code_spans(text: str) -> list[tuple[int, int]]:
+    """CommonMark's indented code blocks: lines indented four spaces (or a tab) that follow
+    a blank line, outside a list (there the indent continues the item), running on over
+    blank lines to the last indented line."""
+    spans: list[tuple[int, int]] = []
+    prev_blank, in_list = True, False
+    code_start = code_end = -1
+    pos = 0
+    for line in text.split("\n"):
+        end = pos + len(line)
+        if not line.strip():
+            prev_blank = True
+        else:
+            indented = line.startswith(("    ", "\t"))
+            if code_start >= 0 and not indented:
+                spans.append((code_start, code_end))
+                code_start = -1
+            if code_start >= 0:
+                code_end = end
+            elif indented:
+                if prev_blank and not in_list:
+                    code_start, code_end = pos, end
+            elif _LIST_ITEM_RE.match(line):
+                in_list = True
+            elif prev_blank or line.lstrip().startswith("#"):
+                in_list = False  # a new paragraph or a heading ends the list
+            prev_blank = False
+        pos = end + 1
+    if code_start >= 0:
+        spans.append((code_start, code_end))
+    return spans
+
+
+def _code_and_comment_spans(text: str) -> list[tuple[int, int, str]]:
+    """Inline code (kind "`"), ``%%`` comments ("%") and HTML comments ("<"), read left to
+    right as Obsidian reads them: what opens first wins, so a ``%%`` inside inline code is
+    code, and a backtick inside a comment is comment. An unclosed comment runs to the end
+    (Obsidian hides the rest of the note). Linear: every search starts where the last
+    stopped."""
+    runs = [m.span() for m in _BACKTICKS_RE.finditer(text)] if "`" in text else []
+    by_length: dict[int, list[int]] = {}  # run length → indexes of the runs that long
+    for i, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(i)
+    find, size, count = text.find, len(text), len(runs)
+    spans: list[tuple[int, int, str]] = []
+    pos = ri = 0
+    pct, html = find("%%"), find("<!--")
+    while True:
+        if 0 <= pct < pos:
+            pct = find("%%", pos)
+        if 0 <= html < pos:
+            html = find("<!--", pos)
+        while ri < count and runs[ri][0] < pos:
+            ri += 1
+        run = runs[ri][0] if ri < count else -1
+        first = min((p for p in (pct, html, run) if p >= 0), default=-1)
+        if first < 0:
+            return spans
+        if first == pct:
+            close = find("%%", pct + 2)
+            pos = size if close < 0 else close + 2
+            spans.append((pct, pos, "%"))
+        elif first == html:
+            close = find("-->", html + 4)
+            pos = size if close < 0 else close + 3
+            spans.append((html, pos, "<"))
+        else:
+            start, end = runs[ri]
+            closer = -1
+            for k in range(end - start, 0, -1):
+                later = by_length.get(k)
+                if later is not None and later[-1] > ri:
+                    closer = later[bisect_right(later, ri)]
+                    break
+            if closer < 0:
+                ri += 1
+                continue
+            pos = runs[closer][1]
+            spans.append((end - k, pos, "`"))
 
 
 def _inline_code_spans(text: str) -> list[tuple[int, int]]:
@@ -285,8 +369,11 @@ def find_links(
             target, heading, block, alias = split_wikilink(inner)
         else:  # the usual [[name]]: what split_wikilink gives, without the call
             target, heading, block, alias = inner.strip(), None, None, None
-        if target or heading or block:
+        # [[|alias]] and [[|]] are links (to nothing), as Obsidian records them
+        if target or heading or block or "|" in inner:
             start, end = m.span()
+            if start and masked[start - 1] == "\\":
+                continue  # \[[x]]: escaped, text
             embed = start > 0 and masked[start - 1] == "!"
             if embed:
                 start -= 1
@@ -364,8 +451,8 @@ def iter_tags(masked: str) -> Iterator[str]:
             pos = find("#", pos + 1)
             continue
         start, pos = m.start(), find("#", m.end())
-        if start and (masked[start - 1].isalnum() or masked[start - 1] in "_/&#[]"):
-            continue  # inside a word
+        if start and (masked[start - 1].isalnum() or masked[start - 1] in "_/&#[]\\"):
+            continue  # inside a word, or escaped (\#word)
         newline = rfind("\n", line_from, start)  # back to the previous tag only
         line_from = start
         if newline >= 0:
@@ -394,3 +481,42 @@ def iter_tags(masked: str) -> Iterator[str]:
         tag = m.group(1).strip("/")
         if tag:
             yield tag
+
+
+# -- headings and blocks a link's fragment names ---------------------------------------------
+# What Obsidian keeps of a heading when it matches a link's "#Heading": letters, digits,
+# "_" and "-"; every other run of characters (punctuation, the #|^:%[] a link cannot hold,
+# blanks) is one space. Compared case-insensitively.
+_HEADING_NOISE_RE = re.compile(r"[^\w\-]+")
+
+
+def heading_key(heading: str) -> str:
+    """The form under which a heading and a link's ``#Heading`` are compared:
+    ``What is the Obsidian Hub?`` and ``what is the obsidian hub`` have one key."""
+    key = " ".join(_HEADING_NOISE_RE.sub(" ", heading).split()).casefold()
+    return key or " ".join(heading.split()).casefold()  # all symbols (emoji): as written
+
+
+def match_heading(headings: list[str], wanted: str) -> int | None:
+    """The index in ``headings`` of the one ``wanted`` names, as Obsidian finds it: the
+    first whose :func:`heading_key` is the same. ``A#B`` (a heading under a heading) names
+    its last part."""
+    want = heading_key(wanted.rsplit("#", 1)[-1])
+    if not want:
+        return None
+    for i, heading in enumerate(headings):
+        if heading_key(heading) == want:
+            return i
+    return None
+
+
+# A block id ends its line: " ^id" (letters, digits, dashes), or "^id" alone on a line.
+_BLOCK_ID_RE = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9\-_]+)[ \t]*$", re.M)
+
+
+def block_ids(masked: str) -> set[str]:
+    """The block ids (``^id``) of already-masked text, lower-cased (Obsidian matches them
+    case-insensitively)."""
+    if "^" not in masked:
+        return set()
+    return {m.group(1).lower() for m in _BLOCK_ID_RE.finditer(masked)}
