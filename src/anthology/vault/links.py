@@ -7,9 +7,10 @@ entry pane draws always agree. Supported forms::
     [[target\\|alias]]            (escaped pipe, as Obsidian writes it inside tables)
     [text](relative/path.md)     (URL-encoded; <angle brackets> allowed; #fragment allowed)
 
-Links inside fenced code, inline code, HTML comments and ``%%Obsidian comments%%`` do not
-count: :func:`mask_code` blanks those spans out (keeping offsets and line numbers) before
-any link or tag is looked for.
+Links inside fenced, indented and inline code, HTML comments and ``%%Obsidian comments%%``
+do not count: :func:`mask_code` blanks those spans out (keeping offsets and line numbers)
+before any link or tag is looked for. :func:`match_heading` is the one rule for which heading
+a ``#Heading`` names (the index's warnings, embeds, the pane's scrolling).
 """
 
 from __future__ import annotations

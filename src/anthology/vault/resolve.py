@@ -4,7 +4,9 @@ Case-insensitive, tried in this order, the first kind that matches wins:
 id → vault path → file name → path suffix (a target with ``/``) → alias.
 Several candidates of the same kind: the one in the source's folder, then the shortest path,
 then the first by path — and the link is reported as ambiguous. A Markdown link
-(``[x](a/b.md)``) is first read relative to its source's folder, as Markdown means it.
+(``[x](a/b.md)``) is first read relative to its source's folder, as Markdown means it; a
+``./x`` or ``../x`` link only there. A same-note link (``[[#Heading]]``) names its own entry.
+The README's entry-format table lists every form.
 Unresolved links are kept (status ``unresolved``); a path climbing out of the vault is
 ``outside`` and never followed.
 """
