@@ -199,7 +199,7 @@ def mask_code(text: str) -> str:
     # memchr, 20× faster than a search for the whole string through text without it.
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         text = _blank_spans(text, _fence_spans(text))
-    if _INDENTED_AFTER_BLANK_RE.search(text):
+    if _may_hold_indented_code(text):
         text = _blank_spans(text, _indented_code_spans(text))
     if ("%" in text and "%%" in text) or ("<" in text and "<!--" in text):
         text = _blank_spans(text, [(s, e) for s, e, _kind in _code_and_comment_spans(text)])
@@ -215,14 +215,27 @@ def comment_spans(text: str) -> list[tuple[int, int]]:
         return []
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         text = _blank_spans(text, _fence_spans(text))
-    if _INDENTED_AFTER_BLANK_RE.search(text):
+    if _may_hold_indented_code(text):
         text = _blank_spans(text, _indented_code_spans(text))
     return [(s, e) for s, e, kind in _code_and_comment_spans(text) if kind == "%"]
 
 
-# A line indented four spaces or a tab after a blank line (or at the start): where an
-# indented code block may begin. Looked for first: most notes have none.
-_INDENTED_AFTER_BLANK_RE = re.compile(r"(?:\A|\n[ \t]*\n)(?: {4}|\t)[ \t]*\S")
+# A line indented four spaces or a tab, with something on it, after an empty line: where an
+# indented code block may begin (fenced code, already blanked, has nothing on its lines).
+# Its literal start lets the regex engine skip to each "\n\n": 1-2 % of a note's parse,
+# where a search that also allowed blanks on the empty line cost 30 %.
+_INDENTED_AFTER_EMPTY_RE = re.compile(r"\n\n(?: {4}|\t)[ \t]*\S")
+
+
+def _may_hold_indented_code(text: str) -> bool:
+    """Whether an indented code block may begin in ``text`` (asked first: most notes have
+    none). A blank line holding spaces before the block is not noticed: the block's links
+    count, as they did before."""
+    if text.startswith(("    ", "\t")) and text.split("\n", 1)[0].strip():
+        return True
+    return _INDENTED_AFTER_EMPTY_RE.search(text) is not None
+
+
 _LIST_ITEM_RE = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
