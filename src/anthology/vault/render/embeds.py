@@ -18,7 +18,7 @@ from .context import (
     MAX_EMBEDS,
     RenderContext,
 )
-from .urls import attachment_src, escapes_vault, image_html
+from .urls import attachment_src, escapes_vault, image_html, other_file_src
 
 
 def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, bool]:
@@ -50,6 +50,8 @@ def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, boo
             return f'<a href="{escape(src)}">{escape(alias or target)}</a>', False
     shown = alias or (f"{target} › {heading or block}" if frag else target)
     ref = ctx.resolve(target)
+    if ref is None and (src := other_file_src(ctx, target)):  # paper.sh: no note, a file
+        return f'<a href="{escape(src)}">{escape(alias or target)}</a>', False
     if ref is None:
         ctx.problems.append(f"unresolved link: {target}")
         return ctx.unresolved_link(target, escape(shown)), False
