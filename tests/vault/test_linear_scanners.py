@@ -45,6 +45,13 @@ FAMILIES: dict[str, tuple[Callable[[int], str], bool]] = {
     # make searching back to the line's start per link dominate the work)
     "links-one-line": (lambda n: ("[[a]]" + "x" * 295) * (n // 300), False),
     "links-one-line-dense": (lambda n: "[[a]] " * (n // 6), False),
+    # "[[" that never closes; %% and backticks interleaved; comments left open; indented
+    # code after empty lines, in and out of lists (the comment/code scan, the line walk)
+    "unclosed-wikilinks": (lambda n: "[[" * (n // 2), True),
+    "percent-in-code": (lambda n: "`%%` %% `x` %% " * (n // 15), True),
+    "comments-left-open": (lambda n: "` <!-- %%" * (n // 9), True),
+    "indented-code": (lambda n: "\n\n    [[a]] #t" * (n // 16), True),
+    "indented-in-lists": (lambda n: "- i\n\n    [[a]]\n" * (n // 17), True),
 }
 
 

@@ -105,7 +105,8 @@ class FakeResolver:
         return self.refs.get(name)
 
     def attachment(self, target: str, source_path: str) -> Path | None:
-        if not is_attachment(target):
+        # As the index: any file the vault holds that is not a note (paper.sh, data.json)
+        if target.lower().endswith(".md") or not (is_attachment(target) or "." in target):
             return None
         path = (self.root / target).resolve()
         try:

@@ -7,18 +7,22 @@ entry pane draws always agree. Supported forms::
     [[target\\|alias]]            (escaped pipe, as Obsidian writes it inside tables)
     [text](relative/path.md)     (URL-encoded; <angle brackets> allowed; #fragment allowed)
 
-Links inside fenced code, inline code, HTML comments and ``%%Obsidian comments%%`` do not
-count: :func:`mask_code` blanks those spans out (keeping offsets and line numbers) before
-any link or tag is looked for.
+Links inside fenced, indented and inline code, HTML comments and ``%%Obsidian comments%%``
+do not count: :func:`mask_code` blanks those spans out (keeping offsets and line numbers)
+before any link or tag is looked for. :func:`match_heading` is the one rule for which heading
+a ``#Heading`` names (the index's warnings, embeds, the pane's scrolling).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
+
+from anthology.vault.masking import comment_spans, mask_code
+
+__all__ = ["comment_spans", "mask_code"]  # (and the rest: what code or comment is, is masking's)
 
 WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 # The same, starting on the literal "[[": 15× faster to scan (the "!" is checked by hand).
@@ -29,38 +33,22 @@ MDLINK_RE = re.compile(
     r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
 )
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_BACKTICKS_RE = re.compile(r"`+")
-_HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-_OBSIDIAN_COMMENT_RE = re.compile(r"%%.*?(?:%%|\Z)", re.S)
 URL_RE = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s<>()\]]+")
 # A #tag: letters, digits, _ - / ; not all digits; not preceded by a word char, '/', '&' or
 # another '#', so headings ("# Title"), URLs' fragments and HTML entities (&#123;) are not tags.
-TAG_RE = re.compile(r"(?<![\w/&#\[\]])#((?:[^\W\d]|[_\-/])[\w\-/]*|\d+[^\W\d][\w\-/]*)", re.U)
+TAG_RE = re.compile(r"(?<![\w/&#\[\]\\])#((?:[^\W\d]|[_\-/])[\w\-/]*|\d+[^\W\d][\w\-/]*)", re.U)
 _TAG_SCAN_RE = re.compile(r"#((?:[^\W\d]|[_\-/])[\w\-/]*|\d+[^\W\d][\w\-/]*)", re.U)
 
+# Obsidian's "Accepted file formats" besides Markdown: only these make a link an attachment
+# by its name alone. Any other dot is part of a note's name (``[[file.name]]`` is
+# ``file.name.md``); a file of another kind is still found if the vault holds it (see
+# resolve.Resolver).
 ATTACHMENT_EXTENSIONS = frozenset(
-    [
-        "png",
-        "jpg",
-        "jpeg",
-        "gif",
-        "webp",
-        "svg",
-        "bmp",
-        "avif",
-        "pdf",
-        "mp3",
-        "mp4",
-        "webm",
-        "ogg",
-        "wav",
-        "m4a",
-        "mov",
-        "csv",
-        "canvas",
-    ]
-)
+    ["avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp",  # images
+     "flac", "m4a", "mp3", "ogg", "wav", "webm", "3gp",  # audio
+     "mkv", "mov", "mp4", "ogv",  # video
+     "pdf", "canvas", "base"]
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +77,10 @@ class Link:
 
 def is_attachment(target: str) -> bool:
     """A link to a file that is not Markdown (an image, a PDF…): not an entry."""
-    name = target.rsplit("/", 1)[-1]
-    if "." not in name:
+    dot = target.rfind(".")
+    if dot < 0 or "/" in target[dot:]:
         return False
-    ext = name.rsplit(".", 1)[-1].lower()
-    return ext != "md" and (ext in ATTACHMENT_EXTENSIONS or (len(ext) <= 5 and ext.isalnum()))
+    return target[dot + 1 :].lower() in ATTACHMENT_EXTENSIONS
 
 
 def split_wikilink(inner: str) -> tuple[str, str | None, str | None, str | None]:
@@ -137,124 +124,6 @@ def split_markdown_target(raw: str) -> tuple[str, str | None, str | None] | None
     return path, heading, block
 
 
-def _blank(segment: str) -> str:
-    """Every character but newlines made a space (a regex sub costs a call per character)."""
-    if "\n" not in segment:
-        return " " * len(segment)
-    return "\n".join([" " * len(part) for part in segment.split("\n")])
-
-
-def _fence_spans(text: str) -> list[tuple[int, int]]:
-    """Offsets of fenced code blocks; a fence closes on one of the same char, as long."""
-    spans: list[tuple[int, int]] = []
-    fence: str | None = None
-    fence_start = 0
-    for pos, line in _fence_lines(text):
-        stripped = line.lstrip(" >")  # fences inside block quotes (callouts) count too
-        if stripped[:1] in ("`", "~"):
-            m = _FENCE_RE.match(stripped)
-            if fence is None:
-                if m:
-                    fence, fence_start = m.group(1), pos
-            elif m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                spans.append((fence_start, pos + len(line)))
-                fence = None
-    if fence is not None:  # an unclosed fence runs to the end, as CommonMark says
-        spans.append((fence_start, len(text)))
-    return spans
-
-
-# The line breaks str.splitlines honours besides a newline.
-_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-
-
-def _fence_lines(text: str) -> Iterator[tuple[int, str]]:
-    """``(offset, line)`` for the lines of ``text``, as ``splitlines(keepends=True)`` cuts
-    them, that may open or close a fence: at least every line holding three backticks or
-    three tildes.
-
-    In the usual note (newlines only, one kind of fence) just those lines are cut out,
-    found with ``str.find``: a note has a few fence lines among dozens. (A regex search
-    for either mark is 7x slower.)"""
-    marks = [mark for mark in ("```", "~~~") if mark[0] in text and mark in text]
-    if len(marks) != 1 or any(brk in text for brk in _OTHER_BREAKS):
-        pos = 0
-        for line in text.splitlines(keepends=True):
-            yield pos, line
-            pos += len(line)
-        return
-    mark = marks[0]
-    pos = 0
-    while (at := text.find(mark[0], pos)) >= 0:  # one character: memchr, not a slow search
-        if not text.startswith(mark, at):
-            pos = at + 1
-            continue
-        start = text.rfind("\n", 0, at) + 1
-        pos = text.find("\n", at + 3) + 1 or len(text)
-        yield start, text[start:pos]
-
-
-def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
-    if not spans:
-        return text
-    out: list[str] = []
-    last = 0
-    for start, end in spans:
-        out.append(text[last:start])
-        out.append(_blank(text[start:end]))
-        last = end
-    out.append(text[last:])
-    return "".join(out)
-
-
-def mask_code(text: str) -> str:
-    """Blank fenced code, inline code and comments, keeping every offset and newline."""
-    # Each substring test looks for its first character alone first: that search is a
-    # memchr, 20× faster than a search for the whole string through text without it.
-    if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
-        text = _blank_spans(text, _fence_spans(text))
-    if "<" in text and "<!--" in text:
-        text = _HTML_COMMENT_RE.sub(lambda m: _blank(m.group()), text)
-    if "%" in text and "%%" in text:
-        text = _OBSIDIAN_COMMENT_RE.sub(lambda m: _blank(m.group()), text)
-    if "`" in text:
-        text = _blank_spans(text, _inline_code_spans(text))
-    return text
-
-
-def _inline_code_spans(text: str) -> list[tuple[int, int]]:
-    """The spans ``re.sub(r"(`+)(?!`)(.+?)(?<!`)\\1(?!`)", …, flags=re.S)`` would replace,
-    found in linear time: that regex retries at every backtick of a run, and scans to the
-    end of the text for each opener that never closes (quadratic in both).
-
-    What the regex does, said plainly: at each run of backticks, the opener is the run's
-    last k backticks for the largest k such that some later run is exactly k long; it
-    closes at the first such run, and the search goes on after it. A run no later run
-    can close is left as it is."""
-    runs = [m.span() for m in _BACKTICKS_RE.finditer(text)]
-    if len(runs) < 2:
-        return []
-    by_length: dict[int, list[int]] = {}  # run length → indexes of the runs that long
-    for i, (start, end) in enumerate(runs):
-        by_length.setdefault(end - start, []).append(i)
-    spans: list[tuple[int, int]] = []
-    i, count = 0, len(runs)
-    while i < count:
-        start, end = runs[i]
-        closer = -1
-        for k in range(end - start, 0, -1):  # every run is tried once: linear in all
-            later = by_length.get(k)
-            if later is not None and later[-1] > i:
-                closer = later[bisect_right(later, i)]
-                break
-        if closer < 0:
-            i += 1
-            continue
-        spans.append((end - k, runs[closer][1]))
-        i = closer + 1
-    return spans
-
-
 def iter_links(text: str, *, masked: str | None = None, first_line: int = 1) -> Iterator[Link]:
     """Every wikilink and relative Markdown link in ``text``, in order of appearance.
 
@@ -285,9 +154,13 @@ def find_links(
             target, heading, block, alias = split_wikilink(inner)
         else:  # the usual [[name]]: what split_wikilink gives, without the call
             target, heading, block, alias = inner.strip(), None, None, None
-        if target or heading or block:
+        # [[|alias]] and [[|]] are links (to nothing), as Obsidian records them
+        if target or heading or block or "|" in inner:
             start, end = m.span()
-            embed = start > 0 and masked[start - 1] == "!"
+            before = masked[start - 1] if start else ""
+            if before == "\\":
+                continue  # \[[x]]: escaped, text
+            embed = before == "!"
             if embed:
                 start -= 1
             line += count("\n", pos, start)
@@ -364,8 +237,8 @@ def iter_tags(masked: str) -> Iterator[str]:
             pos = find("#", pos + 1)
             continue
         start, pos = m.start(), find("#", m.end())
-        if start and (masked[start - 1].isalnum() or masked[start - 1] in "_/&#[]"):
-            continue  # inside a word
+        if start and (masked[start - 1].isalnum() or masked[start - 1] in "_/&#[]\\"):
+            continue  # inside a word, or escaped (\#word)
         newline = rfind("\n", line_from, start)  # back to the previous tag only
         line_from = start
         if newline >= 0:
@@ -394,3 +267,42 @@ def iter_tags(masked: str) -> Iterator[str]:
         tag = m.group(1).strip("/")
         if tag:
             yield tag
+
+
+# -- headings and blocks a link's fragment names ---------------------------------------------
+# What Obsidian keeps of a heading when it matches a link's "#Heading": letters, digits,
+# "_" and "-"; every other run of characters (punctuation, the #|^:%[] a link cannot hold,
+# blanks) is one space. Compared case-insensitively.
+_HEADING_NOISE_RE = re.compile(r"[^\w\-]+")
+
+
+def heading_key(heading: str) -> str:
+    """The form under which a heading and a link's ``#Heading`` are compared:
+    ``What is the Obsidian Hub?`` and ``what is the obsidian hub`` have one key."""
+    key = " ".join(_HEADING_NOISE_RE.sub(" ", heading).split()).casefold()
+    return key or " ".join(heading.split()).casefold()  # all symbols (emoji): as written
+
+
+def match_heading(headings: list[str], wanted: str) -> int | None:
+    """The index in ``headings`` of the one ``wanted`` names, as Obsidian finds it: the
+    first whose :func:`heading_key` is the same. ``A#B`` (a heading under a heading) names
+    its last part."""
+    want = heading_key(wanted.rsplit("#", 1)[-1])
+    if not want:
+        return None
+    for i, heading in enumerate(headings):
+        if heading_key(heading) == want:
+            return i
+    return None
+
+
+# A block id ends its line: " ^id" (letters, digits, dashes), or "^id" alone on a line.
+_BLOCK_ID_RE = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9\-_]+)[ \t]*$", re.M)
+
+
+def block_ids(masked: str) -> set[str]:
+    """The block ids (``^id``) of already-masked text, lower-cased (Obsidian matches them
+    case-insensitively)."""
+    if "^" not in masked:
+        return set()
+    return {m.group(1).lower() for m in _BLOCK_ID_RE.finditer(masked)}

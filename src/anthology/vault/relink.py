@@ -12,7 +12,14 @@ import posixpath
 import sqlite3
 from collections.abc import Iterable
 
-from anthology.vault.resolve import LinkTargets, NamedEntry, Resolver, name_keys, path_id
+from anthology.vault.resolve import (
+    LinkTargets,
+    NamedEntry,
+    Resolver,
+    is_same_note,
+    name_keys,
+    path_id,
+)
 
 
 def index_resolver(conn: sqlite3.Connection) -> Resolver:
@@ -47,15 +54,16 @@ def resolve_again(
     if not conditions:
         return
     existing = c.execute(
-        "SELECT l.lid, l.text, l.markdown, e.path, l.target, l.status, l.resolved_path "
+        "SELECT l.lid, l.text, l.markdown, l.heading, l.block, e.path, l.target, l.status, "
+        "l.resolved_path "
         f"FROM links l JOIN entries e ON e.eid = l.source WHERE {' OR '.join(conditions)}"
     ).fetchall()
     if not existing:
         return
     resolve = LinkTargets(index_resolver(c), dict(c.execute("SELECT id, eid FROM entries")))
     updates = []
-    for lid, text, md, path, *was in existing:
-        now = resolve(text, path, md)
+    for lid, text, md, heading, block, path, *was in existing:
+        now = resolve(text, path, md, same_note=is_same_note(text, heading, block))
         if now != tuple(was):
             updates.append((*now, lid))
     c.executemany(

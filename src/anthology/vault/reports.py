@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from anthology.vault.entries import EntryQueries
+from anthology.vault.fragments import missing_fragments
 from anthology.vault.model import Problem
 from anthology.vault.resolve import ATTACHMENT, RESOLVED
 
@@ -39,6 +40,7 @@ class ReportQueries(EntryQueries):
             candidates = ", ".join(json.loads(extra)) if status == "ambiguous" and extra else ""
             message = template.format(text=text, candidates=candidates)
             out.append(Problem(path, line, kind, message, severity))
+        out += missing_fragments(self._q)  # heading-not-found, block-not-found: warnings
         home = self.home_id()
         for entry_id, path in self._q(
             "SELECT id, path FROM entries e WHERE NOT EXISTS (SELECT 1 FROM links l "

@@ -4,7 +4,9 @@ Case-insensitive, tried in this order, the first kind that matches wins:
 id → vault path → file name → path suffix (a target with ``/``) → alias.
 Several candidates of the same kind: the one in the source's folder, then the shortest path,
 then the first by path — and the link is reported as ambiguous. A Markdown link
-(``[x](a/b.md)``) is first read relative to its source's folder, as Markdown means it.
+(``[x](a/b.md)``) is first read relative to its source's folder, as Markdown means it; a
+``./x`` or ``../x`` link only there. A same-note link (``[[#Heading]]``) names its own entry.
+The README's entry-format table lists every form.
 Unresolved links are kept (status ``unresolved``); a path climbing out of the vault is
 ``outside`` and never followed.
 """
@@ -98,17 +100,24 @@ class Resolver:
         raw = target.strip().replace("\\", "/")
         if not raw:
             return Resolution(UNRESOLVED)
-        relative = raw.startswith(("./", "../")) or markdown
-        if relative or ".." in raw.split("/"):
-            joined = posixpath.normpath(posixpath.join(folder, raw) if relative else raw)
+        # "./x" and "../x" name a place beside the source: found there or not at all.
+        # A Markdown link is read there first too, then as a vault path (Obsidian writes
+        # those).
+        relative = raw.startswith(("./", "../"))
+        if relative or markdown or ".." in raw.split("/"):
+            beside = relative or markdown
+            joined = posixpath.normpath(posixpath.join(folder, raw) if beside else raw)
             if joined == ".." or joined.startswith("../") or posixpath.isabs(joined):
                 return Resolution(OUTSIDE, joined)
-            if relative:
+            if beside:
                 hit = self._exact(joined)
                 if hit is not None:
                     return hit
-            # Not found beside the source: read it as a vault path (Obsidian writes those).
-            raw = joined if ".." in raw.split("/") else raw.removeprefix("./")
+            if relative:
+                if is_attachment(joined):
+                    return Resolution(MISSING_ATTACHMENT, joined)
+                return Resolution(UNRESOLVED)
+            raw = joined if ".." in raw.split("/") else raw
         if is_attachment(raw):
             return self._attachment(raw, folder)
         key = target_key(raw)
@@ -126,6 +135,10 @@ class Resolver:
                 key=lambda e: (posixpath.dirname(e.path) != folder, e.path.count("/"), e.path),
             )
             return Resolution(AMBIGUOUS, ranked[0].id, tuple(e.id for e in ranked))
+        if "." in posixpath.basename(raw):  # data.json: no note by that name, but a file?
+            hit = self._attachment(raw, folder)
+            if hit.status == ATTACHMENT:
+                return hit
         return Resolution(UNRESOLVED)
 
     def _exact(self, path: str) -> Resolution | None:
@@ -133,6 +146,9 @@ class Resolver:
             hit = self.attachments.get(path.lower())
             return Resolution(ATTACHMENT, hit) if hit else None
         e = self.by_path.get(target_key(path))
+        if e is None and "." in posixpath.basename(path):  # a file of another kind
+            hit = self.attachments.get(path.lower())
+            return Resolution(ATTACHMENT, hit) if hit else None
         return Resolution(RESOLVED, e.id) if e else None
 
     def _attachment(self, raw: str, folder: str) -> Resolution:
@@ -151,6 +167,15 @@ class Resolver:
         return Resolution(MISSING_ATTACHMENT, raw)
 
 
+_UNRESOLVED = LinkTarget(None, UNRESOLVED, None)
+
+
+def is_same_note(text: str, heading: str | None, block: str | None) -> bool:
+    """A link to a heading or block of the entry it is written in (``[[#Heading]]``,
+    ``[[#^id]]``, ``[x](#Heading)``): no target, a fragment."""
+    return not text.strip() and bool(heading or block)
+
+
 class LinkTargets:
     """A link's index columns ``(target eid, status, resolved_path)``, from a resolver and the
     row ids of the entries (``eids``: id → eid); remembered per (text, source folder,
@@ -163,7 +188,15 @@ class LinkTargets:
         self.eids = eids
         self.memo: dict[tuple[str, str, int], LinkTarget] = {}
 
-    def __call__(self, text: str, source_path: str, markdown: int) -> LinkTarget:
+    def __call__(
+        self, text: str, source_path: str, markdown: int, *, same_note: bool = False
+    ) -> LinkTarget:
+        """``same_note``: a link with no target but a fragment (``[[#Heading]]``): it names
+        the entry it is written in, found by its path."""
+        if same_note and not text.strip():
+            own = self.resolver.by_path.get(target_key(source_path))
+            eid = self.eids.get(own.id) if own is not None else None
+            return LinkTarget(eid, RESOLVED, None) if eid is not None else _UNRESOLVED
         key = (text, posixpath.dirname(source_path), markdown)
         hit = self.memo.get(key)
         if hit is None:
@@ -183,7 +216,10 @@ class LinkTargets:
         the entry ``eid`` at ``path``: its eid, the :class:`LinkTarget`, then the link."""
         get = self.memo.get  # the usual hit, without a call per link
         folder = posixpath.dirname(path)
+        own = LinkTarget(eid, RESOLVED, None)  # a same-note link: [[#Heading]], [[#^block]]
         return [
             (eid, *(get((k.text, folder, k.markdown)) or self(k.text, path, k.markdown)), *k)
+            if k.text or not (k.heading or k.block)
+            else (eid, *own, *k)
             for k in links
         ]

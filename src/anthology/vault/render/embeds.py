@@ -9,6 +9,7 @@ from html import escape
 from ..links import (
     is_attachment,
     mask_code,
+    match_heading,
     split_wikilink,
 )
 from ..model import EntryRef
@@ -17,7 +18,7 @@ from .context import (
     MAX_EMBEDS,
     RenderContext,
 )
-from .urls import attachment_src, escapes_vault, image_html
+from .urls import attachment_src, escapes_vault, image_html, other_file_src
 
 
 def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, bool]:
@@ -49,6 +50,8 @@ def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, boo
             return f'<a href="{escape(src)}">{escape(alias or target)}</a>', False
     shown = alias or (f"{target} › {heading or block}" if frag else target)
     ref = ctx.resolve(target)
+    if ref is None and (src := other_file_src(ctx, target)):  # paper.sh: no note, a file
+        return f'<a href="{escape(src)}">{escape(alias or target)}</a>', False
     if ref is None:
         ctx.problems.append(f"unresolved link: {target}")
         return ctx.unresolved_link(target, escape(shown)), False
@@ -116,22 +119,20 @@ def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str 
 
 
 def section_of(body: str, heading: str) -> str:
-    """The part of ``body`` under the heading named ``heading`` (case-insensitive)."""
+    """The part of ``body`` under the heading named ``heading`` (matched as Obsidian matches
+    it: :func:`anthology.vault.links.match_heading`)."""
     lines = body.splitlines()
-    masked = mask_code(body).splitlines()
-    want = heading.strip().lower()
-    start = level = None
-    for i, line in enumerate(masked):
+    found: list[tuple[int, int, str]] = []  # (line, level, text) of each heading
+    for i, line in enumerate(mask_code(body).splitlines()):
         m = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
-        if not m:
-            continue
-        if start is None and m.group(2).strip().lower() == want:
-            start, level = i, len(m.group(1))
-        elif start is not None and level is not None and len(m.group(1)) <= level:
-            return "\n".join(lines[start:i])
-    if start is None:
+        if m:
+            found.append((i, len(m.group(1)), m.group(2)))
+    hit = match_heading([text for _i, _level, text in found], heading)
+    if hit is None:
         return f"*(no heading “{heading}” in this entry)*"
-    return "\n".join(lines[start:])
+    start, level, _text = found[hit]
+    end = next((i for i, lv, _t in found[hit + 1 :] if lv <= level), len(lines))
+    return "\n".join(lines[start:end])
 
 
 def block_of(body: str, block: str) -> str:

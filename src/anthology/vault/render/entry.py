@@ -12,6 +12,7 @@ from functools import lru_cache
 from html import escape
 from pathlib import Path
 
+from ..links import match_heading
 from ..model import Entry, EntryLookup
 from .context import RenderContext, tag_chip
 from .markdown_ext import markdown_to_html
@@ -315,6 +316,9 @@ def find_heading(headings: list[tuple[int, str, str]], text: str) -> str | None:
     for _level, heading, anchor in headings:
         if heading.strip().lower() == low or anchor in (want, low):
             return anchor
+    hit = match_heading([heading for _level, heading, _anchor in headings], want)
+    if hit is not None:  # as Obsidian matches a link's #Heading (links.match_heading)
+        return headings[hit][2]
     slug = slugify_unicode(want, "-")
     squashed = re.sub(r"\W+", "", low)
     for _level, heading, anchor in headings:

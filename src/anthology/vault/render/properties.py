@@ -100,7 +100,9 @@ def _relation_value(rel: Relation, ctx: RenderContext) -> str:
 
 def _tags_value(value: Any, pal: EntryColours) -> str:
     tags = value if isinstance(value, list | tuple) else re.split(r"[,\s]+", str(value))
-    return " ".join(tag_chip(str(t).lstrip("#"), pal) for t in tags if str(t).strip())
+    return " ".join(tag_chip(str(t).lstrip("#"), pal) for t in tags
+                    if t is not None and str(t).strip())  # fmt: skip
+    # (tags: [null], an empty list item: no "#None" chip)
 
 
 def property_rows(entry: Entry, ctx: RenderContext) -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ from ..links import (
     TAG_RE,
     URL_RE,
     WIKILINK_RE,
+    comment_spans,
     mask_code,
 )
 from . import mathtex
@@ -240,11 +241,9 @@ class _SourcePreprocessor(_TrustedStash, Preprocessor):
                 html = code_html(ctx, code, lang)
             add(start, end, self._block_lines(html, prefix))
 
-        if "%%" in text:
-            masked_no_comments = mask_code(text.replace("%%", "\x00\x00"))
-            for m in re.finditer(r"\x00\x00.*?(?:\x00\x00|\Z)", masked_no_comments, re.S):
-                if free(m.start(), m.end()):
-                    add(m.start(), m.end(), "")
+        for start, end in comment_spans(text):  # never inside code; an open one runs on
+            if free(start, end):
+                add(start, end, "")
         masked = mask_code(text)
         # (skipped when there are hundreds: the scan would turn quadratic; the sanitiser
         # still drops the tags, only their text would show)
@@ -276,8 +275,8 @@ class _SourcePreprocessor(_TrustedStash, Preprocessor):
                     add(m.start(), m.end(), self.stash(html))
         if "[[" in masked:
             for m in WIKILINK_RE.finditer(masked):
-                if not free(m.start(), m.end()):
-                    continue
+                if not free(m.start(), m.end()) or masked[m.start() - 1 : m.start()] == "\\":
+                    continue  # taken, or escaped: \[[x]] is text
                 html, is_block = wikilink_html(ctx, text[m.start(2) : m.end(2)], m.group(1) == "!")
                 before, alone = line_bounds(m.start(), m.end())
                 if is_block and alone and ">" not in before:

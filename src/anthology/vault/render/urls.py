@@ -62,6 +62,19 @@ def attachment_src(ctx: RenderContext, target: str) -> tuple[str | None, str | N
     return src, None
 
 
+def other_file_src(ctx: RenderContext, target: str) -> str | None:
+    """The src of a file of a kind that is no attachment by name (``paper.sh``,
+    ``data.json``: see links.ATTACHMENT_EXTENSIONS) when the vault holds it; asked once no
+    entry has that name. None otherwise, and nothing is reported."""
+    if "." not in target.rsplit("/", 1)[-1] or escapes_vault(ctx, target):
+        return None
+    try:
+        path = ctx.resolver.attachment(target, ctx.source_path)
+    except Exception:  # the resolver is the lead's; never let it break a page
+        return None
+    return vault_src(ctx, Path(path)) if path is not None else None
+
+
 def image_html(ctx: RenderContext, target: str, alt: str, size: str | None = None) -> str:
     if not ctx.take_image():
         return ctx.notice(f"▣ {escape(target)}")
@@ -137,6 +150,8 @@ def url_policy(
         src, _ = attachment_src(ctx, path)
         return ("href", src) if src else None
     ref = ctx.resolve(path)
+    if ref is None and (src := other_file_src(ctx, path)):
+        return ("href", src)
     if ref is None:
         ctx.problems.append(f"unresolved link: {path}")
         return ("href", f"unresolved:{_url(path)}")
