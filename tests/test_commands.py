@@ -26,14 +26,38 @@ def test_index_prints_counts_and_time(capsys, vault: Path, db_path: Path) -> Non
     assert "6 unchanged" in out
 
 
-def test_check_reports_problems_and_exits_1_on_errors(capsys, vault: Path, db_path: Path) -> None:
+def test_check_reports_problems_with_kind_severity_and_summary(
+    capsys, vault: Path, db_path: Path
+) -> None:
+    # An unresolved link is a note not yet written (Obsidian shows it as normal): a
+    # warning, so a vault with no error passes.
     code, out, _ = run(capsys, "check", str(vault), "--db", str(db_path))
-    assert code == 1
-    assert "practices/SOTA-050.md:9: error: unresolved-link" in out
+    assert code == 0
+    assert "practices/SOTA-050.md:9: warning: unresolved-link" in out
+    lines = out.splitlines()
+    assert lines[-2].startswith("0 errors, ") and lines[-2].endswith(" info")
+    assert lines[-1].startswith("By kind: ") and "unresolved-link " in lines[-1]
     code, out, _ = run(capsys, "check", str(vault), "--db", str(db_path), "--json")
-    findings = json.loads(out)
+    data = json.loads(out)
+    findings = data["problems"]
     assert {"path", "line", "kind", "message", "severity"} <= set(findings[0])
     assert any(f["kind"] == "unresolved-link" for f in findings)
+    summary = data["summary"]
+    assert set(summary["by_severity"]) == {"error", "warning", "info"}
+    assert summary["by_kind"]["unresolved-link"] == sum(
+        f["kind"] == "unresolved-link" for f in findings
+    )
+    assert sum(summary["by_severity"].values()) == sum(summary["by_kind"].values())
+
+
+def test_check_exits_1_on_an_error(capsys, tmp_path: Path) -> None:
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "HOME.md").write_text("---\ntitle: [unclosed\n---\n[[a]]\n")
+    (tmp_path / "v" / "a.md").write_text("[[HOME]]")
+    code, out, _ = run(capsys, "check", str(tmp_path / "v"), "--db", str(tmp_path / "i.db"))
+    assert code == 1
+    assert "HOME.md:3: error: front-matter: " in out
+    assert out.splitlines()[-1] == "By kind: front-matter 1"
 
 
 def test_check_passes_on_a_clean_vault(capsys, tmp_path: Path) -> None:

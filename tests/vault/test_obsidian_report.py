@@ -1,0 +1,86 @@
+"""What ``anthology check``, ``export`` and the unlinked mentions say of the notes in
+``tests/vaults/obsidian-rules/report/`` (links written as Obsidian's help pages write them).
+
+The whole fixture vault is indexed (other folders belong to other tests); every assertion
+names a file or a link of ``report/``, never a whole-vault total.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from anthology.vault import VaultIndex
+from anthology.vault.reports import PROBLEM_KINDS, SEVERITIES, heading_key, summarize
+
+VAULT = Path(__file__).resolve().parents[1] / "vaults" / "obsidian-rules"
+README = Path(__file__).resolve().parents[2] / "README.md"
+CHECKS = "report/Report checks.md"
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VaultIndex]:
+    db = tmp_path_factory.mktemp("report-index") / "index.sqlite"
+    with VaultIndex.open(VAULT, db) as ix:
+        yield ix
+
+
+def _problems_of(index: VaultIndex, path: str) -> list[tuple[int | None, str, str]]:
+    return [(p.line, p.kind, p.severity) for p in index.problems() if p.path == path]
+
+
+def test_each_link_of_the_checks_note_gets_its_one_finding(index: VaultIndex) -> None:
+    assert _problems_of(index, CHECKS) == [
+        (6, "unresolved-link", "warning"),
+        (10, "missing-heading", "warning"),
+        (12, "missing-block", "warning"),
+        (14, "missing-attachment", "warning"),
+    ]
+
+
+def test_the_messages_name_what_is_missing(index: VaultIndex) -> None:
+    messages = {p.kind: p.message for p in index.problems() if p.path == CHECKS}
+    assert messages["missing-heading"] == "no heading “Nowhere to be found” in “Report target”"
+    assert messages["missing-block"] == "no block ^gone in “Report target”"
+    assert "A note not yet written" in messages["unresolved-link"]
+
+
+def test_a_linked_entry_is_no_orphan_and_an_unlinked_one_is_only_info(index: VaultIndex) -> None:
+    assert _problems_of(index, "report/Report target.md") == []
+    assert _problems_of(index, "report/mentions/Plain mention.md") == [(None, "orphan", "info")]
+
+
+def test_heading_keys_ignore_case_punctuation_and_spacing() -> None:
+    assert heading_key("What is the Obsidian Hub?") == heading_key("what is the  obsidian hub")
+    assert heading_key("Réal: heading!") == "réal heading"
+    assert heading_key("A") != heading_key("B")
+
+
+def test_every_kind_made_anywhere_is_in_the_table() -> None:
+    src = Path(__file__).resolve().parents[2] / "src" / "anthology" / "vault"
+    made = set()
+    for path in src.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        made |= set(re.findall(r'(?:ParseProblem|ProblemRow)\(\s*(?:[\w.]+, None, )?"([a-z-]+)"',
+                               text))  # fmt: skip
+        made |= set(re.findall(r'\(\s*"([a-z-]+)",\s*$', text, re.M)) & {"too-large", "encoding"}
+    assert made, "the pattern found no kind"
+    assert made <= set(PROBLEM_KINDS), made - set(PROBLEM_KINDS)
+    assert {severity for severity, _ in PROBLEM_KINDS.values()} <= set(SEVERITIES)
+
+
+def test_the_readme_lists_every_kind_with_its_severity() -> None:
+    readme = README.read_text(encoding="utf-8")
+    for kind, (severity, _what) in PROBLEM_KINDS.items():
+        assert re.search(rf"^\| `{kind}` \| {severity} \|", readme, re.M), kind
+
+
+def test_summary_counts_per_kind_and_severity(index: VaultIndex) -> None:
+    mine = [p for p in index.problems() if p.path == CHECKS]
+    summary = summarize(mine)
+    assert summary["by_severity"] == {"error": 0, "warning": 4, "info": 0}
+    assert summary["by_kind"] == {"missing-attachment": 1, "missing-block": 1,
+                                  "missing-heading": 1, "unresolved-link": 1}  # fmt: skip
