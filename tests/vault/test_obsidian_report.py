@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from anthology.vault import VaultIndex
+from anthology.vault.model import MATCH_END, MATCH_START
 from anthology.vault.reports import PROBLEM_KINDS, SEVERITIES, heading_key, summarize
+from anthology.vault.search import mention_snippet, mention_text
 
 VAULT = Path(__file__).resolve().parents[1] / "vaults" / "obsidian-rules"
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -84,3 +86,59 @@ def test_summary_counts_per_kind_and_severity(index: VaultIndex) -> None:
     assert summary["by_severity"] == {"error": 0, "warning": 4, "info": 0}
     assert summary["by_kind"] == {"missing-attachment": 1, "missing-block": 1,
                                   "missing-heading": 1, "unresolved-link": 1}  # fmt: skip
+
+
+def _mentioning(index: VaultIndex, entry_id: str) -> dict[str, str]:
+    return {h.entry.path: h.snippet for h in index.unlinked_mentions(entry_id)}
+
+
+def test_a_name_in_prose_is_an_unlinked_mention(index: VaultIndex) -> None:
+    found = _mentioning(index, "report/mentions/Zettel Garden")
+    assert found["report/mentions/Plain mention.md"] == (
+        f"I tend the {MATCH_START}Zettel Garden{MATCH_END} every morning.\n"
+    )
+
+
+def test_no_mention_inside_a_url_code_or_link(index: VaultIndex) -> None:
+    found = _mentioning(index, "report/mentions/Zettel Garden")
+    # Each of these names "obsidian-help" or "Zettel Garden" only in a URL, inline or fenced
+    # code, a wikilink's alias, a Markdown link's text: full-text search finds them all.
+    assert index.search('"obsidian help"', limit=50)
+    for path in ("In a URL.md", "In code.md", "In a link.md"):
+        assert f"report/mentions/{path}" not in found, path
+
+
+def test_a_mention_after_a_url_is_found_and_only_it_is_marked(index: VaultIndex) -> None:
+    found = _mentioning(index, "report/mentions/Zettel Garden")
+    snippet = found["report/mentions/Mention after a URL.md"]
+    assert snippet.count(MATCH_START) == 1
+    assert f"obsidianmd/obsidian-help we learn that {MATCH_START}obsidian-help{MATCH_END}" in (
+        snippet
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see https://github.com/obsidianmd/obsidian-help/issues",
+        "see <https://example.org/obsidian-help>",
+        "see www.obsidian-help.org today",
+        "run `obsidian-help` now",
+        "``code with ` obsidian-help``",
+        "```\nobsidian-help\n```",
+        "[[Other|obsidian-help]] and ![[obsidian-help.png]]",
+        "[obsidian-help](https://example.org) and ![obsidian-help](pic.png)",
+        "%% obsidian-help %% and <!-- obsidian-help -->",
+    ],
+)
+def test_what_is_not_prose_holds_no_mention(text: str) -> None:
+    assert mention_snippet(text, [(("obsidian", "help"), False)]) is None
+    assert len(mention_text(text)) == len(text)
+
+
+def test_prose_around_the_blanked_parts_still_mentions() -> None:
+    text = "`obsidian-help` then obsidian-help, https://x.org/obsidian-help"
+    snippet = mention_snippet(text, [(("obsidian", "help"), False)])
+    assert snippet == f"`obsidian-help` then {MATCH_START}obsidian-help{MATCH_END}, " + (
+        "https://x.org/obsidian-help"
+    )
