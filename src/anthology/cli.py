@@ -171,7 +171,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         f"Indexed {stats['entries']} entries, {stats['links']} links "
         f"({stats['resolved_links']} resolved, {stats['unresolved_links']} unresolved, "
         f"{stats['typed_relations']} typed relations), {stats['tags']} tags, "
-        f"{stats['errors']} errors, {stats['warnings']} warnings in {elapsed:.2f} s"
+        f"{stats['errors']} errors, {stats['warnings']} warnings, {stats['info']} info "
+        f"in {elapsed:.2f} s"
     )
     print(f"Index: {index.db_path}")
     return 0
@@ -205,14 +206,20 @@ def _one_line(text: str) -> str:
 def cmd_check(args: argparse.Namespace) -> int:
     with _open_index(args) as index:
         problems = index.problems()
-    errors = [p for p in problems if p.severity == "error"]
+    from anthology.vault.reports import summarize
+
+    summary = summarize(problems)
+    errors = summary["by_severity"]["error"]
     if args.json:
-        _print_json([dataclasses.asdict(p) for p in problems])
+        _print_json({"problems": [dataclasses.asdict(p) for p in problems], "summary": summary})
     else:
         for p in problems:
             where = f"{p.path}:{p.line}" if p.line else p.path
             print(_one_line(f"{where}: {p.severity}: {p.kind}: {p.message}"))
-        print(f"{len(errors)} errors, {len(problems) - len(errors)} warnings")
+        counts = summary["by_severity"]
+        print(f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info")
+        kinds = ", ".join(f"{kind} {n}" for kind, n in summary["by_kind"].items())
+        print(f"By kind: {kinds or 'none'}")
     return 1 if errors else 0
 
 

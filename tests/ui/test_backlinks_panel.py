@@ -86,7 +86,7 @@ def test_a_hub_shows_a_page_of_backlinks_and_more_on_demand(qtbot, index: VaultI
     assert len(groups[f"mentions ({MENTIONERS:,})"]) == PAGE
     assert pages == [("source", 0, PAGE), (None, 0, PAGE)]  # only what is shown is fetched
     rows = labels(panel, "mentions")
-    assert rows[0].startswith("<b>notes/n000 — Note 0</b><br>")  # the source, then the line
+    assert rows[0].startswith("<b>Note 0</b><br>")  # the source by title, then the line
     assert "builds on <b>[[Hub]]</b> for its ending" in rows[0]
     assert "source: <b>[[Hub]]</b>" in labels(panel, "source")[0]
     assert rows[-1] == f"Show {PAGE} more ({MENTIONERS - PAGE} not shown)"

@@ -518,9 +518,10 @@ def test_check_and_index_exit_normally_on_a_hostile_vault(
     out = capsys.readouterr().out
     assert "\x1b" not in out
     lines = out.splitlines()
-    assert lines[-1].endswith("warnings") and "errors" in lines[-1]
-    for line in lines[:-1]:  # one line per problem: path: severity: kind: message
-        assert line.split(": ")[1] in ("error", "warning"), line
+    assert lines[-2].endswith(" info") and "errors" in lines[-2]
+    assert lines[-1].startswith("By kind: ")
+    for line in lines[:-2]:  # one line per problem: path: severity: kind: message
+        assert line.split(": ")[1] in ("error", "warning", "info"), line
     assert any(line.startswith("two\\nlines.md: ") for line in lines)
     assert any(line.startswith("esc\\x1b[31mred.md: ") for line in lines)
     assert any("tab\\there.md" in line and "nowhere\\x1b" in line for line in lines)

@@ -60,7 +60,14 @@ from PySide6.QtWidgets import (
 
 from anthology.tasks import TaskState
 from anthology.ui.task_runner import TaskRunner
-from anthology.vault import MATCH_END, MATCH_START, BacklinksView, LinkRow, SearchHit
+from anthology.vault import (
+    MATCH_END,
+    MATCH_START,
+    BacklinksView,
+    LinkRow,
+    SearchHit,
+    display_labels,
+)
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, plain_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole
@@ -154,16 +161,20 @@ class _Row:
     mention's snippet). Its strings are made when first asked: a page holds 100 rows, a
     screen shows some twenty."""
 
-    __slots__ = ("_context", "_context_of", "_html", "_muted", "_source", "_tooltip", "entry_id")
+    __slots__ = ("_context", "_context_of", "_html", "_label", "_muted", "_source", "_tooltip",
+                 "entry_id")  # fmt: skip
 
     def __init__(
         self,
         source: LinkRow | SearchHit,
         muted: str,
         context_of: Callable[[LinkRow], str] | None = None,
+        label: str | None = None,
     ) -> None:
         ref = source.source if isinstance(source, LinkRow) else source.entry
         self.entry_id = ref.id
+        # As display_labels gives it over the row's page; alone, the source's own.
+        self._label = ref.short_label if label is None else label
         self._source, self._muted, self._context_of = source, muted, context_of
         self._context: str | None = None
         self._html: str | None = None
@@ -188,8 +199,8 @@ class _Row:
     def _label_context(self) -> tuple[str, str]:
         src = self._source
         if isinstance(src, LinkRow):
-            return src.source.label, " ".join(self.context.split())
-        return src.entry.label, snippet_text(src.snippet)
+            return self._label, " ".join(self.context.split())
+        return self._label, snippet_text(src.snippet)
 
     @property
     def html(self) -> str:
@@ -197,9 +208,9 @@ class _Row:
         if self._html is None:
             src = self._source
             if isinstance(src, LinkRow):
-                label, context = src.source.label, highlight_link(self.context, src.text, src.alias)
+                label, context = self._label, highlight_link(self.context, src.text, src.alias)
             else:
-                label, context = src.entry.label, snippet_html(src.snippet)
+                label, context = self._label, snippet_html(src.snippet)
             self._html = (
                 f"<b>{html_text(label, MAX_SHOWN_CHARS)}</b><br>"
                 f"<span style='color:{self._muted}'>{context}</span>"
@@ -251,7 +262,11 @@ class BacklinksModel(QAbstractItemModel):
         self.endResetModel()
 
     def _rows(self, links: list[LinkRow]) -> list[_Row]:
-        return [_Row(link, self.muted, self._context_of) for link in links]
+        labels = display_labels([link.source for link in links])  # told apart per page
+        return [
+            _Row(link, self.muted, self._context_of, label)
+            for link, label in zip(links, labels, strict=True)
+        ]
 
     def _append(self, group: _Group) -> None:
         links = self._page(group.relation, len(group.rows), PAGE) if group.left > 0 else []
@@ -548,7 +563,11 @@ class BacklinksPanel(QWidget):
             lambda g: not (g.title.startswith(UNLINKED) or (hits and g.title == NO_BACKLINKS))
         )
         if hits:
-            rows = [_Row(hit, self.model.muted) for hit in hits]
+            labels = display_labels([hit.entry for hit in hits])
+            rows = [
+                _Row(hit, self.model.muted, label=label)
+                for hit, label in zip(hits, labels, strict=True)
+            ]
             group = self.model.add_group(_Group(f"{UNLINKED} ({len(hits)})", rows=rows))
             self.tree.collapse(group)
         return True

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
 
 from anthology.ui.list_keys import ArrowKeysToList
-from anthology.vault import EntryRef, rank
+from anthology.vault import EntryRef, display_labels, rank
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, plain_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole
@@ -49,9 +49,10 @@ class QuickSwitcher(QDialog):
 
     def _filter(self, text: str) -> None:
         self.list.clear()
-        for ref in rank(text, self._items, self._names, limit=100):
+        refs = rank(text, self._items, self._names, limit=100)
+        for ref, label in zip(refs, display_labels(refs), strict=True):
             # Item text is drawn as plain text; the tooltip would be read as rich text.
-            item = QListWidgetItem(plain_text(ref.label, MAX_SHOWN_CHARS))
+            item = QListWidgetItem(plain_text(label, MAX_SHOWN_CHARS))
             item.setData(ROLE_ID, ref.id)
             item.setToolTip(tooltip_html(ref.path))
             self.list.addItem(item)

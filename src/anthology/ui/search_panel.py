@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, Q
 
 from anthology.ui.backlinks_panel import snippet_html
 from anthology.ui.list_keys import ArrowKeysToList
-from anthology.vault import SearchHit
+from anthology.vault import SearchHit, display_labels
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole
@@ -60,12 +60,13 @@ class SearchPanel(QWidget):
             return
         hits = self._search(query)
         self.summary.setText(f"{len(hits)} result{'s' if len(hits) != 1 else ''}")
-        for hit in hits:
+        labels = display_labels([hit.entry for hit in hits])
+        for hit, entry_label in zip(hits, labels, strict=True):
             item = QListWidgetItem()
             item.setData(ROLE_ID, hit.entry.id)
             item.setToolTip(tooltip_html(hit.entry.path))
             label = QLabel(
-                f"<b>{html_text(hit.entry.label, limit=MAX_SHOWN_CHARS)}</b><br>"
+                f"<b>{html_text(entry_label, limit=MAX_SHOWN_CHARS)}</b><br>"
                 f"<span style='font-size:small'>{snippet_html(hit.snippet)}</span>"
             )
             label.setWordWrap(True)

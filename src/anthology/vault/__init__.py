@@ -30,6 +30,7 @@ _WHERE = {
     "vault_root": "scan",
     "Entry": "model",
     "EntryRef": "model",
+    "display_labels": "model",
     "EntryLookup": "model",
     "Relation": "model",
     "LinkRow": "model",
@@ -67,6 +68,7 @@ __all__ = [
     "VaultIndex",
     "check_place",
     "default_db_path",
+    "display_labels",
     "first_entry_path",
     "hops_within",
     "open_regular",
@@ -105,5 +107,6 @@ if TYPE_CHECKING:
         Problem,
         Relation,
         SearchHit,
+        display_labels,
     )
     from anthology.vault.scan import VaultError, vault_root

@@ -10,6 +10,7 @@ import numpy as np
 
 from anthology.vault.graph_data import GraphData, hops_within
 from anthology.vault.reports import ReportQueries
+from anthology.vault.resolve import ATTACHMENT
 
 if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph question is asked
     import networkx as nx
@@ -90,7 +91,12 @@ class GraphQueries(ReportQueries):
         return [data.ids[i] for i in sorted(near, key=lambda i: (hops[i], data.ids[i]))]
 
     def export_json(self) -> dict[str, Any]:
-        """The graph as ``{"entries": […], "links": […], "problems": […]}`` (see README)."""
+        """The graph as ``{"entries": […], "links": […], "problems": […]}`` (see README).
+
+        A link carries all the index knows of it: what was written (``text``, ``alias``,
+        ``heading``, ``block``, ``embed``, ``markdown``), where it goes (``target``, an entry
+        id, or ``attachment``, a file's vault-relative path; ``null`` when nothing is there)
+        and how it resolved (``status``)."""
         entries = [
             {
                 "id": i,
@@ -98,17 +104,21 @@ class GraphQueries(ReportQueries):
                 "title": t,
                 "kind": k or "",
                 "tags": json.loads(tg or "[]"),
+                "aliases": json.loads(al or "[]"),
                 "properties": json.loads(pr or "{}"),
             }
-            for i, p, t, k, tg, pr in self._q(
-                "SELECT id, path, title, kind, tags, properties FROM entries ORDER BY id"
+            for i, p, t, k, tg, al, pr in self._q(
+                "SELECT id, path, title, kind, tags, aliases, properties FROM entries ORDER BY id"
             )
         ]
         links = [
             {"source": s, "target": t, "text": text, "relation": rel, "embed": bool(em),
-             "line": line}
-            for s, t, text, rel, em, line in self._q(
-                "SELECT s.id, t.id, l.text, l.relation, l.embed, l.line FROM links l "
+             "line": line, "alias": alias, "heading": heading, "block": block,
+             "attachment": extra if status == ATTACHMENT else None, "status": status,
+             "markdown": bool(md)}
+            for s, t, text, rel, em, line, alias, heading, block, status, extra, md in self._q(
+                "SELECT s.id, t.id, l.text, l.relation, l.embed, l.line, l.alias, l.heading, "
+                "l.block, l.status, l.resolved_path, l.markdown FROM links l "
                 "JOIN entries s ON s.eid = l.source LEFT JOIN entries t ON t.eid = l.target "
                 "ORDER BY s.id, l.line, l.lid"
             )

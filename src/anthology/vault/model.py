@@ -5,6 +5,8 @@ The UI draws these; the CLI prints them (``dataclasses.asdict`` gives their JSON
 
 from __future__ import annotations
 
+import posixpath
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,6 +23,51 @@ class EntryRef:
     @property
     def label(self) -> str:
         return self.id if self.title in ("", self.id) else f"{self.id} — {self.title}"
+
+    @property
+    def has_path_id(self) -> bool:
+        """Whether the id is only the path (no ``id`` property): it says nothing the title
+        and the folder do not."""
+        stem = self.path[:-3] if self.path.lower().endswith(".md") else self.path
+        return self.id == stem
+
+    @property
+    def short_label(self) -> str:
+        """The title, for an entry whose id is its path; else ``ID — Title``."""
+        if self.has_path_id:
+            return self.title or posixpath.basename(self.id)
+        return self.label
+
+
+def display_labels(refs: Sequence[EntryRef]) -> list[str]:
+    """The labels of a list of entries, as the lists show them: each its
+    :attr:`EntryRef.short_label`, and where two different entries of the list would read the
+    same (two "Plan" notes in different folders), the folder that tells them apart, as few
+    of its last parts as do: ``Plan (alpha)``, ``Plan (beta)``; ``/`` is the vault's top.
+    Linear in the list (a backlinks page, the quick switcher's whole vault)."""
+    labels = [ref.short_label for ref in refs]
+    groups: dict[str, dict[str, None]] = {}  # folded label → the distinct paths, in order
+    for ref, label in zip(refs, labels, strict=True):
+        groups.setdefault(label.casefold(), {})[ref.path] = None
+    tell: dict[str, str] = {}
+    for paths in groups.values():
+        if len(paths) > 1:
+            tell.update(_telling_folders(list(paths)))
+    return [
+        f"{label} ({tell[ref.path]})" if ref.path in tell else label
+        for ref, label in zip(refs, labels, strict=True)
+    ]
+
+
+def _telling_folders(paths: list[str]) -> dict[str, str]:
+    """For paths of entries that read the same: each one's folder, by as few of its last
+    parts as tell them all apart; the path itself (no ``.md``) when folders do not."""
+    folders = [posixpath.dirname(p).split("/") if "/" in p else [] for p in paths]
+    for k in range(1, max(len(f) for f in folders) + 1):
+        shown = ["/".join(f[-k:]) or "/" for f in folders]
+        if len({s.casefold() for s in shown}) == len(paths):
+            return dict(zip(paths, shown, strict=True))
+    return {p: p[:-3] if p.lower().endswith(".md") else p for p in paths}
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,78 @@
-"""What ``anthology check`` reports, and the counts of the status bar."""
+"""What ``anthology check`` reports, and the counts of the status bar.
+
+Every problem has a stable ``kind`` (scripts match on it) and a ``severity``:
+
+- ``error``: the vault cannot be read as written (a file not read, front matter that does
+  not parse, two entries claiming one id, a link leaving the vault). ``check`` exits 1.
+- ``warning``: something a reader will trip on, but Obsidian shows it as normal (a link to
+  a note not yet written, a heading or block that is not there, a name two notes share).
+- ``info``: worth knowing, never wrong (an entry nothing links to).
+
+:data:`PROBLEM_KINDS` lists every kind with its severity; the README's table is its copy.
+"""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Iterable
 
 from anthology.vault.entries import EntryQueries
 from anthology.vault.fragments import missing_fragments
 from anthology.vault.model import Problem
 from anthology.vault.resolve import ATTACHMENT, RESOLVED
 
-_LINK_PROBLEM_KIND = {
-    "unresolved": ("unresolved-link", "error", "links to “{text}”, which is not an entry"),
-    "ambiguous": ("ambiguous-link", "warning", "“{text}” names several entries: {candidates}"),
-    "outside": ("outside-link", "error", "“{text}” points outside the vault; not followed"),
-    "missing-attachment": ("missing-attachment", "error", "attachment “{text}” not found"),
+SEVERITIES = ("error", "warning", "info")
+
+# kind → (severity, what it means). File problems get their severity where they are found
+# (files.py, scan.py, parse.py, ids.py); this table says which it is, for the README and
+# for the test that keeps the two in step.
+PROBLEM_KINDS: dict[str, tuple[str, str]] = {
+    # Files that could not be read, or not all of them
+    "unreadable": ("error", "the file or folder could not be read (permissions, I/O)"),
+    "binary": ("error", "binary data in a .md file"),
+    "encoding": ("error", "not UTF-8; read with replacement characters"),
+    "not-regular": ("error", "a device, pipe or socket named .md (a warning if not .md)"),
+    "unparsable": ("error", "the parser failed; indexed without its front matter"),
+    "front-matter": ("error", "the front matter is not valid YAML"),
+    "duplicate-id": ("error", "two entries claim one id; the second gets a fallback id"),
+    "outside-link": ("error", "a link climbs out of the vault; not followed"),
+    "too-large": ("warning", "over the size limit; only its head is indexed"),
+    "empty": ("warning", "the file is empty"),
+    "vanished": ("warning", "deleted while the vault was indexed"),
+    "file-name": ("warning", "the file name is not valid UTF-8"),
+    "normalization-twin": ("warning", "two file names that look the same (Unicode forms)"),
+    "symlink-loop": ("warning", "a folder link loops back; not followed"),
+    "broken-link": ("warning", "a symbolic link to nothing"),
+    "outside-vault": ("warning", "a symbolic link leads outside the vault; not followed"),
+    # Links (Obsidian shows all of these without complaint: they are warnings)
+    "unresolved-link": ("warning", "links to a note that does not exist (yet)"),
+    "missing-attachment": ("warning", "links to a file that does not exist (yet)"),
+    "ambiguous-link": ("warning", "a name several entries share; the first is followed"),
+    "heading-not-found": ("warning", "the linked entry has no such heading"),
+    "block-not-found": ("warning", "the linked entry has no such block id"),
+    # Structure
+    "orphan": ("info", "no other entry links here"),
 }
+
+_LINK_PROBLEM_KIND = {
+    "unresolved": ("unresolved-link", "links to “{text}”, which is not an entry"),
+    "ambiguous": ("ambiguous-link", "“{text}” names several entries: {candidates}"),
+    "outside": ("outside-link", "“{text}” points outside the vault; not followed"),
+    "missing-attachment": ("missing-attachment", "attachment “{text}” not found"),
+}
+
+
+def summarize(problems: Iterable[Problem]) -> dict[str, dict[str, int]]:
+    """The count of problems per kind (most first) and per severity (all three)."""
+    problems = list(problems)
+    kinds = Counter(p.kind for p in problems)
+    severities = Counter(p.severity for p in problems)
+    return {
+        "by_kind": dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "by_severity": {s: severities.get(s, 0) for s in SEVERITIES}
+        | {s: n for s, n in severities.items() if s not in SEVERITIES},
+    }
 
 
 class ReportQueries(EntryQueries):
@@ -34,9 +92,8 @@ class ReportQueries(EntryQueries):
             "ORDER BY e.path, l.line",
             (RESOLVED, ATTACHMENT),
         ):
-            kind, severity, template = _LINK_PROBLEM_KIND.get(
-                status, ("link", "error", "cannot follow “{text}”")
-            )
+            kind, template = _LINK_PROBLEM_KIND.get(status, ("link", "cannot follow “{text}”"))
+            severity = PROBLEM_KINDS.get(kind, ("error", ""))[0]
             candidates = ", ".join(json.loads(extra)) if status == "ambiguous" and extra else ""
             message = template.format(text=text, candidates=candidates)
             out.append(Problem(path, line, kind, message, severity))
@@ -48,7 +105,7 @@ class ReportQueries(EntryQueries):
         ):
             if entry_id == home:
                 continue
-            out.append(Problem(path, None, "orphan", "no other entry links here", "warning"))
+            out.append(Problem(path, None, "orphan", "no other entry links here", "info"))
         return sorted(out, key=lambda p: (p.path, p.line or 0, p.kind))
 
     def stats(self) -> dict[str, int]:
@@ -64,5 +121,6 @@ class ReportQueries(EntryQueries):
             "tags": q("SELECT count(DISTINCT lower(tag)) FROM tags"),
             "attachments": q("SELECT count(*) FROM attachments"),
             "errors": sum(p.severity == "error" for p in problems),
-            "warnings": sum(p.severity != "error" for p in problems),
+            "warnings": sum(p.severity == "warning" for p in problems),
+            "info": sum(p.severity not in ("error", "warning") for p in problems),
         }

@@ -14,6 +14,7 @@ import unicodedata
 from typing import Any
 
 from anthology.vault.connection import IndexConnection
+from anthology.vault.links import MDLINK_RE, URL_RE, WIKILINK_RE, mask_code
 from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, SearchHit
 
 _FILTER_RE = re.compile(r'(?:^|\s)(-?)(tag|kind|status):("[^"]*"|\S+)', re.I)
@@ -28,6 +29,8 @@ SNIPPET_TOKENS = 16  # as snippet(…, 16) did
 # A title that is a common word matches most of a vault: rank only the first this many
 # matching entries (by row) for its unlinked mentions.
 MENTION_ROWS = 5_000
+# Candidates read per mention asked for: some only name the entry inside code, links or URLs.
+MENTION_CANDIDATES = 4
 # unicode61's tokens: runs of letters, digits and private-use characters (not "_").
 _TOKEN_RE = re.compile(r"[^\W_]+|[\ue000-\uf8ff]+")
 
@@ -77,30 +80,74 @@ def _cut_snippet(
     for text in texts:
         if not text:
             continue
-        tokens = [(m.start(), m.end(), _fold(m.group())) for m in _TOKEN_RE.finditer(text)]
+        tokens = _tokens(text)
         if not tokens:
             continue
         cut_off = len(text) >= cut  # the column goes on past what was read
-        spans: list[tuple[int, int]] = []  # (first token, last token + 1) of each match
-
-        first = next((i for i in range(len(tokens)) if _match_at(tokens, i, phrases)), None)
-        if first is None:
-            if fallback is None:
-                fallback = _render(text, tokens, 0, min(len(tokens), SNIPPET_TOKENS), [], cut_off)
-            continue
-        # A few tokens of lead-in before the first match, as a reader expects.
-        start = max(0, min(first - 2, len(tokens) - SNIPPET_TOKENS))
-        end = min(len(tokens), start + SNIPPET_TOKENS)
-        i = first
-        while i < end:
-            n = _match_at(tokens, i, phrases)
-            if n:
-                spans.append((i, min(i + n, end)))
-                i += n
-            else:
-                i += 1
-        return _render(text, tokens, start, end, spans, cut_off)
+        found = _snippet_at_match(text, tokens, phrases, cut_off)
+        if found is not None:
+            return found
+        if fallback is None:
+            fallback = _render(text, tokens, 0, min(len(tokens), SNIPPET_TOKENS), [], cut_off)
     return fallback or ""
+
+
+def _tokens(text: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), _fold(m.group())) for m in _TOKEN_RE.finditer(text)]
+
+
+def _snippet_at_match(
+    text: str,
+    tokens: list[tuple[int, int, str]],
+    phrases: list[tuple[tuple[str, ...], bool]],
+    cut_off: bool,
+) -> str | None:
+    """The snippet of ``text`` around its first match among ``tokens`` (which may be only
+    some of the text's tokens: those of a masked copy), or None when none matches."""
+    spans: list[tuple[int, int]] = []  # (first token, last token + 1) of each match
+    first = next((i for i in range(len(tokens)) if _match_at(tokens, i, phrases)), None)
+    if first is None:
+        return None
+    # A few tokens of lead-in before the first match, as a reader expects.
+    start = max(0, min(first - 2, len(tokens) - SNIPPET_TOKENS))
+    end = min(len(tokens), start + SNIPPET_TOKENS)
+    i = first
+    while i < end:
+        n = _match_at(tokens, i, phrases)
+        if n:
+            spans.append((i, min(i + n, end)))
+            i += n
+        else:
+            i += 1
+    return _render(text, tokens, start, end, spans, cut_off)
+
+
+# What is not prose, for unlinked mentions: text already in a link (a wikilink, a Markdown
+# link or image, its text included), a URL (bare, www. or <autolink>). Code and comments are
+# blanked by links.mask_code first. Obsidian's own unlinked mentions skip text inside links.
+_NOT_PROSE_RES = (WIKILINK_RE, MDLINK_RE, URL_RE, re.compile(r"<[a-zA-Z][\w+.\-]*:[^\s<>]*>"),
+                  re.compile(r"(?<![\w./])www\.[^\s<>()\[\]]+"))  # fmt: skip
+_NOT_NEWLINE_RE = re.compile(r"[^\n]")
+
+
+def mention_text(body: str) -> str:
+    """``body`` with everything that cannot hold an unlinked mention blanked (code,
+    comments, links, URLs), every offset and newline kept."""
+    masked = mask_code(body)
+    for pattern in _NOT_PROSE_RES:
+        if pattern.search(masked) is not None:
+            masked = pattern.sub(lambda m: _NOT_NEWLINE_RE.sub(" ", m.group()), masked)
+    return masked
+
+
+def mention_snippet(
+    body: str, phrases: list[tuple[tuple[str, ...], bool]], *, cut_off: bool = False
+) -> str | None:
+    """The snippet of ``body`` around its first mention in prose of one of ``phrases``
+    (see :func:`mention_text`), or None when the body names none outside code, links and
+    URLs. ``cut_off``: ``body`` is only the head of a longer text."""
+    tokens = _tokens(mention_text(body))
+    return _snippet_at_match(body, tokens, phrases, cut_off) if tokens else None
 
 
 def _render(
@@ -207,7 +254,12 @@ class SearchQueries(IndexConnection):
             ]
 
     def unlinked_mentions(self, entry_id: str, limit: int = 50) -> list[SearchHit]:
-        """Entries whose text names this entry's title or an alias without linking to it."""
+        """Entries whose text names this entry's title or an alias without linking to it.
+
+        A name counts only in prose: not inside code, a comment, a link's text or a URL
+        (``obsidian-help`` in a GitHub address is no mention). Full-text search finds the
+        candidates; each is then read (its first :data:`SNIPPET_WINDOW` characters) for a
+        mention in prose, so up to :data:`MENTION_CANDIDATES` times ``limit`` are ranked."""
         ref = self.entry_ref(entry_id)
         if ref is None:
             return []
@@ -223,7 +275,7 @@ class SearchQueries(IndexConnection):
         with self._lock:
             try:
                 # Rank at most MENTION_ROWS matching rows, then read a bounded head of the
-                # bodies of the ``limit`` best to cut their snippets.
+                # bodies of the best candidates to find a mention in prose and its snippet.
                 found = self.conn.execute(
                     "SELECT e.id, e.title, e.path, e.kind, r.score, "
                     f"substr(f.body, 1, {SNIPPET_WINDOW}) FROM ("
@@ -236,11 +288,20 @@ class SearchQueries(IndexConnection):
                     " ORDER BY m.score LIMIT ?) r "
                     "JOIN entries e ON e.eid = r.rid JOIN entries_fts f ON f.rowid = r.rid "
                     "ORDER BY r.score",
-                    (query, MENTION_ROWS, ref.id, ref.id, limit),
+                    (query, MENTION_ROWS, ref.id, ref.id, limit * MENTION_CANDIDATES),
                 ).fetchall()
             except sqlite3.OperationalError:  # also: interrupted (see :meth:`interrupt`)
                 return []
-        return [
-            SearchHit(EntryRef(i, t, p), k or "", _cut_snippet([body], phrases, SNIPPET_WINDOW), -b)
-            for i, t, p, k, b, body in found
-        ]
+        hits: list[SearchHit] = []
+        for i, t, p, k, b, body in found:
+            cut_off = len(body) >= SNIPPET_WINDOW
+            snippet = mention_snippet(body, phrases, cut_off=cut_off)
+            if snippet is None:
+                if not cut_off:  # read whole: the name is only in code, links or URLs
+                    continue
+                # The mention is past the head read; the snippet shows the head.
+                snippet = _cut_snippet([body], phrases, SNIPPET_WINDOW)
+            hits.append(SearchHit(EntryRef(i, t, p), k or "", snippet, -b))
+            if len(hits) == limit:
+                break
+        return hits
