@@ -269,7 +269,8 @@ class _SourcePreprocessor(_TrustedStash, Preprocessor):
                 if ">" in before:  # display math inside a callout: drop the quote markers
                     tex = re.sub(r"(?m)^[ >]*> ?", "", tex)
                 html = math_html(ctx, tex, True, alone)
-                if alone and ">" not in before:
+                # Indented (inside a list item): a paragraph break would end the list.
+                if alone and ">" not in before and not before:
                     add(m.start(), m.end(), self._block(html, before))
                 else:
                     add(m.start(), m.end(), self.stash(html))
