@@ -88,7 +88,7 @@ def fts_insert_seconds(fts: list[tuple], db: Path) -> float:
     already read and parsed: the part of the floor's work that a cold index repeats."""
     from anthology.vault.schema import open_database
 
-    conn, _ = open_database(db)
+    conn, _created, _read_only = open_database(db)
     conn.execute("PRAGMA synchronous = OFF")  # as a cold build writes
     t0 = time.perf_counter()
     with conn:

@@ -31,6 +31,7 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.treeprocessors import Treeprocessor
 
+from ..links import mask_code
 from .context import (
     MAX_HEADING_ANCHORS,
     MAX_TABLE_COLUMNS,
@@ -46,6 +47,19 @@ _FOOTNOTE_ID_RE = re.compile(r"fn(?:ref\d*)?:")
 _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _CALLOUT_RE = re.compile(r"^[ ]{0,3}>[ ]?\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
 _QUOTE_PREFIX_RE = re.compile(r"^[ ]{0,3}>[ ]?")
+# A task: one character in brackets at the start of a list item, then a space.
+_TASK_RE = re.compile(r"^\s*\[([^\]\[\n])\]\s+")
+# Task state → (marker, what it means), the states of Obsidian's common task themes.
+TASK_MARKERS = {
+    " ": ("☐", "open"),
+    "x": ("☑", "done"),
+    "-": ("☒", "cancelled"),
+    "/": ("◐", "in progress"),
+    ">": ("▷", "forwarded"),
+    "<": ("◁", "scheduled"),
+    "?": ("?", "question"),
+    "!": ("⚠", "important"),
+}
 
 __all__ = ["AnthologyExtension", "markdown_to_html"]
 
@@ -273,11 +287,21 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
             a.set("style", f"color: {p.external};")
 
     def _image(self, parent: etree.Element, img: etree.Element) -> None:
-        attrs = {"alt": img.get("alt", "")}
+        alt = img.get("alt", "")
+        # ![alt|100](p.png) / ![alt|100x50](p.png): Obsidian's size, as ![[p.png|100]]
+        size = re.fullmatch(r"(.*?)\|\s*(\d{1,5})(?:x(\d{1,5}))?\s*", alt, re.S)
+        if size:
+            alt = size.group(1).strip()
+            img.set("alt", alt)
+        attrs = {"alt": alt}
         decision = url_policy(self.ctx, img.get("src", ""), "image", attrs)
         if decision is not None and decision[0] == "href":
             img.set("src", decision[1])
             img.attrib.pop("title", None)
+            if size:
+                img.set("width", size.group(2))
+                if size.group(3):
+                    img.set("height", size.group(3))
             return
         html = decision[1] if decision else ""
         span = etree.Element("span")
@@ -288,19 +312,25 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
         parent.insert(idx, span)
 
     def _task(self, parent: etree.Element, li: etree.Element) -> None:
+        """``- [ ]`` and ``- [x]`` as boxes; any other character in the brackets (``[?]``,
+        ``[-]``, ``[/]``, ``[>]``…, as Obsidian's task themes use them) is a task too, with
+        its own marker (:data:`TASK_MARKERS`; an unknown one shows its character)."""
         holder = li
         if not (li.text or "").strip() and len(li) and li[0].tag == "p":
             holder = li[0]
         text = holder.text or ""
-        m = re.match(r"^\s*\[([ xX])\]\s+", text)
+        m = _TASK_RE.match(text)
         if not m:
             return
-        done = m.group(1) != " "
-        holder.text = ("☑ " if done else "☐ ") + text[m.end() :]
-        li.set("class", "task done" if done else "task")
+        state = m.group(1)
+        marker, label = TASK_MARKERS.get(state.lower(), (f"[{state}]", "other"))
+        holder.text = f"{marker} " + text[m.end() :]
+        li.set("class", f"task {label}".rstrip())
+        li.set("title", f"Task: {label}")
         parent.set("style", "list-style-type: none; margin-left: -8px;")
-        if done:
-            li.set("style", f"color: {self.ctx.palette.muted};")
+        if label in ("done", "cancelled"):
+            strike = " text-decoration: line-through;" if label == "cancelled" else ""
+            li.set("style", f"color: {self.ctx.palette.muted};{strike}")
 
 
 class _SanitisePostprocessor(Postprocessor):
@@ -359,12 +389,57 @@ def _flatten_toc(tokens: list[dict], out: list[tuple[int, str, str]]) -> None:
         _flatten_toc(tok.get("children", []), out)
 
 
+def _bracket_pairs(text: str) -> dict[int, int]:
+    """Each ``[``'s matching ``]`` (by index) in one pass; a blank line closes nothing."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for m in re.finditer(r"[\[\]]|\n[ \t]*\n", text):
+        c = m.group()
+        if c == "[":
+            stack.append(m.start())
+        elif c == "]":
+            if stack:
+                pairs[stack.pop()] = m.start()
+        else:
+            stack.clear()  # a paragraph ends: its open brackets stay open
+    return pairs
+
+
+def inline_footnotes(body: str) -> str:
+    """Obsidian's inline footnotes ``^[a note]`` as python-markdown footnotes: each becomes a
+    reference ``[^inline-N]`` with its definition appended, numbered with the others.
+    Outside code only; brackets nest; an unclosed ``^[`` stays text. Linear: the brackets
+    are paired in one pass (a scan from each ``^[`` was quadratic in unclosed ones)."""
+    if "^[" not in body:
+        return body
+    masked = mask_code(body)
+    pairs = _bracket_pairs(masked)
+    out: list[str] = []
+    notes: list[str] = []
+    pos = 0
+    for m in re.finditer(r"\^\[", masked):
+        start = m.start()
+        end = pairs.get(start + 1)
+        if start < pos or end is None or not (text := body[start + 2 : end].strip()):
+            continue
+        notes.append(" ".join(text.split()))
+        out.append(body[pos:start])
+        out.append(f"[^inline-{len(notes)}]")
+        pos = end + 1
+    if not notes:
+        return body
+    out.append(body[pos:])
+    defs = "\n".join(f"[^inline-{n}]: {note}" for n, note in enumerate(notes, start=1))
+    return "".join(out) + "\n\n" + defs + "\n"
+
+
 def markdown_to_html(body: str, ctx: RenderContext) -> str:
     """Render one Markdown body; raises RecursionError on pathological nesting."""
     md = markdown.Markdown(
         extensions=[
             TableExtension(),
-            FootnoteExtension(UNIQUE_IDS=ctx.depth > 0),
+            # numbered in the order they are referenced, as Obsidian numbers them
+            FootnoteExtension(UNIQUE_IDS=ctx.depth > 0, USE_DEFINITION_ORDER=False),
             TocExtension(
                 marker="[TOC]", anchorlink=False, permalink=False, slugify=slugify_unicode
             ),
@@ -374,7 +449,7 @@ def markdown_to_html(body: str, ctx: RenderContext) -> str:
         ],
         output_format="html",
     )
-    html = md.convert(body)
+    html = md.convert(inline_footnotes(body))
     if ctx.bracket_stand_ins:  # see _defuse_brackets
         html = html.translate(str.maketrans(ctx.bracket_stand_ins))
     if ctx.depth == 0:
