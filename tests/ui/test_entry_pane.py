@@ -247,3 +247,26 @@ def test_screenshot_of_a_realistic_entry(pane: EntryPane, tmp_path: Path) -> Non
     image = pane.grab()
     assert image.width() == 900 and image.height() == 1000
     assert image.save(str(tmp_path / "entry.png"))
+
+
+def test_foldable_callouts_open_and_close_where_the_reader_is(qtbot, pane: EntryPane) -> None:
+    body = (
+        "top\n\n" + "filler\n\n" * 60
+        + "> [!faq]- Why scale?\n> Because the variance grows.\n\n"
+        + "> [!tip]+ Open one\n> Shown at first.\n\n> [!note] Fixed\n> Always shown.\n"
+    )  # fmt: skip
+    pane.show_entry(sample.lit_008(body=body))
+    text = pane.toPlainText()
+    assert "▸" in text and "Why scale?" in text
+    assert "Because the variance grows." not in text  # "-": starts closed
+    assert "Shown at first." in text and "Always shown." in text
+    bar = pane.verticalScrollBar()
+    bar.setValue(200)
+    pane.anchorClicked.emit(QUrl("fold:0"))  # the title's link, as a click sends it
+    assert "Because the variance grows." in pane.toPlainText()
+    assert bar.value() == 200  # the reader stays where they were
+    pane.anchorClicked.emit(QUrl("fold:1"))
+    assert "Shown at first." not in pane.toPlainText()
+    pane.anchorClicked.emit(QUrl("fold:0"))
+    assert "Because the variance grows." not in pane.toPlainText()
+    assert "Always shown." in pane.toPlainText()  # no fold marker: no fold control

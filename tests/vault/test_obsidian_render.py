@@ -104,3 +104,75 @@ def test_inline_footnotes_pair_brackets_in_one_pass() -> None:
         markdown_ext._bracket_pairs = real
     assert calls == [20_000, 40_000]
     assert markdown_ext.inline_footnotes("a^[b^[c]d]e") == "a[^inline-1]e\n\n[^inline-1]: b^[c]d\n"
+
+
+def test_foldable_callouts_render_their_state_and_a_fold_link(resolver) -> None:
+    from test_render import text_of
+
+    body = (
+        "> [!faq]- Closed\n> hidden body\n\n> [!faq]+ Open\n> open body\n\n> [!note] Plain\n> x\n"
+    )
+    html = _render(body, resolver)
+    assert 'href="fold:0"' in html and 'href="fold:1"' in html and "fold:2" not in html
+    assert "hidden body" not in text_of(html) and "open body" in text_of(html)
+    from anthology.vault.render.entry import render_entry
+
+    flipped = str(
+        render_entry(
+            lit_008(body=body), resolver, vault_root=resolver.root, folds=frozenset({0, 1})
+        ).html
+    )
+    assert "hidden body" in text_of(flipped) and "open body" not in text_of(flipped)
+
+
+BLOCKS = """Intro ^p1
+
+- one
+- two ^item
+  - sub
+- three
+
+> quote line
+> more
+
+^q1
+
+| a | b |
+|---|---|
+| 1 | 2 |
+^t1
+"""
+
+
+def test_a_block_id_names_its_paragraph_list_item_or_the_block_above() -> None:
+    from anthology.vault.render.embeds import block_of
+
+    assert block_of(BLOCKS, "p1") == "Intro ^p1"
+    assert block_of(BLOCKS, "item") == "- two ^item\n  - sub"  # that item, not the list
+    assert block_of(BLOCKS, "q1") == "> quote line\n> more"  # alone, after a blank line
+    assert block_of(BLOCKS, "t1") == "| a | b |\n|---|---|\n| 1 | 2 |"  # right under it
+    assert block_of(BLOCKS, "nope") == "*(no block ^nope in this entry)*"
+
+
+def test_a_block_id_alone_on_its_line_is_an_anchor_not_text(resolver) -> None:
+    from test_render import text_of
+
+    html = _render(BLOCKS, resolver)
+    text = text_of(html)
+    assert "^q1" not in text and "^t1" not in text and "^item" not in text
+    assert '<a name="^q1">' in html and '<a name="^t1">' in html
+
+
+def test_which_ids_are_only_paths() -> None:
+    from anthology.vault.model import EntryRef, is_path_id
+
+    assert is_path_id("Projects/Alpha/Plan", "Projects/Alpha/Plan.md")
+    assert is_path_id("Home", "Home.md")  # a vault without ids: the title names it
+    assert is_path_id("Café ☕ notes", "Café ☕ notes.md")
+    assert not is_path_id("LIT-008", "LIT-008.md")  # the anthology: files named by id
+    assert not is_path_id("HOME", "HOME.md")
+    assert not is_path_id("LIT-008", "papers/attention.md")  # declared in front matter
+    assert EntryRef("Home", "Welcome", "Home.md").short_label == "Welcome"
+    assert EntryRef("LIT-008", "Attention", "LIT-008.md").short_label == "LIT-008 — Attention"
+    html = pending_html(lit_008(id="Home", path="Home.md", title="Welcome"))
+    assert '<h1 class="title">Welcome</h1>' in html

@@ -135,6 +135,8 @@ class EntryPane(QTextBrowser):
         self._vault_root: Path | None = None
         self._theme = "light"
         self._entry: Entry | None = None
+        # per entry id, the foldable callouts the reader flipped (kept while the pane lives)
+        self._folds: dict[str, set[int]] = {}
         self._rendered: RenderedEntry | None = None
         self._images: dict[str, QImage] = {}
         self._preview: Callable[[str], str | None] | None = None
@@ -189,7 +191,8 @@ class EntryPane(QTextBrowser):
         position = bar.value() if keep else 0
         self._token += 1
         resolver, theme, root = self._resolver, self._theme, self._vault_root
-        rendered = cached_render(entry, resolver, theme=theme, vault_root=root)
+        folds = frozenset(self._folds.get(entry.id, ()))
+        rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
         limit = self.background_render_chars
         if rendered is None and limit and len(entry.body or "") > limit:
             self._entry, self._rendered = entry, None
@@ -200,14 +203,14 @@ class EntryPane(QTextBrowser):
             self._apply_margins()
             task = _RenderTask(
                 self._token,
-                lambda: render_entry(entry, resolver, theme=theme, vault_root=root),
+                lambda: render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds),
                 self._relay,
             )
             QThreadPool.globalInstance().start(task)
             return
         self._pending_scroll = None
         if rendered is None:
-            rendered = render_entry(entry, resolver, theme=theme, vault_root=root)
+            rendered = render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds)
         self._show_rendered(entry, rendered, position)
 
     @property
@@ -280,6 +283,14 @@ class EntryPane(QTextBrowser):
         return False
 
     # ------------------------------------------------------------------ links
+    def toggle_fold(self, number: str) -> None:
+        """Open or close foldable callout ``number`` of the entry shown, where the reader is."""
+        if self._entry is None or not number.isdigit():
+            return
+        flipped = self._folds.setdefault(self._entry.id, set())
+        flipped ^= {int(number)}
+        self.show_entry(self._entry, keep_scroll=True)
+
     def _on_anchor_clicked(self, url: QUrl) -> None:
         scheme, path, frag = _split(url)
         if scheme == "entry":
@@ -294,6 +305,8 @@ class EntryPane(QTextBrowser):
             self.open_external(url)
         elif scheme == "vault":
             self._open_attachment(path)
+        elif scheme == "fold":
+            self.toggle_fold(path)
         elif scheme == "" and frag and not self.scroll_to_heading(frag):
             self.scrollToAnchor(frag)
         # anything else (javascript:, file:, …) cannot come from the renderer: ignored

@@ -6,10 +6,25 @@ The UI draws these; the CLI prints them (``dataclasses.asdict`` gives their JSON
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+# An id that says something of its own, as an anthology's: "LIT-008", "SOTA-050", "HOME".
+_ID_LIKE_RE = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Za-z0-9._-]+)?")
+
+
+def is_path_id(entry_id: str, path: str) -> bool:
+    """Whether ``entry_id`` is only the entry's path (a vault without ``id`` properties):
+    then the title alone names the entry, and the path only where two titles are equal.
+
+    The index does not keep whether the id was declared, so an id equal to the file's
+    stem counts as declared when it reads as an identifier (``LIT-008.md`` of the bundled
+    anthology, whose files are named after their ids), never when it holds a folder."""
+    stem = path[:-3] if path.lower().endswith(".md") else path
+    return entry_id == stem and ("/" in entry_id or not _ID_LIKE_RE.fullmatch(entry_id))
 
 
 @dataclass(frozen=True)
@@ -28,8 +43,7 @@ class EntryRef:
     def has_path_id(self) -> bool:
         """Whether the id is only the path (no ``id`` property): it says nothing the title
         and the folder do not."""
-        stem = self.path[:-3] if self.path.lower().endswith(".md") else self.path
-        return self.id == stem
+        return is_path_id(self.id, self.path)
 
     @property
     def short_label(self) -> str:

@@ -49,6 +49,7 @@ class RenderBudget:
     toc_entries: int = 0
     heading_anchors: int = 0
     footnote_anchors: int = 0
+    callouts: int = 0  # callouts numbered so far: a fold link names one by its number
     cuts: dict[str, str] = field(default_factory=dict)  # what was cut → how it is shown
 
     def cut(self, what: str, how: str) -> None:
@@ -71,6 +72,8 @@ class RenderContext:
     chain: tuple[str, ...] = ()
     headings: list[tuple[int, str, str]] = field(default_factory=list)
     budget: RenderBudget = field(default_factory=RenderBudget)
+    # the foldable callouts (by number) the reader has flipped from how they are written
+    folds: frozenset[int] = frozenset()
 
     def child(self, entry_id: str, source_path: str) -> RenderContext:
         return RenderContext(
@@ -84,6 +87,7 @@ class RenderContext:
             depth=self.depth + 1,
             chain=(*self.chain, self.entry_id),
             budget=self.budget,
+            folds=self.folds,
         )
 
     def take_image(self) -> bool:

@@ -79,14 +79,14 @@ def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str 
         ctx.problems.append(f"embed too deep: {ref.id}")
         return ctx.notice(
             f"Embeds nest deeper than {MAX_EMBED_DEPTH}: "
-            + ctx.internal_link(ref, escape(ref.label), heading),
+            + ctx.internal_link(ref, escape(ref.short_label), heading),
             block=True,
         )
     if ctx.budget.embeds >= MAX_EMBEDS:
         ctx.budget.cut("embeds", f"only the first {MAX_EMBEDS} embeds are shown, the rest as links")
         return ctx.notice(
             "↪ Not embedded (too many embeds): "
-            + ctx.internal_link(ref, escape(ref.label), heading),
+            + ctx.internal_link(ref, escape(ref.short_label), heading),
             block=True,
         )
     ctx.budget.embeds += 1
@@ -97,7 +97,7 @@ def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str 
         body = None
     if body is None:
         return ctx.notice(
-            f"Embedded entry has no body: {escape(ref.label)}", error=True, block=True
+            f"Embedded entry has no body: {escape(ref.short_label)}", error=True, block=True
         )
     if heading:
         body = section_of(body, heading)
@@ -108,7 +108,7 @@ def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str 
 
     inner = markdown_to_html(body, child)
     title = ctx.internal_link(
-        ref, escape(ref.label + (f" › {heading}" if heading else "")), heading
+        ref, escape(ref.short_label + (f" › {heading}" if heading else "")), heading
     )
     return (
         f'<table class="embed" width="100%" cellspacing="0" cellpadding="10" border="1" '
@@ -135,8 +135,47 @@ def section_of(body: str, heading: str) -> str:
     return "\n".join(lines[start:end])
 
 
+_ITEM_RE = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s")
+
+
 def block_of(body: str, block: str) -> str:
-    for para in re.split(r"\n\s*\n", body):
-        if re.search(rf"\s\^{re.escape(block)}\s*$", para, re.M):
-            return para
+    """The block ``^block`` names, as Obsidian finds it (help page "Link to blocks"):
+
+    - the paragraph whose line ends with `` ^block``;
+    - in a list, only the item (with its sub-items) whose line ends so;
+    - for a quote, list, table or callout, the id alone on a line of its own after it
+      (after a blank line, or right under its last line): the block above the id.
+    """
+    ident = re.compile(rf"(?:^|\s)\^{re.escape(block)}[ \t]*$", re.I)
+    alone = re.compile(rf"^[ \t]*\^{re.escape(block)}[ \t]*$", re.I)
+    paras = re.split(r"\n[ \t]*\n", body)
+    for i, para in enumerate(paras):
+        lines = para.split("\n")
+        at = next((n for n, line in enumerate(lines) if ident.search(line)), None)
+        if at is None:
+            continue
+        if alone.match(lines[at]):
+            above = "\n".join(lines[:at]).strip("\n")
+            if above.strip():
+                return above
+            return paras[i - 1] if i > 0 else f"*(no block ^{block} in this entry)*"
+        return _list_item(lines, at) or para
     return f"*(no block ^{block} in this entry)*"
+
+
+def _list_item(lines: list[str], at: int) -> str | None:
+    """The list item (with its sub-items) holding line ``at``, or None outside a list."""
+    start = next((n for n in range(at, -1, -1) if _ITEM_RE.match(lines[n])), None)
+    if start is None:
+        return None
+    indent = len(_ITEM_RE.match(lines[start]).group(1))  # type: ignore[union-attr]
+    end = start + 1
+    while end < len(lines):
+        m = _ITEM_RE.match(lines[end])
+        if m and len(m.group(1)) <= indent:
+            break
+        end += 1
+    if at >= end:
+        return None  # the line is past the item: a paragraph after a list
+    item = lines[start:end]
+    return "\n".join(line[indent:] for line in item)

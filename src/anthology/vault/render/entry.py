@@ -13,7 +13,7 @@ from html import escape
 from pathlib import Path
 
 from ..links import match_heading
-from ..model import Entry, EntryLookup
+from ..model import Entry, EntryLookup, is_path_id
 from .context import RenderContext, tag_chip
 from .markdown_ext import markdown_to_html
 from .properties import byline_html, properties_html, property_rows
@@ -59,7 +59,7 @@ def minutes_to_read(entry: Entry) -> int:
 
 def _title_html(entry: Entry) -> str:
     title = entry.title or entry.id
-    if entry.title and entry.title != entry.id and "/" not in entry.id and " " not in entry.id:
+    if entry.title and entry.title != entry.id and not is_path_id(entry.id, entry.path):
         return f'<h1 class="title">{escape(entry.id)}: {escape(title)}</h1>'
     return f'<h1 class="title">{escape(title)}</h1>'
 
@@ -119,7 +119,13 @@ def clear_render_cache() -> None:
         _cache.clear()
 
 
-def _cache_key(entry: Entry, resolver: EntryLookup, theme: str, vault_root: Path | None) -> tuple:
+def _cache_key(
+    entry: Entry,
+    resolver: EntryLookup,
+    theme: str,
+    vault_root: Path | None,
+    folds: frozenset[int] = frozenset(),
+) -> tuple:
     digest = hashlib.sha1(entry.body.encode("utf-8", "surrogatepass")).hexdigest()
     meta = repr(
         (
@@ -144,6 +150,7 @@ def _cache_key(entry: Entry, resolver: EntryLookup, theme: str, vault_root: Path
         id(resolver),
         getattr(resolver, "generation", None),
         str(vault_root) if vault_root else None,
+        tuple(sorted(folds)),
     )
 
 
@@ -153,12 +160,13 @@ def cached_render(
     *,
     theme: str = "light",
     vault_root: Path | None = None,
+    folds: frozenset[int] = frozenset(),
 ) -> RenderedEntry | None:
     """The cached render :func:`render_entry` would return, or None (nothing is rendered)."""
     if vault_root is None:
         root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
         vault_root = Path(root) if isinstance(root, str | Path) else None
-    key = _cache_key(entry, resolver, theme, vault_root)
+    key = _cache_key(entry, resolver, theme, vault_root, folds)
     with _cache_lock:
         return _cache.get(key)
 
@@ -180,23 +188,26 @@ def render_entry(
     *,
     theme: str = "light",
     vault_root: Path | None = None,
+    folds: frozenset[int] = frozenset(),
 ) -> RenderedEntry:
     """The entry as a complete HTML document, cached (LRU by id, mtime, theme, contents).
 
     Never raises on bad content: what cannot be rendered is shown as a visible notice and
     listed in ``problems``. ``vault_root`` (else ``resolver.vault_root`` / ``resolver.root``
     when the resolver has one) makes image sources vault-relative (``vault:img/a.png``).
+    ``folds`` are the foldable callouts (``> [!faq]-`` / ``+``, numbered in reading order)
+    the reader has opened or closed: their title is a ``fold:N`` link that flips them.
     """
     if vault_root is None:
         root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
         vault_root = Path(root) if isinstance(root, str | Path) else None
-    key = _cache_key(entry, resolver, theme, vault_root)
+    key = _cache_key(entry, resolver, theme, vault_root, folds)
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    rendered = _render(entry, resolver, theme, vault_root)
+    rendered = _render(entry, resolver, theme, vault_root, folds)
     with _cache_lock:
         _cache[key] = rendered
         while len(_cache) > CACHE_SIZE:
@@ -205,7 +216,11 @@ def render_entry(
 
 
 def _render(
-    entry: Entry, resolver: EntryLookup, theme: str, vault_root: Path | None
+    entry: Entry,
+    resolver: EntryLookup,
+    theme: str,
+    vault_root: Path | None,
+    folds: frozenset[int] = frozenset(),
 ) -> RenderedEntry:
     pal = palette(theme)
     ctx = RenderContext(
@@ -214,6 +229,7 @@ def _render(
         resolver=resolver,
         palette=pal,
         vault_root=vault_root,
+        folds=folds,
     )
     head: list[str] = [_title_html(entry), byline_html(entry.properties or {}, pal)]
     aliases = [str(a) for a in (entry.aliases or []) if str(a).strip()]

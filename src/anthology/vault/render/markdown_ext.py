@@ -99,12 +99,24 @@ class _CalloutProcessor(BlockProcessor):
         head = etree.SubElement(
             cell, "p", {"class": "callout-title", "style": "margin-top: 2px; margin-bottom: 4px;"}
         )
-        span = etree.SubElement(head, "span", {"style": f"color: {accent}; font-weight: bold;"})
-        span.text = f"{icon}  {title}"
+        style = f"color: {accent}; font-weight: bold; text-decoration: none;"
+        collapsed = False
+        if m.group(2):  # foldable: "-" starts closed, "+" open; the reader may flip it
+            number = self.ctx.budget.callouts
+            self.ctx.budget.callouts += 1
+            collapsed = (m.group(2) == "-") != (number in self.ctx.folds)
+            span = etree.SubElement(
+                head, "a", {"href": f"fold:{number}", "class": "fold", "style": style}
+            )
+            span.set("title", "Show" if collapsed else "Hide")
+            span.text = f"{'▸' if collapsed else '▾'} {icon}  {title}"
+        else:
+            span = etree.SubElement(head, "span", {"style": style})
+            span.text = f"{icon}  {title}"
         body = (
             "\n".join(_QUOTE_PREFIX_RE.sub("", line) for line in rest.split("\n")) if rest else ""
         )
-        if body.strip():
+        if body.strip() and not collapsed:
             self.parser.parseChunk(cell, body.strip("\n"))
 
 
@@ -259,6 +271,8 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
     def _link(self, parent: etree.Element, a: etree.Element) -> None:
         href = a.get("href", "")
         cls = a.get("class", "")
+        if cls == "fold" and href.startswith("fold:"):
+            return  # a foldable callout's title: the entry pane flips it
         if cls.startswith("footnote") or href.startswith("#"):
             a.set("style", f"color: {self.ctx.palette.link}; text-decoration: none;")
             return

@@ -86,7 +86,7 @@ def _wikilink_value(inner: str, ctx: RenderContext) -> str:
     ref = ctx.resolve(target)
     if ref is None:
         return ctx.unresolved_link(target, escape(alias or target))
-    return ctx.internal_link(ref, escape(ref.label), heading)
+    return ctx.internal_link(ref, escape(ref.short_label), heading)
 
 
 def _relation_value(rel: Relation, ctx: RenderContext) -> str:
@@ -95,7 +95,7 @@ def _relation_value(rel: Relation, ctx: RenderContext) -> str:
         m = WIKILINK_RE.search(written)
         target = split_wikilink(m.group(2))[0] if m else written
         return ctx.unresolved_link(target, escape(target))
-    return ctx.internal_link(rel.other, escape(rel.other.label), None)
+    return ctx.internal_link(rel.other, escape(rel.other.short_label), None)
 
 
 def _tags_value(value: Any, pal: EntryColours) -> str:

@@ -28,7 +28,7 @@ from .context import (
 from .embeds import wikilink_html
 
 _FENCE_OPEN_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\n]*?)[ \t]*$")
-_BLOCK_ID_RE = re.compile(r"(?<=[ \t])\^([A-Za-z0-9][A-Za-z0-9-]*)[ \t]*$", re.M)
+_BLOCK_ID_RE = re.compile(r"(?:^[ \t]*|(?<=[ \t]))\^([A-Za-z0-9][A-Za-z0-9-]*)[ \t]*$", re.M)
 _RAW_TAG_RE = re.compile(r"</?[a-zA-Z][^>\n]*>")
 # Raw elements removed with their content before python-markdown splits them into pieces.
 _DANGEROUS_OPEN_RE = re.compile(
