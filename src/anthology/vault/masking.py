@@ -166,16 +166,37 @@ def _indented_code_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _runs_by_length(text: str) -> tuple[list[tuple[int, int]], dict[int, list[int]]]:
+    """The runs of backticks of ``text`` (spans), and for each length the indexes of the
+    runs that long, in order."""
+    runs = [m.span() for m in _BACKTICKS_RE.finditer(text)] if "`" in text else []
+    by_length: dict[int, list[int]] = {}
+    for i, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(i)
+    return runs, by_length
+
+
+def _closing_run(
+    runs: list[tuple[int, int]], by_length: dict[int, list[int]], i: int
+) -> tuple[int, int]:
+    """(k, closer): run ``i`` opens code with its last k backticks, for the largest k some
+    later run is exactly k long, and the first such run closes it; (0, -1) when none can.
+    Every length is tried once per run: linear over a text."""
+    start, end = runs[i]
+    for k in range(end - start, 0, -1):
+        later = by_length.get(k)
+        if later is not None and later[-1] > i:
+            return k, later[bisect_right(later, i)]
+    return 0, -1
+
+
 def _code_and_comment_spans(text: str) -> list[tuple[int, int, str]]:
     """Inline code (kind "`"), ``%%`` comments ("%") and HTML comments ("<"), read left to
     right as Obsidian reads them: what opens first wins, so a ``%%`` inside inline code is
     code, and a backtick inside a comment is comment. An unclosed comment runs to the end
     (Obsidian hides the rest of the note). Linear: every search starts where the last
     stopped."""
-    runs = [m.span() for m in _BACKTICKS_RE.finditer(text)] if "`" in text else []
-    by_length: dict[int, list[int]] = {}  # run length → indexes of the runs that long
-    for i, (start, end) in enumerate(runs):
-        by_length.setdefault(end - start, []).append(i)
+    runs, by_length = _runs_by_length(text)
     find, size, count = text.find, len(text), len(runs)
     spans: list[tuple[int, int, str]] = []
     pos = ri = 0
@@ -200,18 +221,12 @@ def _code_and_comment_spans(text: str) -> list[tuple[int, int, str]]:
             pos = size if close < 0 else close + 3
             spans.append((html, pos, "<"))
         else:
-            start, end = runs[ri]
-            closer = -1
-            for k in range(end - start, 0, -1):
-                later = by_length.get(k)
-                if later is not None and later[-1] > ri:
-                    closer = later[bisect_right(later, ri)]
-                    break
+            k, closer = _closing_run(runs, by_length, ri)
             if closer < 0:
                 ri += 1
                 continue
             pos = runs[closer][1]
-            spans.append((end - k, pos, "`"))
+            spans.append((runs[ri][1] - k, pos, "`"))
 
 
 def _inline_code_spans(text: str) -> list[tuple[int, int]]:
@@ -223,25 +238,16 @@ def _inline_code_spans(text: str) -> list[tuple[int, int]]:
     last k backticks for the largest k such that some later run is exactly k long; it
     closes at the first such run, and the search goes on after it. A run no later run
     can close is left as it is."""
-    runs = [m.span() for m in _BACKTICKS_RE.finditer(text)]
+    runs, by_length = _runs_by_length(text)
     if len(runs) < 2:
         return []
-    by_length: dict[int, list[int]] = {}  # run length → indexes of the runs that long
-    for i, (start, end) in enumerate(runs):
-        by_length.setdefault(end - start, []).append(i)
     spans: list[tuple[int, int]] = []
     i, count = 0, len(runs)
     while i < count:
-        start, end = runs[i]
-        closer = -1
-        for k in range(end - start, 0, -1):  # every run is tried once: linear in all
-            later = by_length.get(k)
-            if later is not None and later[-1] > i:
-                closer = later[bisect_right(later, i)]
-                break
+        k, closer = _closing_run(runs, by_length, i)
         if closer < 0:
             i += 1
             continue
-        spans.append((end - k, runs[closer][1]))
+        spans.append((runs[i][1] - k, runs[closer][1]))
         i = closer + 1
     return spans
