@@ -384,6 +384,18 @@ def test_search_highlights_matching_nodes(qtbot, view):
     assert view.highlighted_ids() == set()
 
 
+def test_a_node_search_does_not_follow_the_reader_to_another_vault(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "first vault")
+    view.search_edit.setText("title 1")
+    assert view.highlighted_ids() == {"E1", "E10"}
+    view.set_graph(g, grid_positions(g), "first vault")  # a live reload keeps it
+    assert view.search_edit.text() == "title 1" and view.search_matches()
+    view.set_graph(g, grid_positions(g), "second vault")
+    assert view.search_edit.text() == ""
+    assert view.search_matches() == [] and view.highlighted_ids() == set()
+
+
 def test_colour_groups_by_tag_and_query(qtbot, view):
     tags = [["ml"], ["ml"], ["nlp"], []] + [[]] * 7
     g = small(tags=tags)

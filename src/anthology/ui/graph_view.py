@@ -484,6 +484,13 @@ class GraphView(QWidget):
             self._pins.clear()
             self._trail.clear()
             self._current = self._local_centre = None
+            # a node search belongs to the vault it was typed in: left, it greyed out the
+            # whole new graph (issue 14)
+            self._search = ""
+            self._search_hits = np.zeros(0, dtype=np.int64)
+            self.search_edit.blockSignals(True)
+            self.search_edit.clear()
+            self.search_edit.blockSignals(False)
         elif store is not None:
             self._store = store  # the same vault opened again
         old_ids, old_pos = self._data.ids, self._gpos
