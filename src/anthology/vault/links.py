@@ -297,7 +297,9 @@ def match_heading(headings: list[str], wanted: str) -> int | None:
 
 
 # A block id ends its line: " ^id" (letters, digits, dashes), or "^id" alone on a line.
-_BLOCK_ID_RE = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9\-_]+)[ \t]*$", re.M)
+# A block id ending a line (or alone on one): Latin letters, digits and dashes, as
+# Obsidian's "Link to blocks" allows. The index, check and the renderer read this one rule.
+BLOCK_ID_RE = re.compile(r"(?:^[ \t]*|(?<=[ \t]))\^([A-Za-z0-9-]+)[ \t]*$", re.M)
 
 
 def block_ids(masked: str) -> set[str]:
@@ -305,4 +307,4 @@ def block_ids(masked: str) -> set[str]:
     case-insensitively)."""
     if "^" not in masked:
         return set()
-    return {m.group(1).lower() for m in _BLOCK_ID_RE.finditer(masked)}
+    return {m.group(1).lower() for m in BLOCK_ID_RE.finditer(masked)}

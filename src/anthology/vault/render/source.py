@@ -12,6 +12,7 @@ import markdown
 from markdown.preprocessors import Preprocessor
 
 from ..links import (
+    BLOCK_ID_RE,
     MDLINK_RE,
     TAG_RE,
     URL_RE,
@@ -28,7 +29,6 @@ from .context import (
 from .embeds import wikilink_html
 
 _FENCE_OPEN_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\n]*?)[ \t]*$")
-_BLOCK_ID_RE = re.compile(r"(?:^[ \t]*|(?<=[ \t]))\^([A-Za-z0-9][A-Za-z0-9-]*)[ \t]*$", re.M)
 _RAW_TAG_RE = re.compile(r"</?[a-zA-Z][^>\n]*>")
 # Raw elements removed with their content before python-markdown splits them into pieces.
 _DANGEROUS_OPEN_RE = re.compile(
@@ -293,7 +293,7 @@ class _SourcePreprocessor(_TrustedStash, Preprocessor):
                         self.stash(math_html(ctx, text[m.start(1) : m.end(1)], False, False)),
                     )
         if "^" in masked:
-            for m in _BLOCK_ID_RE.finditer(masked):
+            for m in BLOCK_ID_RE.finditer(masked):
                 if free(m.start(), m.end()):
                     add(
                         m.start(),
