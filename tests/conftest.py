@@ -40,3 +40,18 @@ def index(vault: Path, db_path: Path):
 
     with VaultIndex.open(vault, db_path) as idx:
         yield idx
+
+
+OBSIDIAN_RULES = Path(__file__).resolve().parent / "vaults" / "obsidian-rules"
+
+
+@pytest.fixture(scope="session")
+def obsidian_index(tmp_path_factory: pytest.TempPathFactory):
+    """One index of the fixture vault tests/vaults/obsidian-rules/ (read, never written:
+    the app writes nothing into a vault) for the tests of its links, blocks and reports."""
+    from anthology.vault.index import VaultIndex
+
+    with VaultIndex.open(
+        OBSIDIAN_RULES, tmp_path_factory.mktemp("obsidian-rules") / "i.sqlite"
+    ) as ix:
+        yield ix

@@ -5,8 +5,6 @@ with the folder only where two entries of the list share a title: the two ``Plan
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QLabel
@@ -17,15 +15,12 @@ from anthology.ui.search_panel import SearchPanel
 from anthology.vault import EntryRef, VaultIndex, display_labels
 from anthology.vault.backlinks import BacklinksView
 
-VAULT = Path(__file__).resolve().parents[1] / "vaults" / "obsidian-rules"
 UNIQUE = "report/Unique note for labels"
 
 
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VaultIndex]:
-    db = tmp_path_factory.mktemp("labels") / "index.sqlite"
-    with VaultIndex.open(VAULT, db) as ix:
-        yield ix
+@pytest.fixture
+def index(obsidian_index: VaultIndex) -> VaultIndex:
+    return obsidian_index
 
 
 def test_the_switcher_tells_the_two_plans_apart_by_folder(qtbot, index: VaultIndex) -> None:

@@ -5,9 +5,6 @@ real index (Obsidian's help pages "Basic formatting syntax", "Advanced formattin
 from __future__ import annotations
 
 import re
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from test_render import text_of
@@ -15,15 +12,10 @@ from test_render import text_of
 from anthology.vault.index import VaultIndex
 from anthology.vault.render import clear_render_cache, render_entry
 
-FIXTURE = Path(__file__).resolve().parents[1] / "vaults" / "obsidian-rules"
 
-
-@pytest.fixture(scope="module")
-def vault_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VaultIndex]:
-    root = tmp_path_factory.mktemp("obsidian-blocks") / "vault"
-    shutil.copytree(FIXTURE, root)
-    with VaultIndex.open(root, root.parent / "index.sqlite") as idx:
-        yield idx
+@pytest.fixture
+def vault_index(obsidian_index: VaultIndex) -> VaultIndex:
+    return obsidian_index
 
 
 def html_of(idx: VaultIndex, entry_id: str, **kw) -> str:

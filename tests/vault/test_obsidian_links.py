@@ -8,10 +8,6 @@ folders (report/, render/) share the vault.
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from anthology.vault import links as links_mod
@@ -21,16 +17,12 @@ from anthology.vault.links import find_links, heading_key, mask_code, match_head
 from anthology.vault.parse import parse_entry
 from anthology.vault.render import clear_render_cache, render_entry
 
-FIXTURE = Path(__file__).resolve().parents[1] / "vaults" / "obsidian-rules"
 L = "links/"
 
 
-@pytest.fixture(scope="module")
-def vault_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VaultIndex]:
-    root = tmp_path_factory.mktemp("obsidian") / "vault"
-    shutil.copytree(FIXTURE, root)
-    with VaultIndex.open(root, root.parent / "index.sqlite") as idx:
-        yield idx
+@pytest.fixture
+def vault_index(obsidian_index: VaultIndex) -> VaultIndex:
+    return obsidian_index
 
 
 def links_of(idx: VaultIndex, name: str) -> list[tuple]:

@@ -8,7 +8,6 @@ names a file or a link of ``report/``, never a whole-vault total.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,16 +18,13 @@ from anthology.vault.model import MATCH_END, MATCH_START
 from anthology.vault.reports import PROBLEM_KINDS, SEVERITIES, summarize
 from anthology.vault.search import mention_snippet, mention_text
 
-VAULT = Path(__file__).resolve().parents[1] / "vaults" / "obsidian-rules"
 README = Path(__file__).resolve().parents[2] / "README.md"
 CHECKS = "report/Report checks.md"
 
 
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VaultIndex]:
-    db = tmp_path_factory.mktemp("report-index") / "index.sqlite"
-    with VaultIndex.open(VAULT, db) as ix:
-        yield ix
+@pytest.fixture
+def index(obsidian_index: VaultIndex) -> VaultIndex:
+    return obsidian_index
 
 
 def _problems_of(index: VaultIndex, path: str) -> list[tuple[int | None, str, str]]:
