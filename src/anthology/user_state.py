@@ -13,9 +13,12 @@ What it holds (schema version in ``PRAGMA user_version``):
 - ``positions(id, x, y, pinned)``: the graph's layout, by entry id (not by the index's row
   ids, which a rebuild renumbers); ``pinned`` nodes stay where the reader dropped them.
 - ``settings(key, value)``: JSON values by key, for state that is read and written whole.
-  In use: ``graph.view`` (:data:`GRAPH_VIEW`, the graph's forces, filters, groups and mode).
-  Meant for the reader's bookmarks and open tabs (``reader.bookmarks``, ``reader.tabs``);
-  state that grows row by row gets a table of its own and a schema version.
+  In use: ``graph.view`` (:data:`GRAPH_VIEW`, the graph's forces, filters, groups and mode),
+  ``reader.tabs`` (:data:`READER_TABS`, the open tabs: each one's back/forward history with
+  the reading position in every entry of it, and which tab is active) and
+  ``explorer.view`` (:data:`EXPLORER_VIEW`, the file explorer's expanded folders and whether
+  it lists attachments). State that grows row by row gets a table of its own and a schema
+  version.
 
 A file that cannot be used never stops the window: a damaged one (not SQLite, or failing
 SQLite's quick check) is reported, moved aside as ``<file>.corrupt`` and started anew; one
@@ -47,6 +50,8 @@ STATE_DIR_ENV = "ANTHOLOGY_STATE_DIR"
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x414E5455  # "ANTU", in the SQLite header (the index's is "ANTH")
 GRAPH_VIEW = "graph.view"
+READER_TABS = "reader.tabs"
+EXPLORER_VIEW = "explorer.view"
 _SIBLINGS = ("-wal", "-shm", "-journal")
 _DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 

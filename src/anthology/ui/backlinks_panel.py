@@ -59,6 +59,7 @@ from PySide6.QtWidgets import (
 )
 
 from anthology.tasks import TaskState
+from anthology.ui.new_tab_clicks import NewTabClicks
 from anthology.ui.task_runner import TaskRunner
 from anthology.vault import (
     MATCH_END,
@@ -479,6 +480,7 @@ def _no_page(relation: str | None, offset: int, limit: int) -> list[LinkRow]:
 
 class BacklinksPanel(QWidget):
     entryActivated = Signal(str)
+    entryActivatedNewTab = Signal(str)  # a row Ctrl+clicked or middle-clicked
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -497,6 +499,7 @@ class BacklinksPanel(QWidget):
         self.tree.setModel(self.model)
         self.tree.activated.connect(self._activate)
         self.tree.clicked.connect(self._activate)
+        NewTabClicks(self.tree, self._activate_new_tab)
         # Scrolling (wheel, scroll bar) a "Show more" row into view fetches its page; the
         # keyboard moving onto it does not (Enter does), nor a layout of the view.
         self.tree.verticalScrollBar().actionTriggered.connect(
@@ -633,6 +636,10 @@ class BacklinksPanel(QWidget):
         entry_id = index.data(ROLE_ID)
         if entry_id:
             self.entryActivated.emit(entry_id)
+
+    def _activate_new_tab(self, index: QModelIndex) -> None:
+        if index.data(ROLE_MORE) is None and (entry_id := index.data(ROLE_ID)):
+            self.entryActivatedNewTab.emit(entry_id)
 
     # What a test or a screen reader asks.
     def groups(self) -> dict[str, list[str]]:

@@ -37,7 +37,16 @@ from PySide6.QtCore import (
     QUrl,
     Signal,
 )
-from PySide6.QtGui import QColor, QCursor, QDesktopServices, QFont, QImage, QPainter, QTextDocument
+from PySide6.QtGui import (
+    QColor,
+    QCursor,
+    QDesktopServices,
+    QFont,
+    QImage,
+    QMouseEvent,
+    QPainter,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QMessageBox, QTextBrowser, QToolTip, QWidget
 
 from ..vault import Entry, EntryLookup, open_regular
@@ -119,6 +128,7 @@ class _RenderTask(QRunnable):
 
 class EntryPane(QTextBrowser):
     entryLinkActivated = Signal(str, str)  # entry id, heading ("" for none; "^id" for a block)
+    entryLinkActivatedNewTab = Signal(str, str)  # the same, Ctrl+clicked or middle-clicked
     tagActivated = Signal(str)
     demoRequested = Signal(str)
     unresolvedLinkActivated = Signal(str)
@@ -243,6 +253,15 @@ class EntryPane(QTextBrowser):
         bar.setValue(min(position, bar.maximum()))
         self.renderFinished.emit(entry.id)
 
+    def restore_scroll(self, position: int) -> None:
+        """Put the view at ``position`` (a reading position saved earlier); a page still
+        rendering is put there once it is shown."""
+        if self._pending_scroll is not None:
+            self._pending_scroll = (position, self._pending_scroll[1])
+        else:
+            bar = self.verticalScrollBar()
+            bar.setValue(min(max(0, position), bar.maximum()))
+
     def clear_entry(self) -> None:
         self._token += 1
         self._pending_scroll = None
@@ -310,6 +329,28 @@ class EntryPane(QTextBrowser):
         elif scheme == "" and frag and not self.scroll_to_heading(frag):
             self.scrollToAnchor(frag)
         # anything else (javascript:, file:, …) cannot come from the renderer: ignored
+
+    # Ctrl+click and middle-click on an entry link: "open in a new tab", taken here, before
+    # the browser's own handling (which would also follow the link, or select text).
+    def _new_tab_link(self, event: QMouseEvent) -> tuple[str, str] | None:
+        button = event.button()
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if button != Qt.MouseButton.MiddleButton and not (button == Qt.MouseButton.LeftButton
+                                                          and ctrl):  # fmt: skip
+            return None
+        scheme, path, frag = _split(QUrl(self.anchorAt(event.position().toPoint())))
+        return (path, frag) if scheme == "entry" and path else None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if self._new_tab_link(event) is None:
+            super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        link = self._new_tab_link(event)
+        if link is None:
+            super().mouseReleaseEvent(event)
+        else:
+            self.entryLinkActivatedNewTab.emit(*link)
 
     def _open_attachment(self, rel: str) -> None:
         """Open an attachment the allow-list trusts; ask about anything else.

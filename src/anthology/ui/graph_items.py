@@ -482,6 +482,7 @@ class NodeLayer(pg.ScatterPlotItem):
     """Every node in one scatter item, plus the mouse behaviour of the graph."""
 
     nodeClicked = Signal(int)
+    nodeClickedNewTab = Signal(int)  # a middle-click, or a click with Ctrl held
     nodeDoubleClicked = Signal(int)
     nodeHovered = Signal(int)  # -1 when the pointer leaves every node
     nodeDragged = Signal(int, float, float, str)  # index, x, y, "start" | "move" | "finish"
@@ -580,7 +581,12 @@ class NodeLayer(pg.ScatterPlotItem):
             ev.ignore()
             return
         ev.accept()
-        if ev.button() == Qt.MouseButton.LeftButton:
+        ctrl = bool(ev.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if ev.button() == Qt.MouseButton.MiddleButton or (
+            ev.button() == Qt.MouseButton.LeftButton and ctrl and not ev.double()
+        ):
+            self.nodeClickedNewTab.emit(i)
+        elif ev.button() == Qt.MouseButton.LeftButton:
             if ev.double():
                 self.nodeDoubleClicked.emit(i)
             else:
@@ -615,6 +621,7 @@ class NodeLayer(pg.ScatterPlotItem):
         i = -1 if ev.isExit() else self.node_at(ev.pos())
         if i >= 0:
             ev.acceptClicks(Qt.MouseButton.LeftButton)
+            ev.acceptClicks(Qt.MouseButton.MiddleButton)
             ev.acceptDrags(Qt.MouseButton.LeftButton)
         if i != self._hover:
             self._hover = i

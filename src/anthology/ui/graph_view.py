@@ -228,6 +228,7 @@ class GraphView(QWidget):
     """The graph of the vault's entries; see the module docstring for the API."""
 
     entryActivated = Signal(str)
+    entryActivatedNewTab = Signal(str)  # a node middle-clicked or Ctrl+clicked, or the menu's
     layoutSettled = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -374,6 +375,7 @@ class GraphView(QWidget):
         for item in (self.edges, self.nodes, self.overlay, self.marks, self.labels):
             self.vb.addItem(item, ignoreBounds=True)
         self.nodes.nodeClicked.connect(self._on_node_clicked)
+        self.nodes.nodeClickedNewTab.connect(self._on_node_clicked_new_tab)
         self.nodes.nodeDoubleClicked.connect(self._on_node_double_clicked)
         self.nodes.nodeHovered.connect(self._on_node_hovered)
         self.nodes.nodeDragged.connect(self._on_node_dragged)
@@ -1223,6 +1225,11 @@ class GraphView(QWidget):
         if entry_id is not None and not self._data.ghost[self._shown[j]]:
             self.entryActivated.emit(entry_id)
 
+    def _on_node_clicked_new_tab(self, j: int) -> None:
+        entry_id = self._id_of(j)
+        if entry_id is not None and not self._data.ghost[self._shown[j]]:
+            self.entryActivatedNewTab.emit(entry_id)
+
     def _on_node_double_clicked(self, j: int) -> None:
         entry_id = self._id_of(j)
         if entry_id is not None:
@@ -1307,13 +1314,17 @@ class GraphView(QWidget):
             self.node_menu(entry_id).popup(screen_pos)
 
     def node_menu(self, entry_id: str) -> QMenu:
-        """The right-click menu of a node: Open, Show local graph, Unpin, Copy id."""
+        """The right-click menu of a node: Open, Open in new tab, Show local graph, Unpin,
+        Copy id."""
         menu = QMenu(self)
         menu.setObjectName("graphNodeMenu")
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         ghost = self._data.ghost[self._index[entry_id]] if entry_id in self._index else True
         a = menu.addAction("Open", lambda: self.entryActivated.emit(entry_id))
         a.setObjectName("menuOpen")
+        a.setEnabled(not ghost)
+        a = menu.addAction("Open in new tab", lambda: self.entryActivatedNewTab.emit(entry_id))
+        a.setObjectName("menuOpenNewTab")
         a.setEnabled(not ghost)
         a = menu.addAction("Show local graph", lambda: self.show_local_graph(entry_id))
         a.setObjectName("menuLocal")

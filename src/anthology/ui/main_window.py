@@ -50,16 +50,20 @@ from anthology.demo import DEMOS
 from anthology.paths import entries_dir
 from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
 from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
+from anthology.ui.entry_tabs import EntryTabs, TabHistory, Visit
+from anthology.ui.file_explorer import FileExplorer
 from anthology.ui.index_worker import refresh_index
+from anthology.ui.outline_panel import OutlinePanel
 from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
 from anthology.ui.task_runner import TaskRunner, describe_error
 from anthology.ui.theme import ThemeController
 from anthology.ui.views_loader import ViewsData, load_views
-from anthology.user_state import GRAPH_VIEW, UserState
+from anthology.user_state import EXPLORER_VIEW, GRAPH_VIEW, READER_TABS, UserState
 from anthology.vault import (
     DiskResolver,
+    EntryRef,
     RefreshReport,
     VaultError,
     VaultIndex,
@@ -84,6 +88,9 @@ MAX_WATCHED_FILES = 4000
 POLL_MS = 2000
 POLL_DUTY = 0.1  # the share of time a polling refresh may take (see _on_refreshed)
 DEBOUNCE_MS = 150
+TABS_SAVE_MS = 1500  # the open tabs are saved this long after the reader last moved
+LEFT_DOCK_WIDTH = 250  # the explorer's and outline's first width (px)
+ENTRY_MIN_WIDTH = 300  # no dock may squeeze the entry tabs narrower than this
 
 
 class MainWindow(QMainWindow):
@@ -122,8 +129,6 @@ class MainWindow(QMainWindow):
         self._views.done.connect(self._apply_views)
         self._views.error.connect(self._on_views_failed)
         self._rerun = False
-        self.history: list[str] = []
-        self.history_pos = -1
         self.ready = False  # an entry is on screen (for screenshots and tests)
         self.last_report: RefreshReport | None = None
         self._pending_entry: str | None = entry
@@ -132,6 +137,13 @@ class MainWindow(QMainWindow):
         self._views_pending = False  # a views question is out: the window is not settled
         self._first_look: str | None = None  # the path shown before the index was built
         self._watching = False  # the watches follow this vault's files (see _sync_watches)
+        self._explicit_entry: str | None = entry  # asked for by name: opens over the tabs
+        self._tabs_restored = False  # the saved tabs were put back (so they may be saved)
+        self._stale_panes: set[int] = set()  # id() of background tabs whose entry changed
+        self._explorer_dirty = True  # rebuilt when next shown (it is hidden, or not built)
+        self._explorer_listing: tuple[list, list[str]] | None = None  # what it was built of
+        self._tabs_timer = QTimer(self, singleShot=True, interval=TABS_SAVE_MS)
+        self._tabs_timer.timeout.connect(self._save_tabs)
         # the widgets follow its themeChanged (the entry pane here, the graph and a demo
         # when they are made)
         self.themes = ThemeController(self, str(self.settings.value("theme", "light")))
@@ -158,17 +170,49 @@ class MainWindow(QMainWindow):
         self.open_vault(vault, entry=entry)
 
     # -- construction ------------------------------------------------------------------
-    def _build_widgets(self) -> None:
-        self.entry_pane = EntryPane()
-        self.entry_pane.background_render_chars = BACKGROUND_RENDER_CHARS  # long: off-thread
-        self.entry_pane.entryLinkActivated.connect(self._follow_link)
-        self.entry_pane.tagActivated.connect(lambda tag: self.search(f"tag:{tag}"))
-        self.entry_pane.demoRequested.connect(self.open_demo)
-        self.entry_pane.unresolvedLinkActivated.connect(
+    def _new_pane(self) -> EntryPane:
+        """A pane for a new tab, wired to the window (every tab's pane is wired so)."""
+        pane = EntryPane()
+        pane.background_render_chars = BACKGROUND_RENDER_CHARS  # long: off-thread
+        pane.entryLinkActivated.connect(self._follow_link)
+        pane.entryLinkActivatedNewTab.connect(self.open_in_new_tab)
+        pane.tagActivated.connect(lambda tag: self.search(f"tag:{tag}"))
+        pane.demoRequested.connect(self.open_demo)
+        pane.unresolvedLinkActivated.connect(
             lambda text: self.statusBar().showMessage(f"“{text}” is not an entry yet", 4000)
         )
-        self.entry_pane.set_preview_provider(self._preview)
-        self.themes.themeChanged.connect(self.entry_pane.set_theme)
+        pane.set_preview_provider(self._preview)
+        pane.set_theme(self.theme)
+        self.themes.themeChanged.connect(pane.set_theme)
+        if self.index is not None:
+            pane.set_vault(self.index, self.index.root)
+        return pane
+
+    @property
+    def entry_pane(self) -> EntryPane:
+        """The active tab's pane (what the reader sees)."""
+        return self.tabs.pane()
+
+    @property
+    def pane(self) -> EntryPane:
+        """The active tab's pane (another name for :attr:`entry_pane`)."""
+        return self.tabs.pane()
+
+    @property
+    def history(self) -> list[str]:
+        """The active tab's back/forward history, as entry ids."""
+        return self.tabs.history().ids()
+
+    @property
+    def history_pos(self) -> int:
+        """Where the active tab is in :attr:`history`."""
+        return self.tabs.history().pos
+
+    def _build_widgets(self) -> None:
+        self.tabs = EntryTabs(self._new_pane)
+        self.tabs.setMinimumWidth(ENTRY_MIN_WIDTH)
+        self.tabs.paneChanged.connect(self._on_pane_changed)
+        self.tabs.tabBar().tabMoved.connect(lambda _a, _b: self._tabs_timer.start())
 
         # The graph view and pyqtgraph come after the first entry is on screen (see
         # _ensure_graph); until then its place says what is coming.
@@ -179,6 +223,7 @@ class MainWindow(QMainWindow):
 
         self.backlinks = BacklinksPanel()
         self.backlinks.entryActivated.connect(self.show_entry)
+        self.backlinks.entryActivatedNewTab.connect(self.open_in_new_tab)
 
         self.right = QSplitter(Qt.Orientation.Vertical)
         self.right.setObjectName("rightSplitter")
@@ -189,7 +234,8 @@ class MainWindow(QMainWindow):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
-        self.splitter.addWidget(self.entry_pane)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setCollapsible(0, False)
         self.splitter.addWidget(self.right)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
@@ -199,11 +245,37 @@ class MainWindow(QMainWindow):
 
         self.search_panel = SearchPanel()
         self.search_panel.entryActivated.connect(self.show_entry)
+        self.search_panel.entryActivatedNewTab.connect(self.open_in_new_tab)
         self.search_dock = QDockWidget("Search", self)
         self.search_dock.setObjectName("searchDock")
         self.search_dock.setWidget(self.search_panel)
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.search_dock)
+
+        # The left side, as in Obsidian: the files above, the open entry's outline below;
+        # search shares the files' place, as a tab.
+        self.explorer = FileExplorer()
+        self.explorer.entryActivated.connect(self.show_entry)
+        self.explorer.entryActivatedNewTab.connect(self.open_in_new_tab)
+        self.explorer.attachmentActivated.connect(self._open_attachment)
+        self.explorer.viewChanged.connect(self._save_explorer_view)
+        self.explorer.setMinimumWidth(120)
+        self.explorer_dock = QDockWidget("Files", self)
+        self.explorer_dock.setObjectName("explorerDock")
+        self.explorer_dock.setWidget(self.explorer)
+        self.explorer_dock.visibilityChanged.connect(self._on_explorer_visibility)
+        self.outline = OutlinePanel()
+        self.outline.headingActivated.connect(lambda a: self.entry_pane.scroll_to_heading(a))
+        self.outline_dock = QDockWidget("Outline", self)
+        self.outline_dock.setObjectName("outlineDock")
+        self.outline_dock.setWidget(self.outline)
+        left = Qt.DockWidgetArea.LeftDockWidgetArea
+        self.addDockWidget(left, self.explorer_dock)
+        self.splitDockWidget(self.explorer_dock, self.outline_dock, Qt.Orientation.Vertical)
+        self.tabifyDockWidget(self.explorer_dock, self.search_dock)
         self.search_dock.hide()
+        self.explorer_dock.raise_()
+        self.resizeDocks([self.explorer_dock, self.outline_dock], [560, 240],
+                         Qt.Orientation.Vertical)  # fmt: skip
+        self.resizeDocks([self.explorer_dock], [LEFT_DOCK_WIDTH], Qt.Orientation.Horizontal)
 
         self.switcher = QuickSwitcher(self)
         self.switcher.entryChosen.connect(self.show_entry)
@@ -246,6 +318,22 @@ class MainWindow(QMainWindow):
             for name, demo in DEMOS.items()
         ]
         self.act_about = self._action("&About Anthology", self.about)
+        self.act_new_tab = self._action("&New Tab", self.new_tab, K("Ctrl+T"),
+                                        "Open the current entry in a new tab")  # fmt: skip
+        self.act_close_tab = self._action("&Close Tab", self.close_tab, K("Ctrl+W"))
+        self.act_next_tab = self._action("Ne&xt Tab", lambda: self.tabs.cycle(1),
+                                         [K("Ctrl+Tab"), K("Ctrl+PgDown")])  # fmt: skip
+        self.act_previous_tab = self._action(
+            "Pre&vious Tab", lambda: self.tabs.cycle(-1),
+            [K("Ctrl+Shift+Tab"), K("Ctrl+Shift+Backtab"), K("Ctrl+PgUp")])  # fmt: skip
+        self.act_explorer = self.explorer_dock.toggleViewAction()
+        self.act_explorer.setText("&Files")
+        self.act_explorer.setShortcut(K("Ctrl+Shift+E"))
+        self.act_explorer.setStatusTip("Show or hide the file explorer")
+        self.addAction(self.act_explorer)
+        self.act_outline = self.outline_dock.toggleViewAction()
+        self.act_outline.setText("&Outline")
+        self.act_outline.setStatusTip("Show or hide the outline of the entry")
         self.act_back.setText("← Back")
         self.act_forward.setText("Forward →")
 
@@ -263,12 +351,15 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_open)
         self.recent_menu = m.addMenu("Open &Recent")
         m.addSeparator()
+        m.addAction(self.act_new_tab)
+        m.addAction(self.act_close_tab)
+        m.addSeparator()
         m.addAction(self.act_reload)
         m.addSeparator()
         m.addAction(self.act_quit)
         m = bar.addMenu("&Go")
         for a in (self.act_back, self.act_forward, self.act_home, None, self.act_switcher,
-                  self.act_search):  # fmt: skip
+                  self.act_search, None, self.act_next_tab, self.act_previous_tab):  # fmt: skip
             m.addSeparator() if a is None else m.addAction(a)
         m = bar.addMenu("&View")
         tm = m.addMenu("&Theme")
@@ -276,6 +367,8 @@ class MainWindow(QMainWindow):
         tm.addAction(self.act_dark)
         m.addAction(self.act_toggle_theme)
         m.addSeparator()
+        m.addAction(self.act_explorer)
+        m.addAction(self.act_outline)
         m.addAction(self.search_dock.toggleViewAction())
         m.addAction(self.act_problems)
         for action in self.demo_actions:
@@ -355,8 +448,10 @@ class MainWindow(QMainWindow):
         self.root = root
         self.state = UserState.for_vault(root, folder=self.state_dir, report=self.stateProblem.emit)
         self._adopt_old_graph_settings()
+        self.explorer.restore_view_state(self.state.get(EXPLORER_VIEW))
         self.setWindowTitle(f"{root.name} — Anthology")
         self._remember_vault(root)
+        self._explicit_entry = entry
         self._pending_entry = entry or self._last_entry()
         try:  # the index's place is checked before anything is written there
             db = check_place(self.db or default_db_path(root), root)
@@ -404,6 +499,8 @@ class MainWindow(QMainWindow):
         self._views.stop()
         self._views_pending = False
         self._save_positions()
+        self._save_tabs()
+        self._tabs_timer.stop()
         if self.graph is not None:
             self.graph.detach_store()
         if self.state is not None:
@@ -419,15 +516,21 @@ class MainWindow(QMainWindow):
         if self.watcher.directories():
             self.watcher.removePaths(self.watcher.directories())
         self._watching = False
-        self.history.clear()
-        self.history_pos = -1
+        self.tabs.reset()  # the tabs were saved (above); the next vault's come back
+        self._tabs_restored = False
+        self._stale_panes.clear()
+        self.explorer.clear()
+        self._explorer_listing = None
+        self._explorer_dirty = True
+        self.outline.follow(self.entry_pane)
         self.ready = False
 
     def _attach_index(self, index: VaultIndex) -> None:
         if self._first_look is not None:
             self.statusBar().clearMessage()  # "Indexing …" (see _show_first_look)
         self.index = index
-        self.entry_pane.set_vault(index, index.root)
+        for pane in self.tabs.panes():
+            pane.set_vault(index, index.root)
         self.search_panel.set_search_function(index.search)
         self._refresh_views(first=True)
 
@@ -536,6 +639,11 @@ class MainWindow(QMainWindow):
             return
         with_positions = first or self.graph is None
         try:
+            if first and not self._tabs_restored:
+                self._tabs_restored = True
+                if self._restore_tabs() and not self._explicit_entry:
+                    self._pending_entry = self._first_look = None
+                    return
             current = self.current_id()
             if first or current is None:
                 target = self._pending_entry
@@ -562,6 +670,11 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(f"{current} was deleted on disk", 6000)
                 self.go_home()
                 return
+            if report is not None:  # other tabs show what changed when next shown
+                gone = set(report.changed_ids) | set(report.removed_ids)
+                for p in self.tabs.panes():
+                    if p is not self.entry_pane and p.current_entry_id in gone:
+                        self._stale_panes.add(id(p))
             if report is not None and current in report.changed_ids:
                 self.show_entry(current, push=False, keep_scroll=True)
             else:
@@ -589,6 +702,7 @@ class MainWindow(QMainWindow):
         self.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''}"
                                      if problems else "No problems")  # fmt: skip
         self.switcher.set_entries(data.switcher_items)
+        self._update_explorer([ref for ref, _aliases in data.switcher_items])
         graph = self._ensure_graph()
         pinned = [k for k, p in data.positions.items() if p.pinned]
         graph.set_graph(data.graph, data.positions or None, vault_key=self._vault_key(),
@@ -608,6 +722,7 @@ class MainWindow(QMainWindow):
 
             graph = GraphView()
             graph.entryActivated.connect(self.show_entry)
+            graph.entryActivatedNewTab.connect(self.open_in_new_tab)
             graph.layoutSettled.connect(self._save_positions)
             self.themes.follow(graph.set_theme)
             self.right.replaceWidget(0, graph)
@@ -637,27 +752,175 @@ class MainWindow(QMainWindow):
         if entry is None:
             self.statusBar().showMessage(f"No entry “{entry_id}”", 5000)
             return False
+        pane = self.entry_pane
+        history = self.tabs.history(pane)
         same = entry.id == self.current_id()
-        self.entry_pane.show_entry(entry, keep_scroll=keep_scroll or (same and not push))
+        # the reading position in the entry being left, for back/forward to return to
+        leaving = pane.verticalScrollBar().value() if pane.current_entry_id else None
+        pane.show_entry(entry, keep_scroll=keep_scroll or (same and not push))
         if heading:
-            self.entry_pane.scroll_to_heading(heading)
-        self._show_backlinks(entry.id)
-        if self.graph is not None:
-            self.graph.set_current(entry.id)
+            pane.scroll_to_heading(heading)
         if push and not same:
-            del self.history[self.history_pos + 1 :]
-            self.history.append(entry.id)
-            self.history_pos = len(self.history) - 1
+            history.push(entry.id, leaving_scroll=leaving)
+        elif history.current is None:  # a tab's first entry, shown without a push
+            history.push(entry.id)
+        self._panels_follow(pane, EntryRef(entry.id, entry.title, entry.path))
+        self.ready = True
+        return True
+
+    def _panels_follow(self, pane: EntryPane, ref: EntryRef) -> None:
+        """The backlinks, graph, outline, explorer, tab title and window title follow the
+        entry ``pane`` (the active tab's) shows."""
+        self._show_backlinks(ref.id)
+        if self.graph is not None:
+            self.graph.set_current(ref.id)
+        self.outline.follow(pane)
+        self.explorer.reveal(ref.id)
+        self.tabs.set_title(pane, ref.short_label, f"{ref.label}\n{ref.path}")
         self._update_nav_actions()
-        self.settings.setValue(f"lastEntry/{self._vault_key()}", entry.id)
+        self._tabs_timer.start()
+        self.settings.setValue(f"lastEntry/{self._vault_key()}", ref.id)
         # Window titles are plain text, but an RTL override would reverse the rest of it and
         # a 100,000-character title helps no one: cut, controls removed.
         self.setWindowTitle(
-            f"{plain_text(entry.id, 120)} — {plain_text(entry.title, 160)} — "
+            f"{plain_text(ref.id, 120)} — {plain_text(ref.title, 160)} — "
             f"{plain_text(self.root.name, 80) if self.root else ''} — Anthology"
         )
-        self.ready = True
-        return True
+
+    # -- tabs --------------------------------------------------------------------------
+    def open_in_new_tab(self, entry_id: str, heading: str = "") -> bool:
+        """Open ``entry_id`` (at ``heading``) in a new tab after the active one, and show
+        that tab; the tab left keeps its entry, place and history."""
+        if self.index is None:
+            return self.show_entry(entry_id, heading=heading)
+        if self.index.entry_ref(entry_id) is None:
+            self.statusBar().showMessage(f"No entry “{plain_text(entry_id, 120)}”", 5000)
+            return False
+        self.tabs.add_tab()
+        return self.show_entry(entry_id, heading=heading)
+
+    def new_tab(self) -> None:
+        """Ctrl+T: a new tab on the current entry (the home entry when there is none)."""
+        target = self.current_id() or (self.index.home_id() if self.index else None)
+        if target:
+            self.open_in_new_tab(target)
+        else:
+            self.tabs.add_tab()
+
+    def close_tab(self) -> None:
+        """Ctrl+W: close the active tab (the last one stays: there is always an entry)."""
+        if self.tabs.count() > 1:
+            self.tabs.close_tab(self.tabs.currentIndex())
+            self._tabs_timer.start()
+        else:
+            self.statusBar().showMessage("The last tab stays open", 3000)
+
+    def _on_pane_changed(self, pane: EntryPane) -> None:
+        """Another tab is active: show its entry if it was not shown yet (a restored tab)
+        or changed on disk meanwhile, and make the panels follow it."""
+        if self.index is None:
+            return
+        history = self.tabs.history(pane)
+        visit = history.current
+        stale = id(pane) in self._stale_panes
+        self._stale_panes.discard(id(pane))
+        if visit is not None and (pane.current_entry_id is None or stale):
+            if self.index.entry_ref(visit.entry_id) is None:  # deleted meanwhile
+                self.go_home()
+                return
+            scroll = pane.verticalScrollBar().value() if stale else visit.scroll
+            if self.show_entry(visit.entry_id, push=False, keep_scroll=stale):
+                pane.restore_scroll(scroll)
+            return
+        ref = self.index.entry_ref(pane.current_entry_id) if pane.current_entry_id else None
+        if ref is not None:
+            self._panels_follow(pane, ref)
+        else:
+            self.outline.follow(pane)
+            self._update_nav_actions()
+
+    def _restore_tabs(self) -> bool:
+        """Put back the tabs saved in the vault's user state; False if there were none.
+        The active one is shown; the others when first clicked."""
+        assert self.index is not None and self.state is not None
+        index = self.index
+        data = self.state.get(READER_TABS)
+        if not isinstance(data, dict) or not isinstance(data.get("tabs"), list):
+            return False
+        histories = [TabHistory.from_json(t, lambda i: index.entry_ref(i) is not None)
+                     for t in data["tabs"]]  # fmt: skip
+        current = data.get("current")
+        current = current if isinstance(current, int) else 0
+        kept = [(i, h) for i, h in enumerate(histories) if h.current is not None]
+        if not kept:
+            return False
+        active = min(range(len(kept)), key=lambda k: abs(kept[k][0] - current))
+        self.tabs.blockSignals(True)  # the active one is shown once, below
+        try:
+            first = self.tabs.reset()
+            self.tabs.set_history(first, kept[0][1])
+            for n, (_i, h) in enumerate(kept[1:], start=1):
+                self.tabs.add_tab(at=n, activate=False, history=h)
+            for pane in self.tabs.panes():
+                visit = self.tabs.history(pane).current
+                ref = index.entry_ref(visit.entry_id) if visit else None
+                if ref is not None:
+                    self.tabs.set_title(pane, ref.short_label, f"{ref.label}\n{ref.path}")
+            self.tabs.setCurrentIndex(active)
+        finally:
+            self.tabs.blockSignals(False)
+        self._on_pane_changed(self.tabs.pane())
+        return self.current_id() is not None
+
+    def _save_tabs(self) -> None:
+        """Keep the open tabs (each one's history and reading positions) in the user state."""
+        if self.state is None or self.index is None or not self._tabs_restored:
+            return  # before the saved ones were put back, saving would lose them
+        tabs = []
+        current = 0
+        for pane in self.tabs.panes():
+            history = self.tabs.history(pane)
+            visit = history.current
+            if visit is None:
+                continue
+            if pane.current_entry_id == visit.entry_id:
+                history.leave(pane.verticalScrollBar().value())
+            if pane is self.entry_pane:
+                current = len(tabs)
+            tabs.append(history.to_json())
+        self.state.put(READER_TABS, {"tabs": tabs, "current": current})
+
+    # -- the file explorer -------------------------------------------------------------
+    def _update_explorer(self, refs: list[EntryRef]) -> None:
+        """Give the explorer the vault's entries and attachments (built now if it is in
+        view, else when it is next shown)."""
+        assert self.index is not None
+        listing = (refs, self.index.attachment_paths())
+        if listing == self._explorer_listing:
+            return  # an edit that renamed nothing
+        self._explorer_listing = listing
+        self._explorer_dirty = True
+        if self.explorer_dock.isVisible():
+            self._build_explorer()
+
+    def _build_explorer(self) -> None:
+        if self._explorer_listing is not None and self._explorer_dirty:
+            self._explorer_dirty = False
+            self.explorer.set_entries(*self._explorer_listing)
+            if (current := self.current_id()) is not None:
+                self.explorer.reveal(current)
+
+    def _on_explorer_visibility(self, visible: bool) -> None:
+        if visible:
+            self._build_explorer()
+
+    def _save_explorer_view(self, view: dict) -> None:
+        if self.state is not None:
+            self.state.put(EXPLORER_VIEW, view)
+
+    def _open_attachment(self, path: str) -> None:
+        """An attachment clicked in the explorer opens as one clicked in an entry does."""
+        self.entry_pane._open_attachment(path)
 
     def _show_backlinks(self, entry_id: str) -> None:
         assert self.index is not None
@@ -706,15 +969,21 @@ class MainWindow(QMainWindow):
 
     # -- navigation --------------------------------------------------------------------
     def go_back(self) -> None:
-        if self.history_pos > 0:
-            self.history_pos -= 1
-            self.show_entry(self.history[self.history_pos], push=False)
-        self._update_nav_actions()
+        """Back in the active tab's history, to where the reader was in that entry."""
+        pane = self.entry_pane
+        self._show_visit(
+            self.tabs.history(pane).back(leaving_scroll=pane.verticalScrollBar().value())
+        )
 
     def go_forward(self) -> None:
-        if self.history_pos < len(self.history) - 1:
-            self.history_pos += 1
-            self.show_entry(self.history[self.history_pos], push=False)
+        pane = self.entry_pane
+        self._show_visit(
+            self.tabs.history(pane).forward(leaving_scroll=pane.verticalScrollBar().value())
+        )
+
+    def _show_visit(self, visit: Visit | None) -> None:
+        if visit is not None and self.show_entry(visit.entry_id, push=False):
+            self.entry_pane.restore_scroll(visit.scroll)
         self._update_nav_actions()
 
     def go_home(self) -> None:
@@ -723,8 +992,10 @@ class MainWindow(QMainWindow):
             self.show_entry(home)
 
     def _update_nav_actions(self) -> None:
-        self.act_back.setEnabled(self.history_pos > 0)
-        self.act_forward.setEnabled(self.history_pos < len(self.history) - 1)
+        history = self.tabs.history()
+        self.act_back.setEnabled(history.can_go_back)
+        self.act_forward.setEnabled(history.can_go_forward)
+        self.act_close_tab.setEnabled(self.tabs.count() > 1)
 
     def open_switcher(self) -> None:
         self.switcher.open_switcher()

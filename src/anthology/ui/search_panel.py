@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, Q
 
 from anthology.ui.backlinks_panel import snippet_html
 from anthology.ui.list_keys import ArrowKeysToList
+from anthology.ui.new_tab_clicks import NewTabClicks
 from anthology.vault import SearchHit, display_labels
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, tooltip_html
 
@@ -17,6 +18,7 @@ ROLE_ID = Qt.ItemDataRole.UserRole
 
 class SearchPanel(QWidget):
     entryActivated = Signal(str)
+    entryActivatedNewTab = Signal(str)  # a result Ctrl+clicked or middle-clicked
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -41,6 +43,7 @@ class SearchPanel(QWidget):
         self.results.itemActivated.connect(self._open)
         self.results.itemClicked.connect(self._open)
         ArrowKeysToList(self.box, self.results)
+        NewTabClicks(self.results, lambda i: self.entryActivatedNewTab.emit(i.data(ROLE_ID)))
         self._search: Callable[[str], list[SearchHit]] | None = None
 
     def set_search_function(self, fn: Callable[[str], list[SearchHit]] | None) -> None:

@@ -26,6 +26,11 @@ class EntryQueries(IndexConnection):
         """Every entry, sorted by id: what the quick switcher lists."""
         return [ref(r) for r in self._q("SELECT id, title, path FROM entries ORDER BY id")]
 
+    def attachment_paths(self) -> list[str]:
+        """Every attachment's vault-relative path, sorted: what the file explorer lists
+        beside the entries when it is asked to show attachments."""
+        return [r[0] for r in self._q("SELECT path FROM attachments ORDER BY path")]
+
     def switcher_items(self) -> list[tuple[EntryRef, list[str]]]:
         """Every entry with its aliases, for fuzzy matching over id, title and alias."""
         return [
