@@ -114,34 +114,35 @@ def test_explorer_lists_folders_first_by_title_with_counts(open_window) -> None:
     win = open_window()
     explorer = win.explorer
     tree = explorer.tree
-    top = [explorer.proxy.index(r, 0).data() for r in range(explorer.proxy.rowCount())]
+    top = [explorer.model.index(r, 0).data() for r in range(explorer.model.rowCount())]
     assert top == ["notes", "projects", "HOME — Home"]  # folders first, then entries by title
     projects = explorer.folder_index("projects")
     assert projects.siblingAtColumn(1).data() == "3"  # Gamma, Note 2, Note 10
     tree.expand(projects)
-    inside = [explorer.proxy.index(r, 0, projects).data()
-              for r in range(explorer.proxy.rowCount(projects))]  # fmt: skip
+    inside = [explorer.model.index(r, 0, projects).data()
+              for r in range(explorer.model.rowCount(projects))]  # fmt: skip
     assert inside == ["sub", "Note 2", "Note 10"]  # natural order; the PNG is hidden
     explorer.attachments_button.click()
-    inside = [explorer.proxy.index(r, 0, projects).data()
-              for r in range(explorer.proxy.rowCount(projects))]  # fmt: skip
+    inside = [explorer.model.index(r, 0, projects).data()
+              for r in range(explorer.model.rowCount(projects))]  # fmt: skip
     assert inside == ["sub", "Note 2", "Note 10", "pic.png"]
 
 
 def test_explorer_click_opens_and_the_explorer_follows_navigation(open_window, qtbot) -> None:
     win = open_window()
     explorer = win.explorer
-    assert win.current_id() == "HOME" and explorer.current_id() == "HOME"
+    assert win.current_id() == "HOME"
+    qtbot.waitUntil(lambda: explorer.current_id() == "HOME", timeout=2000)
     # Navigation elsewhere reveals the entry: its folder opens, its row is selected.
     win.show_entry("projects/sub/gamma")
-    assert explorer.current_id() == "projects/sub/gamma"
+    qtbot.waitUntil(lambda: explorer.current_id() == "projects/sub/gamma", timeout=2000)
     assert explorer.tree.isExpanded(explorer.folder_index("projects/sub"))
     # A click on a row opens that entry.
     win.explorer.tree.expand(explorer.folder_index("notes"))
     click_row(qtbot, explorer.tree, explorer.index_of("notes/beta"))
     assert win.current_id() == "notes/beta"
     assert "Back to Alpha" in win.entry_pane.toPlainText()
-    assert explorer.current_id() == "notes/beta"
+    qtbot.waitUntil(lambda: explorer.current_id() == "notes/beta", timeout=2000)
     # Ctrl+click and middle-click open in a new tab; the first tab keeps its entry.
     click_row(qtbot, explorer.tree, explorer.index_of("notes/alpha"), CTRL)
     assert win.tabs.count() == 2 and win.current_id() == "notes/alpha"
@@ -149,7 +150,8 @@ def test_explorer_click_opens_and_the_explorer_follows_navigation(open_window, q
               button=Qt.MouseButton.MiddleButton)  # fmt: skip
     assert win.tabs.count() == 3 and win.current_id() == "projects/sub/gamma"
     win.tabs.setCurrentIndex(0)
-    assert win.current_id() == "notes/beta" and explorer.current_id() == "notes/beta"
+    assert win.current_id() == "notes/beta"
+    qtbot.waitUntil(lambda: explorer.current_id() == "notes/beta", timeout=2000)
 
 
 def test_explorer_filter_keeps_the_folders_of_matches(open_window, qtbot) -> None:

@@ -6,9 +6,11 @@ order (``Note 2`` before ``Note 10``), every folder with the number of entries u
 Attachments are listed only when asked (View › Show Attachments in the panel's menu).
 
 The tree is built in one pass from two questions to the index (every entry, every
-attachment path): a :class:`QStandardItemModel` of about one item a file, under a
-:class:`QSortFilterProxyModel` whose recursive filtering keeps the folders of a match
-visible. 10,000 entries build in a fraction of a second and filter as the reader types.
+attachment path) as plain Python nodes (:func:`build_tree`); :class:`ExplorerModel` is a
+thin Qt face over them, asked only for the rows drawn. The filter (every word of the query
+in a row's label or file name) recomputes which rows are shown in Python and keeps the
+folders above a match. 10,000 entries build in a fraction of a second and filter as the
+reader types.
 
 What the reader opened and closed is theirs: the expanded folders (by path) and the
 attachments switch are handed to the window (:attr:`FileExplorer.viewChanged`), which keeps
@@ -22,22 +24,22 @@ import re
 from typing import Any
 
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QItemSelectionModel,
     QModelIndex,
-    QSortFilterProxyModel,
+    QObject,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QPalette, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
     QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QToolButton,
     QTreeView,
     QVBoxLayout,
@@ -50,73 +52,202 @@ from anthology.vault.render.safe_text import plain_text
 
 ROLE_KIND = Qt.ItemDataRole.UserRole + 1  # "folder", "entry" or "attachment"
 ROLE_KEY = Qt.ItemDataRole.UserRole + 2  # an entry's id; a folder's or attachment's path
-ROLE_MATCH = Qt.ItemDataRole.UserRole + 3  # the casefolded text the filter looks in
 FOLDER, ENTRY, ATTACHMENT = "folder", "entry", "attachment"
 FILTER_DELAY_MS = 120
+REVEAL_DELAY_MS = 60  # after a navigation: the entry is painted first
 _DIGITS = re.compile(r"(\d+)")
+_ROOT = QModelIndex()
 
 
 def natural_key(text: str) -> tuple[Any, ...]:
-    """Sort key reading runs of digits as numbers: ``Note 2`` before ``Note 10``."""
-    return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(text.casefold()))
+    """Sort key reading runs of digits as numbers: ``Note 2`` before ``Note 10``
+    (text and numbers alternate, so two keys always compare like with like)."""
+    folded = text.casefold()
+    if not _DIGITS.search(folded):
+        return (folded,)
+    parts = _DIGITS.split(folded)
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts))
 
 
-class _Folder:
-    """A folder while the tree is built: its subfolders, entries and attachments."""
+class Node:
+    """One row of the tree: a folder, an entry or an attachment."""
 
-    __slots__ = ("attachments", "entries", "folders")
+    __slots__ = ("children", "count", "key", "kind", "label", "match", "parent", "row", "shown",
+                 "tip")  # fmt: skip
 
-    def __init__(self) -> None:
-        self.folders: dict[str, _Folder] = {}
-        self.entries: list[EntryRef] = []
-        self.attachments: list[str] = []
+    def __init__(self, kind: str, key: str, label: str, parent: Node | None) -> None:
+        self.kind, self.key, self.label, self.parent = kind, key, label, parent
+        self.match = label.casefold()  # what the filter looks in
+        self.children: list[Node] = []  # all of them, in order
+        self.shown: list[Node] = []  # those the filter lets through, in order
+        self.row = 0  # in the parent's ``shown``
+        self.count = 0  # entries under a folder, at any depth
+        self.tip = key  # the vault-relative path
 
-    def folder(self, path: str) -> _Folder:
-        node = self
-        for part in path.split("/") if path else ():
-            node = node.folders.setdefault(part, _Folder())
+    def folder(self, name: str, folders: dict[str, Node]) -> Node:
+        path = f"{self.key}/{name}" if self.key else name
+        node = folders.get(path)
+        if node is None:
+            node = folders[path] = Node(FOLDER, path, name, self)
         return node
 
 
-class ExplorerFilter(QSortFilterProxyModel):
-    """Hides attachments unless asked; with a query, keeps the rows whose text holds every
-    word of it (and, through recursive filtering, the folders above them)."""
+def build_tree(refs: list[EntryRef], attachments: list[str]) -> tuple[Node, dict[str, Node]]:
+    """The vault's tree (root node) and its folders by path, in one pass: folders first,
+    then entries, then attachments, each in natural order of what is shown."""
+    root = Node(FOLDER, "", "", None)
+    folders: dict[str, Node] = {"": root}
+    entries: dict[str, list[EntryRef]] = {}
+    files: dict[str, list[str]] = {}
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def folder_of(path: str) -> Node:
+        node = folders.get(path)
+        if node is None:
+            parent, _, name = path.rpartition("/")
+            node = folder_of(parent).folder(name, folders)
+        return node
+
+    for r in refs:
+        entries.setdefault(posixpath.dirname(r.path), []).append(r)
+    for a in attachments:
+        files.setdefault(posixpath.dirname(a), []).append(a)
+    for path in (*entries, *files):
+        folder_of(path)
+    subfolders: dict[str, list[Node]] = {}
+    for node in folders.values():
+        if node.parent is not None:
+            subfolders.setdefault(node.parent.key, []).append(node)
+    for path, node in folders.items():
+        kids = sorted(subfolders.get(path, ()), key=lambda n: natural_key(n.label))
+        refs_here = entries.get(path, [])
+        labels = display_labels(refs_here)
+        named = sorted(
+            ((natural_key(label), label, r) for label, r in zip(labels, refs_here, strict=True)),
+            key=lambda t: t[0],
+        )
+        for _k, label, r in named:
+            entry = Node(ENTRY, r.id, plain_text(label, 200), node)
+            entry.match = f"{entry.match} {posixpath.basename(r.path).casefold()}"
+            entry.tip = r.path
+            kids.append(entry)
+        for a in sorted(files.get(path, ()), key=lambda p: natural_key(posixpath.basename(p))):
+            kids.append(Node(ATTACHMENT, a, plain_text(posixpath.basename(a), 200), node))
+        node.children = kids
+        node.count = len(refs_here)
+    for node in sorted(folders.values(), key=lambda n: -n.key.count("/") if n.key else 1):
+        if node.parent is not None:  # deepest first: each adds its total to its parent
+            node.parent.count += node.count
+    return root, folders
+
+
+class ExplorerModel(QAbstractItemModel):
+    """A thin Qt face over the :class:`Node` tree: rows are asked for only when drawn.
+    Filtering (attachments, a query) recomputes each folder's ``shown`` list in Python and
+    resets the model: at 10,000 entries that is milliseconds, where a proxy model calling
+    back into Python for every row took hundreds."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.setRecursiveFilteringEnabled(True)
+        self.root = Node(FOLDER, "", "", None)
         self.show_attachments = False
         self.words: list[str] = []
 
-    def set_query(self, query: str) -> None:
-        self.beginFilterChange()
-        self.words = query.casefold().split()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+    def set_tree(self, root: Node) -> None:
+        self.beginResetModel()
+        self.root = root
+        self._filter(root)
+        self.endResetModel()
 
-    def set_show_attachments(self, show: bool) -> None:
-        self.beginFilterChange()
-        self.show_attachments = show
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+    def set_filter(self, words: list[str], show_attachments: bool) -> None:
+        self.beginResetModel()
+        self.words, self.show_attachments = words, show_attachments
+        self._filter(self.root)
+        self.endResetModel()
 
-    def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:
-        index = self.sourceModel().index(row, 0, parent)
-        kind = index.data(ROLE_KIND)
-        if kind == ATTACHMENT and not self.show_attachments:
-            return False
-        if not self.words:
-            return True
-        text = index.data(ROLE_MATCH) or ""
-        return all(w in text for w in self.words)
+    def _filter(self, root: Node) -> None:
+        words, attachments = self.words, self.show_attachments
 
+        def keep(node: Node) -> bool:
+            if node.kind == FOLDER:
+                node.shown = [c for c in node.children if keep(c)]
+                for i, c in enumerate(node.shown):
+                    c.row = i
+                return bool(node.shown) or not words or all(w in node.match for w in words)
+            if node.kind == ATTACHMENT and not attachments:
+                return False
+            return not words or all(w in node.match for w in words)
 
-class _MutedDelegate(QStyledItemDelegate):
-    """Folder counts and attachments in the theme's muted colour (it follows the theme)."""
+        keep(root)
 
-    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        super().initStyleOption(option, index)
-        if index.column() == 1 or index.data(ROLE_KIND) == ATTACHMENT:
-            muted = option.palette.color(QPalette.ColorRole.PlaceholderText)
-            option.palette.setColor(QPalette.ColorRole.Text, muted)
+    def visible(self, node: Node) -> bool:
+        """Whether ``node`` is in the filtered tree (its folders included)."""
+        while node.parent is not None:
+            parent = node.parent
+            if node.row >= len(parent.shown) or parent.shown[node.row] is not node:
+                return False
+            node = parent
+        return True
+
+    def index_of(self, node: Node | None, column: int = 0) -> QModelIndex:
+        if node is None or node.parent is None or not self.visible(node):
+            return QModelIndex()
+        return self.createIndex(node.row, column, node)
+
+    @staticmethod
+    def node(index: QModelIndex) -> Node | None:
+        return index.internalPointer() if index.isValid() else None
+
+    # -- QAbstractItemModel ------------------------------------------------------------------
+    def index(self, row: int, column: int = 0, parent: QModelIndex = _ROOT) -> QModelIndex:
+        node = self.node(parent) or self.root
+        if 0 <= row < len(node.shown) and 0 <= column < 2:
+            return self.createIndex(row, column, node.shown[row])
+        return QModelIndex()
+
+    def parent(self, index: QModelIndex = _ROOT) -> QModelIndex:  # type: ignore[override]
+        node = self.node(index)
+        if node is None or node.parent is None or node.parent is self.root:
+            return QModelIndex()
+        return self.createIndex(node.parent.row, 0, node.parent)
+
+    def rowCount(self, parent: QModelIndex = _ROOT) -> int:
+        if parent.column() > 0:
+            return 0
+        return len((self.node(parent) or self.root).shown)
+
+    def columnCount(self, parent: QModelIndex = _ROOT) -> int:
+        return 2
+
+    def hasChildren(self, parent: QModelIndex = _ROOT) -> bool:
+        return parent.column() <= 0 and bool((self.node(parent) or self.root).shown)
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        node = self.node(index)
+        if node is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if index.column() == 1:
+                return str(node.count) if node.kind == FOLDER else None
+            return node.label
+        if role == ROLE_KIND:
+            return node.kind
+        if role == ROLE_KEY:
+            return node.key
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
+            return plain_text(node.tip, 300)
+        if role == Qt.ItemDataRole.ForegroundRole and (
+            index.column() == 1 or node.kind == ATTACHMENT
+        ):
+            # muted, in the theme of the moment (the application palette follows it)
+            return QApplication.palette().color(QPalette.ColorRole.PlaceholderText)
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
 class FileExplorer(QWidget):
@@ -147,19 +278,21 @@ class FileExplorer(QWidget):
         self.collapse_button.setToolTip("Collapse all folders")
         self.collapse_button.clicked.connect(self.collapse_all)
 
-        self.model = QStandardItemModel(self)
-        self.proxy = ExplorerFilter(self)
-        self.proxy.setSourceModel(self.model)
+        self.model = ExplorerModel(self)
         self.tree = QTreeView()
         self.tree.setObjectName("explorerTree")
-        self.tree.setModel(self.proxy)
+        self.tree.setModel(self.model)
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)  # lays out 10,000 rows without measuring each
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setIndentation(14)
-        self.tree.setItemDelegate(_MutedDelegate(self.tree))
-        self.tree.header().setStretchLastSection(False)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # fixed, sized to the largest count (set_entries): sizing it to its contents would
+        # measure every row of a folder of thousands each time one is opened
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         self.tree.clicked.connect(self._open)
         self.tree.activated.connect(self._open)
         self.tree.expanded.connect(lambda i: self._on_expansion(i, True))
@@ -176,12 +309,14 @@ class FileExplorer(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.tree)
 
-        self._by_id: dict[str, QStandardItem] = {}
-        self._by_folder: dict[str, QStandardItem] = {}
+        self._by_id: dict[str, Node] = {}
+        self._by_folder: dict[str, Node] = {}
         self.expanded: set[str] = set()  # folder paths the reader opened
         self._applying = False  # expansions made by the filter or a rebuild are not the reader's
         self._current: str | None = None
         self._timer = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)
+        self._reveal_timer = QTimer(self, singleShot=True, interval=REVEAL_DELAY_MS)
+        self._reveal_timer.timeout.connect(self._reveal_current)
         self._timer.timeout.connect(self.apply_filter)
         self.box.textChanged.connect(lambda _t: self._timer.start())
         self.attachments_button.toggled.connect(self._on_attachments_toggled)
@@ -190,68 +325,26 @@ class FileExplorer(QWidget):
     def set_entries(self, refs: list[EntryRef], attachments: list[str]) -> None:
         """Build the tree of ``refs`` and ``attachments`` (vault-relative paths), keeping
         the expanded folders, the filter and the current entry."""
-        root = _Folder()
-        for r in refs:
-            root.folder(posixpath.dirname(r.path)).entries.append(r)
-        for path in attachments:
-            root.folder(posixpath.dirname(path)).attachments.append(path)
+        root, folders = build_tree(refs, attachments)
+        self._by_folder = {path: node for path, node in folders.items() if path}
+        self._by_id = {}
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            for child in node.children:
+                if child.kind == FOLDER:
+                    stack.append(child)
+                elif child.kind == ENTRY:
+                    self._by_id[child.key] = child
         self._applying = True
         try:
-            self.model.clear()
-            self.model.setColumnCount(2)
-            self._by_id.clear()
-            self._by_folder.clear()
-            self._fill(self.model.invisibleRootItem(), root, "")
-            header = self.tree.header()  # its sections are new: the modes are set again
-            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-            header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-            self.proxy.set_query(self.box.text())
-            self._restore_expansion()
+            self.model.words = self.box.text().casefold().split()
+            self.model.set_tree(root)
+            digits = self.tree.fontMetrics().horizontalAdvance(f"{root.count}0")
+            self.tree.header().resizeSection(1, digits)
+            self._after_filter()
         finally:
             self._applying = False
-        if self._current:
-            self.reveal(self._current)
-
-    def _fill(self, parent: QStandardItem, folder: _Folder, path: str) -> int:
-        """Add ``folder``'s rows under ``parent``; returns how many entries it holds."""
-        total = len(folder.entries)
-        rows: list[list[QStandardItem]] = []
-        for name in sorted(folder.folders, key=natural_key):
-            sub_path = f"{path}/{name}" if path else name
-            item = QStandardItem(name)
-            item.setData(FOLDER, ROLE_KIND)
-            item.setData(sub_path, ROLE_KEY)
-            item.setData(name.casefold(), ROLE_MATCH)
-            item.setToolTip(plain_text(sub_path, 300))
-            count = self._fill(item, folder.folders[name], sub_path)
-            total += count
-            number = QStandardItem(str(count))
-            number.setData(FOLDER, ROLE_KIND)
-            number.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self._by_folder[sub_path] = item
-            rows.append([item, number])
-        labels = display_labels(folder.entries)
-        for label, r in sorted(zip(labels, folder.entries, strict=True),
-                               key=lambda p: natural_key(p[0])):  # fmt: skip
-            shown = plain_text(label, 200)
-            item = QStandardItem(shown)
-            item.setData(ENTRY, ROLE_KIND)
-            item.setData(r.id, ROLE_KEY)
-            item.setData(f"{shown} {posixpath.basename(r.path)}".casefold(), ROLE_MATCH)
-            item.setToolTip(plain_text(r.path, 300))
-            self._by_id[r.id] = item
-            rows.append([item])
-        for a in sorted(folder.attachments, key=lambda p: natural_key(posixpath.basename(p))):
-            name = plain_text(posixpath.basename(a), 200)
-            item = QStandardItem(name)
-            item.setData(ATTACHMENT, ROLE_KIND)
-            item.setData(a, ROLE_KEY)
-            item.setData(name.casefold(), ROLE_MATCH)
-            item.setToolTip(plain_text(a, 300))
-            rows.append([item])
-        for row in rows:
-            parent.appendRow(row)
-        return total
 
     # -- what the reader does -----------------------------------------------------------------
     def _open(self, index: QModelIndex) -> None:
@@ -270,7 +363,7 @@ class FileExplorer(QWidget):
             self.entryActivatedNewTab.emit(index.data(ROLE_KEY))
 
     def _on_expansion(self, index: QModelIndex, opened: bool) -> None:
-        if self._applying or self.proxy.words:
+        if self._applying or self.model.words:
             return  # a filter's or a rebuild's, not the reader's
         path = index.siblingAtColumn(0).data(ROLE_KEY)
         if index.data(ROLE_KIND) != FOLDER or not path:
@@ -282,55 +375,70 @@ class FileExplorer(QWidget):
         self.viewChanged.emit(self.view_state())
 
     def _on_attachments_toggled(self, show: bool) -> None:
-        self.proxy.set_show_attachments(show)
-        self._after_filter()
+        self._refilter()
         self.viewChanged.emit(self.view_state())
 
     def apply_filter(self) -> None:
         """Filter by the box's text now (it runs by itself shortly after typing)."""
         self._timer.stop()
-        self.proxy.set_query(self.box.text())
-        self._after_filter()
+        self._refilter()
 
-    def _after_filter(self) -> None:
+    def _refilter(self) -> None:
         self._applying = True
         try:
-            if self.proxy.words:
-                self.tree.expandAll()  # every match in view, its folders open
-            else:
-                self.tree.collapseAll()
-                self._restore_expansion()
+            words = self.box.text().casefold().split()
+            self.model.set_filter(words, self.attachments_button.isChecked())
+            self._after_filter()
         finally:
             self._applying = False
-        if self._current and not self.proxy.words:
+
+    def _after_filter(self) -> None:
+        """Open the folders again after the model was reset: every folder of a match while
+        filtering, else those the reader had open; then the current entry."""
+        applying, self._applying = self._applying, True
+        try:
+            if self.model.words:
+                self.tree.expandAll()
+            else:
+                self._restore_expansion()
+        finally:
+            self._applying = applying
+        if self._current and not self.model.words:
             self.reveal(self._current)
 
     def collapse_all(self) -> None:
         self.tree.collapseAll()
-        if not self.proxy.words:
+        if not self.model.words:
             self.expanded.clear()
             self.viewChanged.emit(self.view_state())
 
     def _restore_expansion(self) -> None:
         applying, self._applying = self._applying, True
         try:
-            for path in sorted(self.expanded):
-                item = self._by_folder.get(path)
-                if item is not None:
-                    self.tree.setExpanded(self.proxy.mapFromSource(item.index()), True)
+            for path in sorted(self.expanded):  # parents first
+                index = self.model.index_of(self._by_folder.get(path))
+                if index.isValid():
+                    self.tree.setExpanded(index, True)
         finally:
             self._applying = applying
+
+    def follow(self, entry_id: str) -> None:
+        """Reveal ``entry_id`` shortly (the reader navigated there): after the entry is
+        painted, so a navigation does not wait on the explorer's repaint."""
+        self._current = entry_id
+        self._reveal_timer.start()
+
+    def _reveal_current(self) -> None:
+        if self._current:
+            self.reveal(self._current)
 
     def reveal(self, entry_id: str) -> bool:
         """Select ``entry_id``'s row and scroll to it, opening its folders (the explorer
         follows the reader's navigation); False if it is not listed (filtered out)."""
         self._current = entry_id
-        item = self._by_id.get(entry_id)
-        if item is None:
+        index = self.model.index_of(self._by_id.get(entry_id))
+        if not index.isValid():  # not listed, or filtered out
             self.tree.clearSelection()
-            return False
-        index = self.proxy.mapFromSource(item.index())
-        if not index.isValid():
             return False
         parent = index.parent()
         while parent.isValid():  # the reader's now: kept open, as Obsidian's reveal does
@@ -347,7 +455,7 @@ class FileExplorer(QWidget):
 
     # -- state --------------------------------------------------------------------------------
     def view_state(self) -> dict[str, Any]:
-        return {"expanded": sorted(self.expanded), "attachments": self.proxy.show_attachments}
+        return {"expanded": sorted(self.expanded), "attachments": self.model.show_attachments}
 
     def restore_view_state(self, data: object) -> None:
         """What :meth:`view_state` gave, from the user state (before :meth:`set_entries`)."""
@@ -359,17 +467,11 @@ class FileExplorer(QWidget):
         self.attachments_button.blockSignals(True)
         self.attachments_button.setChecked(show)
         self.attachments_button.blockSignals(False)
-        self.proxy.set_show_attachments(show)
-        self._applying = True
-        try:
-            self.tree.collapseAll()
-            self._restore_expansion()
-        finally:
-            self._applying = False
+        self._refilter()
 
     def clear(self) -> None:
         self._current = None
-        self.model.clear()
+        self.model.set_tree(Node(FOLDER, "", "", None))
         self._by_id.clear()
         self._by_folder.clear()
 
@@ -379,8 +481,8 @@ class FileExplorer(QWidget):
         out: list[str] = []
 
         def walk(parent: QModelIndex) -> None:
-            for r in range(self.proxy.rowCount(parent)):
-                index = self.proxy.index(r, 0, parent)
+            for r in range(self.model.rowCount(parent)):
+                index = self.model.index(r, 0, parent)
                 out.append(index.data())
                 if self.tree.isExpanded(index):
                     walk(index)
@@ -389,12 +491,10 @@ class FileExplorer(QWidget):
         return out
 
     def index_of(self, entry_id: str) -> QModelIndex:
-        item = self._by_id.get(entry_id)
-        return self.proxy.mapFromSource(item.index()) if item is not None else QModelIndex()
+        return self.model.index_of(self._by_id.get(entry_id))
 
     def folder_index(self, path: str) -> QModelIndex:
-        item = self._by_folder.get(path)
-        return self.proxy.mapFromSource(item.index()) if item is not None else QModelIndex()
+        return self.model.index_of(self._by_folder.get(path))
 
     def current_id(self) -> str | None:
         index = self.tree.currentIndex().siblingAtColumn(0)

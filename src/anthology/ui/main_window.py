@@ -775,7 +775,7 @@ class MainWindow(QMainWindow):
         if self.graph is not None:
             self.graph.set_current(ref.id)
         self.outline.follow(pane)
-        self.explorer.reveal(ref.id)
+        self.explorer.follow(ref.id)
         self.tabs.set_title(pane, ref.short_label, f"{ref.label}\n{ref.path}")
         self._update_nav_actions()
         self._tabs_timer.start()
