@@ -340,3 +340,20 @@ def test_an_explicit_entry_opens_over_the_restored_tabs(
     qtbot.waitUntil(lambda: again.settled, timeout=20000)
     assert again.tabs.count() == 2 and again.current_id() == "projects/Note 10"
     again.close()
+
+
+def test_a_saved_history_is_read_defensively() -> None:
+    from anthology.ui.entry_tabs import TabHistory, Visit
+
+    known = {"a", "b", "c"}.__contains__
+    h = TabHistory.from_json({"visits": [["a", 10], ["gone", 5], ["a", 20], ["b", -3],
+                                         "junk", [1, 2], ["c", "x"]], "pos": 3}, known)  # fmt: skip
+    # the deleted entry's visit is dropped and the two "a" around it become one
+    assert [(v.entry_id, v.scroll) for v in h.visits] == [("a", 20), ("b", 0), ("c", 0)]
+    assert h.current == Visit("b", 0)
+    assert TabHistory.from_json("nonsense", known).current is None
+    assert TabHistory.from_json({"visits": [["gone", 1]], "pos": 0}, known).current is None
+    # a long history is saved around where the reader is
+    long = TabHistory([Visit(str(i)) for i in range(200)], 150)
+    saved = long.to_json()
+    assert len(saved["visits"]) == 50 and saved["visits"][saved["pos"]][0] == "150"

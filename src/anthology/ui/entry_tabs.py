@@ -21,7 +21,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QTabBar, QTabWidget, QWidget
 
 from anthology.ui.entry_pane import EntryPane
-from anthology.vault.render.safe_text import plain_text
+from anthology.vault.render.safe_text import plain_text, tooltip_html
 
 MAX_VISITS_KEPT = 50  # a tab's history as saved: the visits around where the reader is
 TAB_TEXT_PX = 180  # a tab's title is elided past this width (the whole is its tooltip)
@@ -198,7 +198,7 @@ class EntryTabs(QTabWidget):
         text = plain_text(label, 200)
         shown = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, TAB_TEXT_PX)
         self.setTabText(i, shown.replace("&", "&&"))  # "&" is not a mnemonic here
-        self.setTabToolTip(i, plain_text(tooltip or label, 500))
+        self.setTabToolTip(i, tooltip_html(tooltip or label, 500))
 
     def cycle(self, step: int) -> None:
         """Ctrl+Tab (step 1) and Ctrl+Shift+Tab (step -1): the next or previous tab, round."""

@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
 
 from anthology.ui.new_tab_clicks import NewTabClicks
 from anthology.vault import EntryRef, display_labels
-from anthology.vault.render.safe_text import plain_text
+from anthology.vault.render.safe_text import plain_text, tooltip_html
 
 ROLE_KIND = Qt.ItemDataRole.UserRole + 1  # "folder", "entry" or "attachment"
 ROLE_KEY = Qt.ItemDataRole.UserRole + 2  # an entry's id; a folder's or attachment's path
@@ -234,7 +234,7 @@ class ExplorerModel(QAbstractItemModel):
         if role == ROLE_KEY:
             return node.key
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
-            return plain_text(node.tip, 300)
+            return tooltip_html(node.tip, 300)
         if role == Qt.ItemDataRole.ForegroundRole and (
             index.column() == 1 or node.kind == ATTACHMENT
         ):

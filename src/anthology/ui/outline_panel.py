@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 
 from anthology.ui.entry_pane import EntryPane
 from anthology.vault.render import RenderedEntry
-from anthology.vault.render.safe_text import plain_text
+from anthology.vault.render.safe_text import plain_text, tooltip_html
 
 ROLE_ANCHOR = Qt.ItemDataRole.UserRole
 MAX_OUTLINE_HEADINGS = 2000  # a generated file with 50,000 headings is not an outline
@@ -117,7 +117,7 @@ class OutlinePanel(QWidget):
         """Rebuild from the followed pane's page (after a render, a tab switch)."""
         rendered = self._pane.rendered if self._pane is not None else None
         if rendered is self._rendered and rendered is not None and self._items:
-            self.update_current()
+            self._timer.start()
             return
         self._rendered = rendered
         self._tops = None
@@ -131,7 +131,7 @@ class OutlinePanel(QWidget):
             label = plain_text(html.unescape(text), 200) or "(untitled)"
             item = QTreeWidgetItem([label])
             item.setData(0, ROLE_ANCHOR, anchor or text)
-            item.setToolTip(0, label)
+            item.setToolTip(0, tooltip_html(label))
             if stack:
                 stack[-1][1].addChild(item)
             else:
@@ -141,7 +141,7 @@ class OutlinePanel(QWidget):
         self.tree.expandAll()
         self.tree.setVisible(bool(self._items))
         self.empty.setVisible(not self._items and rendered is not None)
-        self.update_current()
+        self._timer.start()  # the highlight: measured once the page is painted
 
     def headings(self) -> list[str]:
         """The headings listed, in document order (what a test reads)."""
