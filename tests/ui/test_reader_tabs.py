@@ -279,6 +279,10 @@ def test_keys_new_close_and_cycle_tabs(open_window, qtbot) -> None:
     assert win.tabs.currentIndex() == 1 and win.current_id() == "notes/alpha"
     qtbot.keyClick(win.entry_pane, Qt.Key.Key_W, CTRL)
     assert win.tabs.count() == 1 and win.current_id() == "notes/beta"
+    win.new_tab()
+    bar = win.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.MiddleButton, pos=bar.tabRect(1).center())
+    assert win.tabs.count() == 1
     qtbot.keyClick(win.entry_pane, Qt.Key.Key_W, CTRL)  # the last tab stays
     assert win.tabs.count() == 1 and win.current_id() == "notes/beta"
 

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QTabBar, QTabWidget, QWidget
 
 from anthology.ui.entry_pane import EntryPane
@@ -139,6 +140,7 @@ class EntryTabs(QTabWidget):
         self.setElideMode(Qt.TextElideMode.ElideRight)
         self.tabBar().setExpanding(False)
         self.tabCloseRequested.connect(self.close_tab)
+        self.tabBar().installEventFilter(self)  # a middle-click on a tab closes it
         self.currentChanged.connect(self._on_current_changed)
         self.add_tab()
 
@@ -204,6 +206,19 @@ class EntryTabs(QTabWidget):
         """Ctrl+Tab (step 1) and Ctrl+Shift+Tab (step -1): the next or previous tab, round."""
         if self.count() > 1:
             self.setCurrentIndex((self.currentIndex() + step) % self.count())
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if (
+            obj is self.tabBar()
+            and event.type() == QEvent.Type.MouseButtonRelease
+            and isinstance(event, QMouseEvent)
+            and event.button() == Qt.MouseButton.MiddleButton
+        ):
+            i = self.tabBar().tabAt(event.position().toPoint())
+            if i >= 0:
+                self.close_tab(i)
+                return True
+        return super().eventFilter(obj, event)
 
     # A lone tab has no close button: the entry area is never empty.
     def tabInserted(self, index: int) -> None:
