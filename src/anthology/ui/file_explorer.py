@@ -128,7 +128,7 @@ def build_tree(refs: list[EntryRef], attachments: list[str]) -> tuple[Node, dict
         for _k, label, r in named:
             entry = Node(ENTRY, r.id, plain_text(label, 200), node)
             entry.match = f"{entry.match} {posixpath.basename(r.path).casefold()}"
-            entry.tip = r.path
+            entry.tip = f"{label}\n{r.path}"  # the label may be cut in a narrow dock
             kids.append(entry)
         for a in sorted(files.get(path, ()), key=lambda p: natural_key(posixpath.basename(p))):
             kids.append(Node(ATTACHMENT, a, plain_text(posixpath.basename(a), 200), node))
