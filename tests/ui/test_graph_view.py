@@ -15,6 +15,7 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from anthology.ui.graph_view import GraphView, bfs_depth, sanitize_graph
 from anthology.vault.graph_data import GraphData
@@ -128,6 +129,25 @@ def test_click_on_node_at_its_screen_position_opens_it(qtbot, view):
         assert sig.args == [target]
 
 
+def test_ctrl_click_or_middle_click_on_a_node_opens_it_in_a_new_tab(qtbot, view):
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    settle_paint(qtbot, view)
+    opened: list[str] = []
+    view.entryActivated.connect(opened.append)
+    vp = view.view.viewport()
+    pt = viewport_point(view, "E7")
+    with qtbot.waitSignal(view.entryActivatedNewTab, timeout=2000) as sig:
+        qtbot.mouseClick(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, pt)
+    assert sig.args == ["E7"]
+    qtbot.wait(QApplication.doubleClickInterval() + 50)  # not the second click of a double
+    pt = viewport_point(view, "E10")
+    with qtbot.waitSignal(view.entryActivatedNewTab, timeout=2000) as sig:
+        qtbot.mouseClick(vp, Qt.MouseButton.MiddleButton, pos=pt)
+    assert sig.args == ["E10"]
+    assert opened == []  # not also opened in the same tab
+
+
 def test_click_on_empty_space_opens_nothing(qtbot, view):
     g = small()
     view.set_graph(g, grid_positions(g), "v")
@@ -191,9 +211,14 @@ def test_context_menu_actions(qtbot, view):
     view.pin("E3", 5.0, 5.0)
     menu = view.node_menu("E3")
     actions = {a.objectName(): a for a in menu.actions()}
-    assert [a.text() for a in menu.actions()] == ["Open", "Show local graph", "Unpin", "Copy id"]
+    assert [a.text() for a in menu.actions()] == [
+        "Open", "Open in new tab", "Show local graph", "Unpin", "Copy id"
+    ]  # fmt: skip
     with qtbot.waitSignal(view.entryActivated) as sig:
         actions["menuOpen"].trigger()
+    assert sig.args == ["E3"]
+    with qtbot.waitSignal(view.entryActivatedNewTab) as sig:
+        actions["menuOpenNewTab"].trigger()
     assert sig.args == ["E3"]
     actions["menuUnpin"].trigger()
     assert view.pinned_ids() == []
