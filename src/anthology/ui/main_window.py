@@ -90,7 +90,7 @@ POLL_DUTY = 0.1  # the share of time a polling refresh may take (see _on_refresh
 DEBOUNCE_MS = 150
 TABS_SAVE_MS = 1500  # the open tabs are saved this long after the reader last moved
 LEFT_DOCK_WIDTH = 250  # the explorer's and outline's first width (px)
-ENTRY_MIN_WIDTH = 300  # no dock may squeeze the entry tabs narrower than this
+ENTRY_MIN_WIDTH = 280  # no dock may squeeze the entry tabs narrower than this
 
 
 class MainWindow(QMainWindow):
