@@ -404,7 +404,7 @@ class FileExplorer(QWidget):
         finally:
             self._applying = applying
         if self._current and not self.model.words:
-            self.reveal(self._current)
+            self._reveal_timer.start()  # once the view has its size (a new dock's grows)
 
     def collapse_all(self) -> None:
         self.tree.collapseAll()
@@ -450,7 +450,9 @@ class FileExplorer(QWidget):
             QItemSelectionModel.SelectionFlag.ClearAndSelect
             | QItemSelectionModel.SelectionFlag.Rows,
         )
-        self.tree.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
+        if not self.tree.viewport().rect().contains(self.tree.visualRect(index)):
+            # out of view: brought to the middle, with what surrounds it
+            self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
         return True
 
     # -- state --------------------------------------------------------------------------------

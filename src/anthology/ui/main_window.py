@@ -935,7 +935,7 @@ class MainWindow(QMainWindow):
             self._explorer_dirty = False
             self.explorer.set_entries(*self._explorer_listing)
             if (current := self.current_id()) is not None:
-                self.explorer.reveal(current)
+                self.explorer.follow(current)
 
     def _on_explorer_visibility(self, visible: bool) -> None:
         if visible:
