@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,80 @@ def test_check_finds_no_problem(anthology: VaultIndex) -> None:
     assert anthology.problems() == []
 
 
-def test_it_has_at_least_45_entries_and_a_home(anthology: VaultIndex) -> None:
-    assert anthology.stats()["entries"] >= 45
+def test_it_has_at_least_80_entries_and_a_home(anthology: VaultIndex) -> None:
+    assert anthology.stats()["entries"] >= 80
     assert anthology.home_id() == "HOME"
+
+
+def test_every_entry_is_reachable_from_home_and_named_in_its_map(anthology: VaultIndex) -> None:
+    links = anthology.export_json()["links"]
+    out: dict[str, set[str]] = {}
+    for lk in links:
+        if lk["target"]:
+            out.setdefault(lk["source"], set()).add(lk["target"])
+    seen, todo = {"HOME"}, ["HOME"]
+    while todo:
+        for nxt in out.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    ids = {ref.id for ref in anthology.entries()}
+    assert ids - seen == set()
+    # The map names every entry itself, not only through a neighbour.
+    assert ids - out["HOME"] - {"HOME"} == set()
+
+
+# The practices issue #16 asked for, each with the arXiv id of the paper that introduced it.
+COVERAGE = {
+    "SOTA-071": "1211.5063",  # gradient-norm clipping (Pascanu et al.)
+    "SOTA-072": "1710.03740",  # mixed precision with loss scaling (Micikevicius et al.)
+    "SOTA-073": "1701.06538",  # sparse mixture-of-experts (Shazeer et al.)
+    "SOTA-074": "2404.06395",  # warmup-stable-decay (MiniCPM)
+    "SOTA-075": "2306.15595",  # RoPE position interpolation (Chen et al.)
+    "SOTA-076": "1608.05859",  # tied input/output embeddings (Press & Wolf)
+    "SOTA-077": "2107.06499",  # training-data deduplication (Lee et al.)
+    "SOTA-078": "2305.10429",  # data-mixture weighting (DoReMi)
+    "SOTA-079": "1910.02054",  # sharded optimizer state (ZeRO)
+    "SOTA-080": "1909.08053",  # tensor model parallelism (Megatron-LM)
+}
+
+
+@pytest.mark.parametrize(("practice", "arxiv"), sorted(COVERAGE.items()))
+def test_each_coverage_practice_is_introduced_by_its_paper(
+    anthology: VaultIndex, practice: str, arxiv: str
+) -> None:
+    entry = anthology.entry(practice)
+    assert entry is not None and entry.kind == "practice" and entry.status == "active"
+    introduced = [r.other for r in entry.relations if r.relation == "introduced by"]
+    assert len(introduced) == 1 and introduced[0] is not None
+    paper = anthology.entry(introduced[0].id)
+    assert paper is not None and paper.kind == "literature"
+    assert str(paper.properties["arxiv"]) == arxiv
+    # The paper shows the practice back, as the Properties box reads it.
+    assert ("introduced by", practice) in [(r.relation, r.other.id) for r in paper.cited_by]
+    for section in ("## What to do", "## Why", "## When it does not apply", "## Compared against"):
+        assert section in entry.body, (practice, section)
+
+
+def test_switch_transformer_is_a_source_of_the_mixture_of_experts_practice(
+    anthology: VaultIndex,
+) -> None:
+    sources = [r.other.id for r in anthology.entry("SOTA-073").relations
+               if r.relation == "source" and r.other]  # fmt: skip
+    arxivs = {str(anthology.entry(s).properties["arxiv"]) for s in sources}
+    assert "2101.03961" in arxivs
+
+
+def test_the_coverage_papers_argue_their_standing(anthology: VaultIndex) -> None:
+    """Each paper added for the coverage practices has takeaways and a "Standing in the
+    anthology" of at least ~80 words, as the seed page's LIT-008 does."""
+    papers = [r.other.id for p in COVERAGE for r in anthology.entry(p).relations
+              if r.relation in ("introduced by", "source") and r.other]  # fmt: skip
+    for paper in set(papers) - {"LIT-120"}:  # ST-MoE predates this coverage
+        body = anthology.entry(paper).body
+        assert "## Key takeaways" in body, paper
+        standing = body.split("## Standing in the anthology", 1)[1]
+        assert len(re.findall(r"\w+", standing)) >= 80, paper
 
 
 def test_lit_008_matches_the_seed_page(anthology: VaultIndex) -> None:
