@@ -39,7 +39,7 @@ def test_every_scaling_has_its_own_line_and_marker():
 def test_the_figure_is_the_real_sweep_and_is_cached(fresh):
     data = figure.figure_data()
     p = figure.FIGURE_SWEEP
-    again = maths.sweep(d_ks=p["d_ks"], n=p["n"], samples=p["samples"], seed=p["seed"])
+    again = maths.sweep(d_ks=p.d_ks, n=p.n, samples=p.samples, seed=p.seed)
     for metric in ("var_logit", "max_p"):
         for i, s in enumerate(maths.SCALINGS):
             np.testing.assert_allclose(data[metric][s], again.summary[metric]["mean"][i])
@@ -58,7 +58,7 @@ def test_a_damaged_cache_is_recomputed_not_trusted(fresh, monkeypatch):
     fresh.mkdir(parents=True)
     (fresh / f"{figure._cache_key()}.json").write_text('{"d_ks": [1], "var_logit": "x"}')
     data = figure.figure_data()
-    assert data["d_ks"] == list(figure.FIGURE_SWEEP["d_ks"])
+    assert data["d_ks"] == list(figure.FIGURE_SWEEP.d_ks)
     assert json.loads((fresh / f"{figure._cache_key()}.json").read_text()) == data
 
 

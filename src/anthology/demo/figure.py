@@ -29,13 +29,18 @@ from anthology.paths import user_cache_dir
 from . import attention_scaling as maths
 from .styles import PANEL_CAPTIONS, SCALING_STYLES, CurveStyle, draw_order
 
-# The sweep behind the figure. Raising ``samples`` or the version invalidates the cache.
-FIGURE_SWEEP = {
-    "d_ks": tuple(2**i for i in range(13)),  # 1 … 4096
-    "n": 64,
-    "samples": 500,
-    "seed": 0,
-}
+
+@dataclass(frozen=True)
+class FigureSweep:
+    """The sweep behind the figure; changing it (or the version) invalidates the cache."""
+
+    d_ks: tuple[int, ...] = tuple(2**i for i in range(13))  # 1 … 4096
+    n: int = 64
+    samples: int = 500
+    seed: int = 0
+
+
+FIGURE_SWEEP = FigureSweep()
 _CACHE_VERSION = 1
 _lock = threading.Lock()
 _memo: dict[str, dict] = {}
@@ -47,7 +52,7 @@ def cache_dir() -> Path:
 
 def _cache_key() -> str:
     p = FIGURE_SWEEP
-    return f"attention-scaling-v{_CACHE_VERSION}-n{p['n']}-s{p['samples']}-seed{p['seed']}"
+    return f"attention-scaling-v{_CACHE_VERSION}-n{p.n}-s{p.samples}-seed{p.seed}"
 
 
 def figure_data() -> dict:
@@ -68,7 +73,7 @@ def figure_data() -> dict:
 
 def _compute() -> dict:
     p = FIGURE_SWEEP
-    result = maths.sweep(d_ks=p["d_ks"], n=p["n"], samples=p["samples"], seed=p["seed"])
+    result = maths.sweep(d_ks=p.d_ks, n=p.n, samples=p.samples, seed=p.seed)
     out: dict = {"d_ks": [int(d) for d in result.d_ks], "n": result.n, "samples": result.samples}
     for metric in ("var_logit", "max_p"):
         means = result.summary[metric]["mean"]
@@ -81,7 +86,7 @@ def _read(path: Path) -> dict | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    d_ks = list(FIGURE_SWEEP["d_ks"])
+    d_ks = list(FIGURE_SWEEP.d_ks)
     try:  # a file from another version, or damaged: recompute rather than trust it
         ok = data["d_ks"] == d_ks and all(
             len(data[m][s]) == len(d_ks) and all(math.isfinite(v) for v in data[m][s])
