@@ -20,6 +20,8 @@ def _user_state_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     through ``ANTHOLOGY_STATE_DIR`` (subprocesses inherit it)."""
     folder = tmp_path / "user-state"
     monkeypatch.setenv("ANTHOLOGY_STATE_DIR", str(folder))
+    # and caches (a default index, the demo figure's sweep) never to the real cache folder
+    monkeypatch.setenv("ANTHOLOGY_CACHE_DIR", str(tmp_path / "user-cache"))
     return folder
 
 

@@ -111,6 +111,9 @@ def test_lit_008_matches_the_seed_page(anthology: VaultIndex) -> None:
     assert [(r.relation, r.other.id) for r in e.relations] == [("compared against", "LIT-709")]
     assert [(r.relation, r.other.label) for r in e.cited_by] == [
         ("introduced by", "SOTA-050 — Scale attention weights by 1/sqrt(head_dim)"),
+        # Issue #16: Post-LN is the paper's layout (the seed's rows stay; see
+        # test_anthology_content.py for the rendered Properties box).
+        ("introduced by", "SOTA-057 — Normalise after each residual addition (Post-LN)"),
         ("paper", "NOTE-011 — Attention Is All You Need"),
         ("source", "SOTA-050 — Scale attention weights by 1/sqrt(head_dim)"),
     ]

@@ -77,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", default="1400x900", help="window size, WxH")
     p.add_argument("--theme", choices=("light", "dark"), default="light")
     p.add_argument("--graph", choices=("local", "global"), default="local")
+    p.add_argument("--heading", default=None, help="scroll the entry to this heading")
 
     p = sub.add_parser("demo", help="open an embedded demo, or print its sweep")
     try:
@@ -384,6 +385,7 @@ def cmd_screenshot(args: argparse.Namespace) -> int:
         size=(int(width), int(height)),
         theme=args.theme,
         graph_mode=args.graph,
+        heading=args.heading,
     )
 
 

@@ -7,6 +7,7 @@ an editable install or a source checkout finds them at the repository root.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -32,6 +33,21 @@ def resources_dir() -> Path:
 
 def resource(*parts: str) -> Path:
     return resources_dir().joinpath(*parts)
+
+
+CACHE_DIR_ENV = "ANTHOLOGY_CACHE_DIR"
+
+
+def user_cache_dir() -> Path:
+    """Anthology's cache folder (indexes, the demo figure's sweep): the platform's user cache
+    folder, or ``$ANTHOLOGY_CACHE_DIR`` when set (the tests point it at a temp folder).
+    Everything in it can be deleted: it is rebuilt from the vaults and the code."""
+    override = os.environ.get(CACHE_DIR_ENV)
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("anthology"))
 
 
 def vault_file_name(root: Path, suffix: str = ".sqlite") -> str:

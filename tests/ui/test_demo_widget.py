@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel
 
@@ -75,6 +76,34 @@ def test_sweep_arrives_and_is_drawn(demo, qtbot):
     assert demo.theme() == "dark"
     demo.resize(1000, 700)
     assert demo.sweep_widget.ci.getItem(0, 2) is not None  # three columns when wide
+
+
+def test_each_scaling_is_told_apart_by_line_marker_and_caption(demo, qtbot):
+    """At σ = 1 the 1/√d_k and QK-norm curves are the same numbers: their lines differ in
+    width and dash, and their markers take alternate points, so both stay visible."""
+    from anthology.demo.styles import PANEL_CAPTIONS
+
+    qtbot.waitUntil(lambda: demo.sweep_result is not None, timeout=20_000)
+    panel = demo.sweep_plots["var_logit"]
+    pens = {s: panel.curves[s].opts["pen"] for s in SCALINGS}
+    looks = {(p.widthF(), tuple(p.dashPattern()), p.color().name()) for p in pens.values()}
+    assert len(looks) == len(SCALINGS)
+    assert pens["1/sqrt(d)"].widthF() > 2 * pens["qk-norm"].widthF()
+    assert pens["qk-norm"].style() == Qt.PenStyle.CustomDashLine
+    x_band, _ = panel.markers["1/sqrt(d)"].getData()
+    x_line, _ = panel.markers["qk-norm"].getData()
+    assert len(x_band) and len(x_line) and not set(x_band) & set(x_line)
+    symbols = {panel.markers[s].opts["symbol"] for s in SCALINGS}
+    assert len(symbols) == len(SCALINGS)
+    for metric, p in demo.sweep_plots.items():
+        assert p.caption.text and PANEL_CAPTIONS[metric].split()[0] in p.caption.text
+    # the captions wrap inside their panels: three columns still fit a 1000 px demo
+    demo.resize(1000, 700)
+    qtbot.waitUntil(lambda: demo.sweep_widget.ci.getItem(0, 2) is not None)
+    right = demo.sweep_plots["entropy_norm"].plot.sceneBoundingRect().right()
+    assert right <= demo.sweep_widget.width() + 1
+    for scaling, sample in demo.legend_samples.items():
+        assert not sample.pixmap().isNull(), scaling
 
 
 @pytest.mark.torch

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt, QUrl
-from PySide6.QtGui import QImage, QTextCursor, QTextDocument
+from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QToolTip
 
 from anthology.ui.entry_pane import EntryPane
@@ -116,6 +116,34 @@ def test_math_is_served_as_an_image(pane: EntryPane) -> None:
         image = pane.document().resource(QTextDocument.ResourceType.ImageResource, QUrl(key))
         assert isinstance(image, QImage) and not image.isNull()
         assert image.devicePixelRatio() >= 2  # drawn sharp on HiDPI screens
+
+
+def test_the_demo_figure_is_drawn_and_fits_the_text_column(qtbot, pane: EntryPane) -> None:
+    pane.show_entry(sample.lit_008(body="```demo\nattention-scaling\n```\n"))
+    key = "figure:attention-scaling-light"
+    assert key in pane.rendered.resources
+    image = pane.document().resource(QTextDocument.ResourceType.ImageResource, QUrl(key))
+    assert isinstance(image, QImage) and not image.isNull()
+    assert image.width() / image.devicePixelRatio() <= pane._text_width() + 1
+    # drawn, not a placeholder: the unscaled curve's colour is on it
+    from anthology.palette import theme
+
+    want = QColor(theme("light").demo.scalings["none"])
+    rgb = {image.pixelColor(x, y).rgb() for x in range(0, image.width(), 3)
+           for y in range(0, image.height(), 3)}  # fmt: skip
+    assert want.rgb() in rgb
+
+    def shown_width(key: str) -> float:
+        image = pane.document().resource(QTextDocument.ResourceType.ImageResource, QUrl(key))
+        return image.width() / image.devicePixelRatio()
+
+    wide = shown_width(key)
+    pane.resize(420, 800)  # a narrow pane shrinks the figure instead of scrolling sideways
+    qtbot.waitUntil(lambda: shown_width(key) < wide)
+    assert shown_width(key) <= pane._text_width() + 1 < 420
+    assert pane.horizontalScrollBar().maximum() == 0
+    pane.set_theme("dark")  # (a scroll bar coming or going refits it too)
+    qtbot.waitUntil(lambda: shown_width("figure:attention-scaling-dark") <= pane._text_width() + 1)
 
 
 def test_remote_images_are_never_requested(pane: EntryPane) -> None:

@@ -135,6 +135,7 @@ def test_an_unusable_cache_folder_is_one_clear_line(
     blocker = tmp_path / "cache-is-a-file"
     blocker.write_text("x", encoding="utf-8")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    monkeypatch.delenv("ANTHOLOGY_CACHE_DIR")  # the platform's folder, as a user has it
     rc, _out, err = run(capsys, "check", small_vault)
     assert refused(rc, err) and "cannot" in err and "Not a directory" in err
     rc, _out, err = run(capsys, "index", small_vault, "--db", blocker / "idx.sqlite")

@@ -193,6 +193,22 @@ def test_demo_block_and_unknown_demo(resolver: FakeResolver) -> None:
     assert "demo:warp-drive" not in hrefs(out.html)
 
 
+def test_the_demo_block_shows_the_sweep_figure_above_its_button(resolver: FakeResolver) -> None:
+    from anthology.palette import theme
+
+    light = render("```demo\nattention-scaling\n```\n", resolver)
+    srcs = re.findall(r'<img src="(figure:[^"]+)"', light.html)
+    assert srcs == ["figure:attention-scaling-light"]
+    assert light.html.index(srcs[0]) < light.html.index("demo:attention-scaling")
+    svg = light.resources[srcs[0]].decode()
+    assert svg.startswith("<svg") and theme("light").demo.scalings["none"] in svg
+    assert "Measured by the demo's own sweep" in text_of(light.html)
+
+    dark = render("```demo\nattention-scaling\n```\n", resolver, theme="dark")
+    assert "figure:attention-scaling-dark" in dark.resources  # a theme change redraws it
+    assert theme("dark").entry.text in dark.resources["figure:attention-scaling-dark"].decode()
+
+
 def test_embeds_transclude_with_title_link(resolver: FakeResolver) -> None:
     resolver.bodies["SOTA-050"] = "Scale by $1/\\sqrt{d}$. See [[NOTE-011]].\n\n## Why\nBecause."
     out = render("Before\n\n![[SOTA-050]]\n\nAfter ![[SOTA-050#Why]]", resolver)

@@ -23,6 +23,9 @@ class Demo:
     title: str  # the window's menu item
     description: str  # one line under the entry's "Open the demo" button
     widget: str  # "module:Class" of its Qt widget
+    # a Qt-free module with ``figure_svg(theme) -> str`` and ``figure_caption() -> str``: the
+    # demo's result as a still figure, shown in the entry above its "Open the demo" control
+    figure: str = ""
 
 
 DEMOS: dict[str, Demo] = {
@@ -36,6 +39,7 @@ DEMOS: dict[str, Demo] = {
                 "scores are scaled by 1/√dₖ."
             ),
             widget="anthology.ui.demo_widget:AttentionScalingDemo",
+            figure="anthology.demo.figure",
         ),
     )
 }

@@ -56,6 +56,7 @@ def screenshot(
     theme: str,
     graph_mode: str = "local",
     settle_seconds: float = 2.0,
+    heading: str | None = None,
 ) -> int:
     """Render the real main window offscreen, with ``entry`` open, to the PNG ``out``."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -86,6 +87,8 @@ def screenshot(
         wait_until(app, lambda: False, settle_seconds)  # let the graph settle
         if hasattr(window.graph, "fit"):
             window.graph.fit()
+        if heading and not window.entry_pane.scroll_to_heading(heading):
+            print(f"anthology: no heading “{heading}” in the entry", file=sys.stderr)
         wait_until(app, lambda: False, 0.2)
         image = window.grab()
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -16,8 +16,8 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import QEvent, QPointF, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from anthology.demo import DEMOS
 from anthology.demo import attention_scaling as maths
+from anthology.demo.styles import PANEL_CAPTIONS, SCALING_STYLES, CurveStyle
 from anthology.palette import THEMES
 from anthology.palette import theme as palette_theme
 from anthology.tasks import TaskState
@@ -47,7 +48,8 @@ SWEEP_D_KS: tuple[int, ...] = tuple(2**i for i in range(13))  # 1 … 4096
 # few enough to redraw synchronously while the slider moves.
 _HISTOGRAM_LOGITS = 1 << 14
 _LOG_FLOOR = 1e-300
-_SYMBOLS = {"none": "o", "1/sqrt(d)": "s", "1/d": "t", "qk-norm": "d"}
+_LEGEND_SAMPLE = (44, 14)  # px of each legend entry's line sample
+_SYMBOLS = {"o": "o", "s": "s", "t": "t", "d": "d"}  # styles' marker → pyqtgraph symbol
 
 _INTRO = (
     "Each sampled query attends to <i>n</i> random keys with N(0, σ²) components. "
@@ -68,10 +70,87 @@ def _sweep(state: TaskState, params: dict) -> maths.SweepResult:
     return maths.sweep(**params, state=state)
 
 
-class _SweepPlot:
-    """One sweep panel: a curve per scaling, optionally with an interquartile band."""
+def _caption_html(text: str) -> str:
+    return text.replace("d_k", "d<sub>k</sub>").replace("τ_c", "τ<sub>c</sub>")
 
-    def __init__(self, title: str, tooltip: str, log_y: bool, band: bool):
+
+def _pen(style: CurveStyle, colour: str) -> QPen:
+    """A scaling's line as Qt draws it (Qt counts a dash pattern in line widths)."""
+    c = QColor(colour)
+    c.setAlphaF(style.alpha)
+    pen = pg.mkPen(c, width=style.width)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    if style.dash:
+        pen.setDashPattern([v / style.width for v in style.dash])
+    return pen
+
+
+def legend_sample(scaling: str, colour: str, dpr: float = 2.0) -> QPixmap:
+    """The small picture of a scaling's line and marker in the sweep's legend."""
+    style = SCALING_STYLES[scaling]
+    w, h = _LEGEND_SAMPLE
+    pixmap = QPixmap(round(w * dpr), round(h * dpr))
+    pixmap.setDevicePixelRatio(dpr)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(_pen(style, colour))
+    painter.drawLine(QPointF(1, h / 2), QPointF(w - 1, h / 2))
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(colour))
+    painter.drawPath(_marker_path(style.marker, QPointF(w / 2, h / 2), 4.0))
+    painter.end()
+    return pixmap
+
+
+def _marker_path(kind: str, c: QPointF, r: float) -> QPainterPath:
+    path = QPainterPath()
+    if kind == "o":
+        path.addEllipse(c, r, r)
+    elif kind == "s":
+        path.addRect(c.x() - r, c.y() - r, 2 * r, 2 * r)
+    else:
+        r = r * 1.25 if kind == "d" else r
+        pts = (
+            [(0, -r), (r, 0), (0, r), (-r, 0)]
+            if kind == "d"
+            else [(-r, -0.8 * r), (r, -0.8 * r), (0, r)]
+        )
+        path.addPolygon(QPolygonF([QPointF(c.x() + dx, c.y() + dy) for dx, dy in pts]))
+        path.closeSubpath()
+    return path
+
+
+class _Caption(pg.LabelItem):
+    """A caption that wraps to the width of its panel instead of widening the column (a
+    plain LabelItem asks for its whole text's width as its minimum)."""
+
+    _MIN_WIDTH = 40.0
+
+    def resizeEvent(self, ev) -> None:
+        width = max(self._MIN_WIDTH, self.rect().width())
+        if abs(self.item.textWidth() - width) > 0.5:
+            self.item.setTextWidth(width)
+        super().resizeEvent(ev)
+
+    def updateMin(self) -> None:
+        height = self.itemRect().height()
+        self.setMinimumWidth(self._MIN_WIDTH)
+        self.setMinimumHeight(height)
+        self._sizeHint = {
+            Qt.SizeHint.MinimumSize: (self._MIN_WIDTH, height),
+            Qt.SizeHint.PreferredSize: (self._MIN_WIDTH, height),
+            Qt.SizeHint.MaximumSize: (-1, -1),
+            Qt.SizeHint.MinimumDescent: (0, 0),
+        }
+        self.updateGeometry()
+
+
+class _SweepPlot:
+    """One sweep panel: a curve per scaling (its own line and marker, see
+    :mod:`anthology.demo.styles`), optionally with an interquartile band, and a caption."""
+
+    def __init__(self, title: str, tooltip: str, log_y: bool, band: bool, caption: str):
         self.plot = pg.PlotItem()
         self.plot.setTitle(title, size="9pt")  # the title names the y axis: no left label
         self.plot.setToolTip(tooltip)
@@ -79,8 +158,13 @@ class _SweepPlot:
         self.plot.setMenuEnabled(False)
         self.plot.getAxis("bottom").setLogMode(True)
         self.plot.getAxis("left").setLogMode(log_y)
+        self.caption = _Caption(caption, size="8pt", justify="center")
+        self.caption_text = caption
         self.log_y = log_y
         self.curves: dict[str, pg.PlotDataItem] = {}
+        # Markers on every other point, alternating between scalings (marker_phase): where
+        # two curves coincide their markers take turns instead of hiding one another.
+        self.markers: dict[str, pg.ScatterPlotItem] = {}
         self.bands: dict[str, tuple[pg.PlotCurveItem, pg.PlotCurveItem, pg.FillBetweenItem]] = {}
         for scaling in maths.SCALINGS:
             if band:
@@ -89,9 +173,15 @@ class _SweepPlot:
                 for item in (lo, hi, fill):
                     self.plot.addItem(item)
                 self.bands[scaling] = (lo, hi, fill)
+            z = SCALING_STYLES[scaling].z
             curve = pg.PlotDataItem(name=maths.SCALING_LABELS[scaling])
+            curve.setZValue(10 + 2 * z)
+            marker = pg.ScatterPlotItem(symbol=_SYMBOLS[SCALING_STYLES[scaling].marker])
+            marker.setZValue(11 + 2 * z)
             self.plot.addItem(curve)
+            self.plot.addItem(marker)
             self.curves[scaling] = curve
+            self.markers[scaling] = marker
         self.marker = pg.InfiniteLine(angle=90, movable=False)
         self.threshold = pg.InfiniteLine(angle=90, movable=False)
         self.plot.addItem(self.marker, ignoreBounds=True)
@@ -106,16 +196,19 @@ class _SweepPlot:
         np.log10(values, out=out, where=values > 0)
         return out
 
-    def set_colours(self, colours: dict[str, str], accent: str) -> None:
+    def set_data(self, scaling: str, xs: np.ndarray, ys: np.ndarray) -> None:
+        self.curves[scaling].setData(xs, ys)
+        phase = SCALING_STYLES[scaling].marker_phase
+        self.markers[scaling].setData(xs[phase::2], ys[phase::2])
+
+    def set_colours(self, colours: dict[str, str], accent: str, fg: str) -> None:
         for scaling, curve in self.curves.items():
-            colour = QColor(colours[scaling])
-            # QK-norm and 1/√d coincide at σ = 1: dash one so both stay visible.
-            style = Qt.PenStyle.DashLine if scaling == "qk-norm" else Qt.PenStyle.SolidLine
-            curve.setPen(pg.mkPen(colour, width=2, style=style))
-            curve.setSymbol(_SYMBOLS[scaling])
-            curve.setSymbolSize(5)
-            curve.setSymbolPen(pg.mkPen(colour))
-            curve.setSymbolBrush(pg.mkBrush(colour))
+            style, colour = SCALING_STYLES[scaling], QColor(colours[scaling])
+            curve.setPen(_pen(style, colours[scaling]))
+            marker = self.markers[scaling]
+            marker.setSize(8 if style.marker == "d" else 7)
+            marker.setPen(pg.mkPen(None))
+            marker.setBrush(pg.mkBrush(colour))
             if scaling in self.bands:
                 lo, hi, fill = self.bands[scaling]
                 lo.setPen(pg.mkPen(None))
@@ -125,6 +218,7 @@ class _SweepPlot:
                 fill.setBrush(pg.mkBrush(band))
         self.marker.setPen(pg.mkPen(accent, width=1))
         self.threshold.setPen(pg.mkPen(accent, width=1, style=Qt.PenStyle.DashLine))
+        self.caption.setText(self.caption_text, color=fg)
 
 
 class AttentionScalingDemo(QWidget):
@@ -286,25 +380,56 @@ class AttentionScalingDemo(QWidget):
         bars.addItem(self.uniform_line, ignoreBounds=True)
 
         self.sweep_widget = pg.GraphicsLayoutWidget()
-        self.sweep_plots = {
-            "var_logit": _SweepPlot("Var(s)", "mean of the per-query logit variance", True, False),
-            "max_p": _SweepPlot("E[max p]", "mean of the largest weight", False, False),
-            "entropy_norm": _SweepPlot("H / ln n", "mean normalised entropy", False, False),
-            "jac_fro": _SweepPlot(
-                "‖J‖<sub>F</sub>", "median (line) and interquartile band of ‖J‖_F", True, True
+        specs = {
+            "var_logit": ("Var(s)", "mean of the per-query logit variance", True, False),
+            "max_p": ("E[max p]", "mean of the largest weight", False, False),
+            "entropy_norm": ("H / ln n", "mean normalised entropy", False, False),
+            "jac_fro": (
+                "‖J‖<sub>F</sub>",
+                "median (line) and interquartile band of ‖J‖_F",
+                True,
+                True,
             ),
-            "grad_q_norm": _SweepPlot(
-                "‖∂L/∂q‖", "median (line) and interquartile band of ‖∂L/∂q‖", True, True
+            "grad_q_norm": (
+                "‖∂L/∂q‖",
+                "median (line) and interquartile band of ‖∂L/∂q‖",
+                True,
+                True,
             ),
-            "zero_grad": _SweepPlot(
-                "zero-gradient share", "share of queries whose p_max rounded to 1", False, False
+            "zero_grad": (
+                "zero-gradient share",
+                "share of queries whose p_max rounded to 1",
+                False,
+                False,
             ),
         }
-        # The legend is a line of text above the panels: inside a panel it hides curves.
-        self.sweep_legend = QLabel()
-        self.sweep_legend.setTextFormat(Qt.TextFormat.RichText)
-        self.sweep_legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.sweep_plots = {
+            metric: _SweepPlot(*spec, caption=_caption_html(PANEL_CAPTIONS[metric]))
+            for metric, spec in specs.items()
+        }
+        # The legend is a row above the panels (inside a panel it hides curves): each
+        # scaling's own line and marker as a small picture, then its name.
+        self.sweep_legend = QWidget()
         self.sweep_legend.setAutoFillBackground(True)
+        legend_row = QHBoxLayout(self.sweep_legend)
+        legend_row.setContentsMargins(6, 2, 6, 2)
+        legend_row.addStretch(1)
+        self.legend_samples: dict[str, QLabel] = {}
+        self.legend_labels: list[QLabel] = []
+        for scaling in maths.SCALINGS:
+            sample = QLabel()
+            sample.setToolTip(maths.SCALING_LABELS[scaling])
+            self.legend_samples[scaling] = sample
+            text = QLabel(maths.SCALING_LABELS[scaling].replace("d_k", "dₖ"))
+            self.legend_labels.append(text)
+            legend_row.addWidget(sample)
+            legend_row.addWidget(text)
+            legend_row.addSpacing(10)
+        marks = QLabel("│ now &nbsp;┆ saturation (τ = τ<sub>c</sub>)")
+        marks.setTextFormat(Qt.TextFormat.RichText)
+        self.legend_labels.append(marks)
+        legend_row.addWidget(marks)
+        legend_row.addStretch(1)
         for p in self.sweep_plots.values():
             p.plot.setXLink(self.sweep_plots["var_logit"].plot)
         self._sweep_columns = 0
@@ -316,10 +441,14 @@ class AttentionScalingDemo(QWidget):
         self._sweep_columns = columns
         layout = self.sweep_widget.ci
         for p in self.sweep_plots.values():
-            if p.plot in layout.items:
-                layout.removeItem(p.plot)
+            for item in (p.plot, p.caption):
+                if item in layout.items:
+                    layout.removeItem(item)
+        # each row of panels, then a row of their captions (what to look for)
         for i, p in enumerate(self.sweep_plots.values()):
-            layout.addItem(p.plot, row=i // columns, col=i % columns)
+            row, col = 2 * (i // columns), i % columns
+            layout.addItem(p.plot, row=row, col=col)
+            layout.addItem(p.caption, row=row + 1, col=col)
 
     def _build_layout(self) -> None:
         controls = QGridLayout()
@@ -460,20 +589,15 @@ class AttentionScalingDemo(QWidget):
         for _sample, label in self.histogram_legend.items:
             label.setText(label.text, color=fg)
         scaling_colours = colours.scalings
-        glyphs = {"none": "●", "1/sqrt(d)": "■", "1/d": "▼", "qk-norm": "◆"}
-        self.sweep_legend.setText(
-            "&nbsp;&nbsp;&nbsp;".join(
-                f'<span style="color:{scaling_colours[s]}">{glyphs[s]}&nbsp;'
-                f"{maths.SCALING_LABELS[s]}</span>"
-                for s in maths.SCALINGS
-            )
-            + f'&nbsp;&nbsp;&nbsp;<span style="color:{fg}">│ now &nbsp;┆ saturation</span>'
-        )
+        for scaling, sample in self.legend_samples.items():
+            sample.setPixmap(legend_sample(scaling, scaling_colours[scaling]))
+        for label in self.legend_labels:
+            label.setStyleSheet(f"color: {fg};")
         legend_palette = self.sweep_legend.palette()
         legend_palette.setColor(QPalette.ColorRole.Window, QColor(colours.background))
         self.sweep_legend.setPalette(legend_palette)
         for p in self.sweep_plots.values():
-            p.set_colours(scaling_colours, accent)
+            p.set_colours(scaling_colours, accent, fg)
         hist_colour = QColor(scaling_colours["1/sqrt(d)"])
         hist_fill = QColor(hist_colour)
         hist_fill.setAlpha(90)
@@ -619,7 +743,7 @@ class AttentionScalingDemo(QWidget):
                 xs, ys = xs[order], p.y(centre[i])[order]
                 # Points without a value on a log axis (an exact 0) are left out.
                 keep = np.isfinite(ys)
-                p.curves[scaling].setData(xs[keep], ys[keep])
+                p.set_data(scaling, xs[keep], ys[keep])
                 if scaling in p.bands:
                     lo, hi, _fill = p.bands[scaling]
                     y_lo, y_hi = p.y(stat["q25"][i])[order], p.y(stat["q75"][i])[order]

@@ -164,6 +164,10 @@ class EntryPane(QTextBrowser):
         # Warm the TeX typesetter once the window is up, not while it starts: the thread
         # holds the GIL for ~0.2 s and would delay the first painted entry.
         QTimer.singleShot(1500, _warm_up_math)
+        self._refit_timer = QTimer(self)
+        self._refit_timer.setSingleShot(True)
+        self._refit_timer.setInterval(120)  # once the resize settles, not on every step
+        self._refit_timer.timeout.connect(self._refit_figures)
 
     # ------------------------------------------------------------------ API
     @property
@@ -401,10 +405,10 @@ class EntryPane(QTextBrowser):
             return cached
         scheme, path, _ = _split(url)
         image: QImage | None = None
-        if scheme == "math" and self._rendered is not None:
+        if scheme in ("math", "figure") and self._rendered is not None:
             data = self._rendered.resources.get(key)
-            if data is not None:  # the typesetter's own SVG: no references to strip
-                image = self._svg_image(data, trusted=True)
+            if data is not None:  # our own SVG (typesetter, demo figure): nothing to strip
+                image = self._svg_image(data, trusted=True, fit=scheme == "figure")
         elif scheme == "vault":
             image = self._load_vault_image(path)
         if image is None or image.isNull():
@@ -412,7 +416,7 @@ class EntryPane(QTextBrowser):
         self._images[key] = image
         return image
 
-    def _svg_image(self, data: bytes, *, trusted: bool = False) -> QImage | None:
+    def _svg_image(self, data: bytes, *, trusted: bool = False, fit: bool = False) -> QImage | None:
         from PySide6.QtSvg import QSvgRenderer
 
         if not trusted:  # a vault's SVG: nothing outside it may be drawn or fetched
@@ -429,6 +433,9 @@ class EntryPane(QTextBrowser):
         if not trusted:  # the declared size, not the file size, decides the allocation
             scale = min(1.0, MAX_IMAGE_SIDE / max(width, height))
             scale = min(scale, self._text_width() * dpr / width)
+            width, height = width * scale, height * scale
+        elif fit:  # a figure of ours: never wider than the text column
+            scale = min(1.0, self._text_width() * dpr / width)
             width, height = width * scale, height * scale
         image = QImage(
             QSize(max(1, round(width)), max(1, round(height))),
@@ -510,3 +517,25 @@ class EntryPane(QTextBrowser):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._apply_margins()
+        if any(k.startswith("figure:") for k in self._images):
+            self._refit_timer.start()
+
+    def _refit_figures(self) -> None:
+        """Redraw our figures for the new text column (they are drawn to fit it): a pane
+        made narrower shrinks them instead of scrolling sideways, a wider one lets them
+        grow back to their natural size."""
+        if self._rendered is None:
+            return
+        changed = False
+        for key in [k for k in self._images if k.startswith("figure:")]:
+            data = self._rendered.resources.get(key)
+            old = self._images[key]
+            image = self._svg_image(data, trusted=True, fit=True) if data else None
+            if image is None or image.size() == old.size():
+                continue
+            self._images[key] = image
+            self.document().addResource(QTextDocument.ResourceType.ImageResource, QUrl(key), image)
+            changed = True
+        if changed:  # the image's layout size changed: lay the document out again
+            doc = self.document()
+            doc.markContentsDirty(0, doc.characterCount())

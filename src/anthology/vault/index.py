@@ -14,9 +14,7 @@ import errno
 import sqlite3
 from pathlib import Path
 
-import platformdirs
-
-from anthology.paths import vault_file_name
+from anthology.paths import user_cache_dir, vault_file_name
 from anthology.tasks import TaskState
 from anthology.vault.backlinks import BacklinkQueries
 from anthology.vault.entries import HOME_IDS
@@ -39,7 +37,7 @@ __all__ = ["HOME_IDS", "VaultIndex", "default_db_path"]
 
 def default_db_path(root: Path) -> Path:
     """The index of the vault at ``root``, in the user cache folder, keyed by its path."""
-    return Path(platformdirs.user_cache_dir("anthology")) / "indexes" / vault_file_name(root)
+    return user_cache_dir() / "indexes" / vault_file_name(root)
 
 
 def _is_corruption(exc: sqlite3.DatabaseError) -> bool:

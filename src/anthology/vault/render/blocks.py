@@ -3,6 +3,7 @@ demo buttons."""
 
 from __future__ import annotations
 
+import importlib
 from html import escape
 
 from anthology.demo import DEMOS
@@ -76,10 +77,37 @@ def demo_html(ctx: RenderContext, name: str) -> str:
         return ctx.notice(
             f"Unknown demo “{escape(name)}” (known: {escape(known)})", error=True, block=True
         )
-    return (
+    return demo_figure_html(ctx, name) + (
         f'<table class="demo" cellspacing="0" cellpadding="0" style="margin-top: 8px; '
         f'margin-bottom: 12px;"><tr><td bgcolor="{p.link}" style="padding: 8px 16px;">'
         f'<a href="demo:{_url(name)}" style="color: {p.background}; text-decoration: none; '
         f'font-weight: bold;">▶ Open the {escape(name)} demo</a></td></tr></table>'
         f'<p style="color: {p.muted}; margin-top: 0;">{escape(DEMOS[name].description)}</p>'
+    )
+
+
+def demo_figure_html(ctx: RenderContext, name: str) -> str:
+    """The demo's result as a still figure (SVG, in the theme's colours) with its caption,
+    so the entry carries its evidence when read, printed or exported; "" for a demo
+    without one. The pane draws ``figure:`` resources as trusted SVG, fitted to the text
+    column (no ``width`` here, so a narrow pane shrinks it instead of scrolling)."""
+    module_name = DEMOS[name].figure
+    if not module_name:
+        return ""
+    try:
+        module = importlib.import_module(module_name)
+        svg = module.figure_svg(ctx.palette.name)
+        caption = module.figure_caption()
+    except Exception as exc:  # the figure is a bonus: the entry and its button still show
+        ctx.problems.append(f"demo figure {name}: {exc}")
+        return ctx.notice(f"The {escape(name)} figure could not be drawn: {escape(str(exc))}")
+    key = f"figure:{_url(name)}-{ctx.palette.name}"
+    ctx.resources[key] = svg.encode("utf-8")
+    return (
+        # line-height 100 %: the body's 150 % would stretch the line the figure sits on
+        f'<p class="demo-figure" align="center" '
+        f'style="margin-top: 10px; margin-bottom: 2px; line-height: 100%;">'
+        f'<img src="{escape(key)}" alt="{escape(DEMOS[name].title)}: the sweep" /></p>'
+        f'<p class="demo-caption" style="color: {ctx.palette.muted}; font-size: small; '
+        f'margin-top: 0;">{escape(caption)}</p>'
     )
