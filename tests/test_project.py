@@ -33,6 +33,23 @@ def test_the_core_never_imports_qt() -> None:
     assert offenders == []
 
 
+# The only tests that time anything: each compares two sizes of the same work in one run (a
+# linear scanner takes about 4x as long on 4x the input, a quadratic one 16x). A test never
+# compares a duration with a fixed number of seconds: speed is measured in benchmarks/.
+RATIO_TESTS = {"test_linear_scanners.py", "test_render_budgets.py", "test_search_bounds.py"}
+
+
+def test_no_test_holds_a_wall_clock_limit() -> None:
+    timing = re.compile(r"\b(perf_counter|process_time|timeit)\b")
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "tests").rglob("*.py")
+        if path.name not in {*RATIO_TESTS, "test_project.py"}
+        and timing.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == [], "time work in benchmarks/, assert work done in tests"
+
+
 def readme_block(heading: str) -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     m = re.search(rf"{heading}.*?```(?:sh|bash|console)?\n(.+?)```", text, re.S)

@@ -739,30 +739,31 @@ def test_entry_deleted_while_current_hovered_and_pinned(qtbot, view):
 
 
 def test_ten_thousand_nodes_smoke(qtbot, view):
+    """10,000 nodes and 50,000 edges draw, pan from the cached edge layer and take hover.
+
+    How long this takes is measured in benchmarks/bench_graph_view.py, not here: the test
+    asserts the work done (the edge layer is rendered once and blitted while panning).
+    """
     n, m = 10_000, 50_000
     edges = power_law_graph(n, m, seed=0)
     rng = np.random.default_rng(0)
     xy = rng.normal(0, 800, (n, 2))
     g = graph(n, edges, kinds=list(rng.choice(["literature", "practice", "note"], n)))
     pos = {k: (float(a), float(b)) for k, (a, b) in zip(g.ids, xy.tolist(), strict=True)}
-    t0 = time.perf_counter()
     view.set_graph(g, pos, "big")
     view.view.viewport().repaint()
-    first_paint = time.perf_counter() - t0
-    assert first_paint < 5.0
+    assert set(view.positions()) == set(g.ids)
     stats = view.edges.stats
     renders = stats["render"]
-    times = []
+    assert renders >= 1
     for _ in range(5):
         view.vb.translateBy(x=20, y=0)
-        t = time.perf_counter()
         view.view.viewport().repaint()
-        times.append(time.perf_counter() - t)
     assert stats["render"] == renders  # panning blits the edge cache
-    assert float(np.median(times)) < 0.5
     view.set_current(g.ids[int(edges[0, 0])])
     view.hover(g.ids[int(edges[0, 0])])
     view.view.viewport().repaint()
+    assert view.current_id() == g.ids[int(edges[0, 0])]
 
 
 # ---------------------------------------------------------------------------------------
@@ -902,11 +903,13 @@ def test_layout_thread_rate_limit_and_stop(qapp):
         t.load(1, LayoutSpec(n=200, edges=edges, positions=np.full((200, 2), np.nan)))
         from PySide6.QtCore import QCoreApplication
 
-        end = time.monotonic() + 1.0
-        while time.monotonic() < end:
+        # wait for frames, however slow the machine: the rate limit bounds the gaps from
+        # below, which a loaded machine only widens
+        give_up = time.monotonic() + 60  # a hang fails; a slow machine only waits longer
+        while len(got) < 6 and time.monotonic() < give_up:
             QCoreApplication.processEvents()
             time.sleep(0.005)
-        assert len(got) >= 5
+        assert len(got) >= 6
         gaps = np.diff(got)
         assert np.median(gaps) >= 1 / 30 - 0.005
     finally:

@@ -143,8 +143,14 @@ def test_unclosed_svg_tags_cost_linear_work(resolver: FakeResolver) -> None:
             best = min(best, time.perf_counter() - t)
         return best
 
-    small, large = cost(2000), cost(8000)
-    assert large / small < 8  # linear is 4, the old lazy regex 16
+    # linear is 4, the old lazy regex 16; a busy machine can spoil one pair of timings,
+    # quadratic work spoils every pair
+    ratio = cost(8000) / cost(2000)
+    for _ in range(2):
+        if ratio < 8:
+            break
+        ratio = min(ratio, cost(8000) / cost(2000))
+    assert ratio < 8
     out = render("a <svg> b <math> c\n" * 2000, resolver)
     assert "<svg" not in out.html and "<math" not in out.html
 

@@ -37,6 +37,20 @@ def best_time(fn: Callable[[], object], runs: int = 3) -> float:
     return best
 
 
+def growth(small: Callable[[], object], big: Callable[[], object]) -> float:
+    """How many times longer `big` takes than `small`, measured in the same run.
+
+    A busy machine can spoil one pair of timings; quadratic work spoils every pair, so the
+    ratio is retaken (up to three times) only while it looks too large.
+    """
+    ratio = best_time(big) / best_time(small)
+    for _ in range(2):
+        if ratio < 8:
+            break
+        ratio = min(ratio, best_time(big) / best_time(small))
+    return ratio
+
+
 def hits_body(n: int) -> str:
     return "# Many\n\n" + " ".join(["needle in the hay"] * n) + "\n"
 
@@ -46,10 +60,9 @@ def test_search_work_grows_at_most_linearly_with_hits_in_one_document(tmp_path: 
     big = vault_with(tmp_path, "big", {"many.md": hits_body(4 * HITS)})
     with small, big:
         assert [h.entry.id for h in big.search("needle")] == ["many"]
-        t_small = best_time(lambda: small.search("needle"))
-        t_big = best_time(lambda: big.search("needle"))
         # Quadratic (FTS5 snippet) was ×16 for ×4 the hits; linear is ×4 at most.
-        assert t_big / t_small < 8, (t_small, t_big)
+        ratio = growth(lambda: small.search("needle"), lambda: big.search("needle"))
+        assert ratio < 8, ratio
         snippet = big.search("needle")[0].snippet
     assert snippet.startswith("# Many")
     assert snippet.count(f"{MATCH_START}needle{MATCH_END}") >= 3
@@ -66,9 +79,10 @@ def test_mentions_work_grows_at_most_linearly_with_hits_in_one_document(
         hits = big.unlinked_mentions("Needle")
         assert [h.entry.id for h in hits] == ["many"]
         assert f"{MATCH_START}needle{MATCH_END}" in hits[0].snippet
-        t_small = best_time(lambda: small.unlinked_mentions("Needle"))
-        t_big = best_time(lambda: big.unlinked_mentions("Needle"))
-        assert t_big / t_small < 8, (t_small, t_big)
+        ratio = growth(
+            lambda: small.unlinked_mentions("Needle"), lambda: big.unlinked_mentions("Needle")
+        )
+        assert ratio < 8, ratio
 
 
 @pytest.fixture
