@@ -270,7 +270,7 @@ def test_k_shortest_paths_come_shortest_first_and_no_path_is_said() -> None:
     assert pf.paths("SOTA-050", "ISLE-1") == []
     assert pf.paths("SOTA-050", "nothing such") == []
     assert no_path_text("SOTA-050", "ISLE-1", True) == (
-        "No path between SOTA-050 and ISLE-1 through typed relations."
+        "No path between “SOTA-050” and “ISLE-1” through typed relations."
     )
 
 

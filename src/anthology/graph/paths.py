@@ -71,7 +71,7 @@ def format_path(path: LinkPath, label: Callable[[str], str] = str) -> str:
 
 def no_path_text(a: str, b: str, typed_only: bool = False) -> str:
     what = "typed relations" if typed_only else "links"
-    return f"No path between {a} and {b} through {what}."
+    return f"No path between “{a}” and “{b}” through {what}."
 
 
 class PathFinder:

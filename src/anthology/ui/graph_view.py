@@ -36,7 +36,6 @@ every position known runs no simulation (and emits nothing).
 from __future__ import annotations
 
 import contextlib
-import itertools
 import math
 import weakref
 from collections import Counter
@@ -692,6 +691,11 @@ class GraphView(QWidget):
     def shown_path(self) -> LinkPath | None:
         return self._path
 
+    def palette_actions(self) -> list[QAction]:
+        """The graph's commands for the window's command palette."""
+        return [self.action_local, self.action_pause, self.action_fit, self.action_png,
+                self.action_svg, self.action_graphml, self.action_json]  # fmt: skip
+
     def set_search(self, text: str) -> None:
         if self.search_edit.text() != text:
             self.search_edit.setText(text)  # re-enters through textChanged
@@ -1105,8 +1109,9 @@ class GraphView(QWidget):
         sg = self._shown_graph
         nodes = [sg.local(self._index.get(k, -1)) for k in path.nodes]
         hl = np.array(sorted({j for j in nodes if j >= 0}), dtype=np.int64)
-        want = {(a, b) for a, b in itertools.pairwise(nodes) if a >= 0 and b >= 0}
-        want |= {(b, a) for a, b in want}
+        local = {k: sg.local(self._index.get(k, -1)) for k in path.nodes}
+        # the links each hop went over, as they are written (not their reverse, if any)
+        want = {(local[a], local[b]) for a, b in path.edges()}
         inc = [k for k, (a, b) in enumerate(self._sub_edges.tolist()) if (a, b) in want]
         return hl, np.asarray(inc, dtype=np.int64)
 
