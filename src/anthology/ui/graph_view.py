@@ -746,6 +746,9 @@ class GraphView(QWidget):
         elif key in ("hidden_kinds", "tags", "hidden_relations", "orphans", "ghosts"):
             self._rebuild(refit=False)
         else:
+            if key == "color_by":
+                mode = base_mode(self._data, str(self._settings["color_by"]))
+                self.controls.set_colour_mode_in_effect(mode)
             self._restyle()
 
     def _schedule_save(self) -> None:
