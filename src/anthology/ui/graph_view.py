@@ -40,6 +40,7 @@ import math
 import weakref
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 from xml.sax.saxutils import escape
 
@@ -171,6 +172,22 @@ def _elide(text: str, limit: int = LABEL_CHARS) -> str:
 def _stop_quietly(worker: LayoutThread) -> None:
     with contextlib.suppress(RuntimeError):  # the C++ object may already be gone at exit
         worker.stop()
+
+
+@dataclass
+class LayerData:
+    """Everything the layers draw, from the model (:mod:`anthology.graph`) and the style:
+    handed over in one call (:meth:`GraphView._set_layers`)."""
+
+    pos: np.ndarray  # (k, 2) layout coordinates of the shown nodes
+    edges: np.ndarray  # (m, 2) indices into pos
+    sizes: np.ndarray  # (k,) pixel diameters
+    brushes: list  # (k,) node fills
+    edge_group: np.ndarray  # (m,) index into edge_colours (0: untyped)
+    edge_colours: list[QColor]
+    labels: list[str]  # (k,) label texts
+    label_rank: np.ndarray  # (k,) shown degree: hubs are labelled first
+    relations: list[str | None]  # (m,) relation names drawn at close zoom
 
 
 class SettingsStore(Protocol):
@@ -983,7 +1000,6 @@ class GraphView(QWidget):
     def _restyle(self, rebuild: bool = False) -> None:
         """Recompute sizes, colours and labels of the shown graph and push them to the items."""
         st = self._settings
-        t = THEMES[self._theme]
         d, shown = self._data, self._shown
         deg = (
             np.bincount(self._sub_edges.ravel(), minlength=len(shown))
@@ -1000,23 +1016,39 @@ class GraphView(QWidget):
         self._brush_table = table
         self._brushes = [pg.mkBrush(c) for c in table]
         self._brush_idx = idx
-        pos = self._dpos
-        self.nodes.set_nodes(pos, sizes, [self._brushes[k] for k in idx.tolist()])
         colours, group, _names = self._edge_groups()
         self._edge_colours = colours
         self._edge_group = group
-        self.edges.set_graph(self._sub_edges, group, colours)
-        self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), sizes / 2.0)
-        self.edges.set_positions(pos)
-        text = [_elide(x) for x in self._label_texts()]
-        self.labels.set_graph(text, base, sizes / 2.0)
-        rel_text = [d.relations[k] for k in self._sub_edge_ids.tolist()]
-        self.labels.set_relations(self._sub_edges, rel_text, group, colours)
-        self.labels.set_style(t["text"], float(st["text_fade"]))
-        self.labels.set_positions(pos)
+        self._set_layers(
+            LayerData(
+                pos=self._dpos,
+                edges=self._sub_edges,
+                sizes=sizes,
+                brushes=[self._brushes[k] for k in idx.tolist()],
+                edge_group=group,
+                edge_colours=colours,
+                labels=[_elide(x) for x in self._label_texts()],
+                label_rank=base,
+                relations=[d.relations[k] for k in self._sub_edge_ids.tolist()],
+            )
+        )
         self._compute_search()
         self._apply_highlight()
         self._update_legend()
+
+    def _set_layers(self, ld: LayerData) -> None:
+        """Hand every layer its data in one call (as pyqtgraph's CustomGraphItem.setData
+        takes positions, adjacency, sizes, brushes and texts together)."""
+        st, t = self._settings, THEMES[self._theme]
+        radius = ld.sizes / 2.0
+        self.nodes.set_nodes(ld.pos, ld.sizes, ld.brushes)
+        self.edges.set_graph(ld.edges, ld.edge_group, ld.edge_colours)
+        self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), radius)
+        self.edges.set_positions(ld.pos)
+        self.labels.set_graph(ld.labels, ld.label_rank, radius)
+        self.labels.set_relations(ld.edges, ld.relations, ld.edge_group, ld.edge_colours)
+        self.labels.set_style(t["text"], float(st["text_fade"]))
+        self.labels.set_positions(ld.pos)
 
     # nodes grow (gently) with the zoom, in quantised steps so the sprite atlas stays small
     ZOOM_STEP = 2**0.25
