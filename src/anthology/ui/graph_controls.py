@@ -94,7 +94,7 @@ _GROUP_KINDS = (
     ("Folder", "folder:"),
     ("Tag", "tag:"),
     ("Property", "[key:value]"),
-    ("Search", ""),
+    ("Query", ""),
 )
 # the colours new groups start with, before the reader picks one
 _PICK_DEFAULTS = ("#e06c75", "#61afef", "#98c379", "#e5c07b", "#c678dd", "#56b6c2",
@@ -122,6 +122,7 @@ class _GroupRow(QWidget):
         self.set_colour(colour)
         lay.addWidget(self.colour_button)
         self.edit = QLineEdit(query)
+        self.edit.setMinimumWidth(60)
         self.edit.setObjectName("groupQuery")
         self.edit.setPlaceholderText("folder:x, tag:x, [key:value] or words")
         self.edit.editingFinished.connect(lambda: self.edited.emit(k, self.edit.text().strip()))
@@ -134,6 +135,8 @@ class _GroupRow(QWidget):
             b = QToolButton()
             b.setText(text)
             b.setToolTip(tip)
+            b.setAutoRaise(True)
+            b.setFixedWidth(18)
             b.clicked.connect(slot)
             lay.addWidget(b)
 
@@ -261,8 +264,11 @@ class GraphControls(QWidget):
         self.color_in_effect = QLabel("")
         self.color_in_effect.setObjectName("colourInEffect")
         self.color_in_effect.setEnabled(False)  # muted: it explains, it is not a control
+        self.color_in_effect.setWordWrap(True)
         lay.addWidget(self.color_in_effect)
-        lay.addWidget(QLabel("Groups (the first that matches colours a node)"))
+        note = QLabel("Groups: the first that matches a node colours it")
+        note.setWordWrap(True)
+        lay.addWidget(note)
         self.groups_box = QWidget()
         self.groups_box.setObjectName("groupsBox")
         self.groups_layout = QVBoxLayout(self.groups_box)
@@ -272,10 +278,12 @@ class GraphControls(QWidget):
         add = QHBoxLayout()
         self.group_kind = QComboBox()
         self.group_kind.setObjectName("groupKindCombo")
+        self.group_kind.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         for label, prefix in _GROUP_KINDS:
             self.group_kind.addItem(label, prefix)
         add.addWidget(self.group_kind)
-        self.add_group_button = QPushButton("New group")
+        self.add_group_button = QPushButton("New")
+        self.add_group_button.setToolTip("Add a group of this sort (its query is typed after)")
         self.add_group_button.setObjectName("addGroupButton")
         self.add_group_button.clicked.connect(
             lambda: self.add_group(str(self.group_kind.currentData()))

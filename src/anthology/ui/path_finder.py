@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from anthology.graph.paths import MAX_PATHS, LinkPath, PathFinder, format_path, no_path_text
 from anthology.ui.list_keys import ArrowKeysToList
 from anthology.vault import EntryRef, display_labels, rank
-from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, plain_text
+from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, plain_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole
 
@@ -114,6 +114,7 @@ class PathFinderDialog(QDialog):
         self._finder = finder
         self._paths: list[LinkPath] = []
         self._labels: dict[str, str] = {}
+        self._full: dict[str, str] = {}
         self.source = EntryField("pathFrom")
         self.target = EntryField("pathTo")
         self.typed_only = QCheckBox("Typed relations only")
@@ -164,7 +165,13 @@ class PathFinderDialog(QDialog):
     def set_entries(self, entries: list[tuple[EntryRef, list[str]]]) -> None:
         refs = [ref for ref, _ in entries]
         names = [[ref.id, ref.title, *aliases] for ref, aliases in entries]
-        self._labels = dict(zip((r.id for r in refs), display_labels(refs), strict=True))
+        full = display_labels(refs)
+        self._full = dict(zip((r.id for r in refs), full, strict=True))
+        # in a chain an entry with an id of its own reads as that id (SOTA-050), one without
+        # as its title (with its folder where titles repeat); the list rows say the rest
+        self._labels = {
+            r.id: label if r.has_path_id else r.id for r, label in zip(refs, full, strict=True)
+        }
         self.source.set_entries(refs, names)
         self.target.set_entries(refs, names)
 
@@ -175,7 +182,7 @@ class PathFinderDialog(QDialog):
         """Show the dialog with ``a`` (and ``b``) already chosen; the other field focused."""
         for field, entry_id in ((self.source, a), (self.target, b)):
             if entry_id is not None:
-                field.choose(entry_id, self.label(entry_id))
+                field.choose(entry_id, self._full.get(entry_id, entry_id))
         self.show()
         self.raise_()
         (self.target if a is not None and b is None else self.source).input.setFocus()
@@ -214,6 +221,7 @@ class PathFinderDialog(QDialog):
             item = QListWidgetItem(
                 f"{len(p)} hop{'s' if len(p) > 1 else ''}: {format_path(p, self.label)}"
             )
+            item.setToolTip(tooltip_html("\n".join(self._full.get(k, k) for k in p.nodes)))
             self.results.addItem(item)
         self.results.setCurrentRow(0)
 
@@ -229,7 +237,11 @@ class PathFinderDialog(QDialog):
         self.pathChosen.emit(path)
 
     def _link(self, entry_id: str) -> str:
-        return f'<a href="entry:{escape(entry_id, quote=True)}">{escape(self.label(entry_id))}</a>'
+        return (
+            f'<a href="entry:{escape(entry_id, quote=True)}" '
+            f'title="{escape(self._full.get(entry_id, entry_id), quote=True)}">'
+            f"{escape(self.label(entry_id))}</a>"
+        )
 
     def _on_link(self, href: str) -> None:
         if href.startswith("entry:"):
