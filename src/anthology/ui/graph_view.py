@@ -20,6 +20,17 @@ Public API (used by the main window)::
     view.export_png(path); view.export_svg(path)
     view.shutdown()                              # stop the worker (also on close / aboutToQuit)
 
+What to show is the Qt-free model's (:mod:`anthology.graph`): filters, neighbourhoods,
+node matching in search's query language, colour groups, the labels' text, paths, data
+export; initial positions are :mod:`anthology.layout.placement`'s. The view keeps the
+widgets and the drawing, and hands the layers their data in one call (``_set_layers``).
+
+Paths and selection: ``path_finder()`` (the graph's :class:`~anthology.graph.PathFinder`,
+built once per graph), ``show_path(path | None)``, ``shown_path()``, ``highlighted_edges()``,
+``pathRequested`` (str: a node's "Path to…"); Shift+click builds ``selection()``
+(``set_selection``, ``toggle_selected``), ``show_selection_neighbourhood(ids=None)``.
+Data export: ``export_graphml(path)``, ``export_json(path)`` (what the filters leave).
+
 Also: ``set_local(bool)``, ``set_depth(1..3)``, ``show_local_graph(id)``, ``set_search(text)``,
 ``set_paused(bool)``, ``fit()``, ``pin(id, x, y)`` / ``unpin(id)``, ``set_setting(key, value)``
 (keys: :data:`anthology.ui.graph_controls.DEFAULTS`), and for tests and hosts
@@ -69,7 +80,6 @@ from anthology.graph.groups import (
     base_mode,
     colour_nodes,
     groups_from_settings,
-    kind_order,
     migrate_settings,
 )
 from anthology.graph.model import (
@@ -543,7 +553,14 @@ class GraphView(QWidget):
         self._paths = None  # the path finder's graphs belong to the old data
         self._path = None
         self._selection = [k for k in self._selection if k in index]
-        self.controls.set_available(kind_order(data), [MENTION, *rels])
+        # the filter lists every kind, "(none)" included (kind_order leaves it out: it
+        # orders the colours, and an entry without a kind has the default colour)
+        kinds = [
+            k for k, _ in Counter(
+                k for k, g in zip(data.kinds, data.ghost, strict=True) if not g
+            ).most_common()
+        ]  # fmt: skip
+        self.controls.set_available(kinds, [MENTION, *rels])
         self.controls.set_colour_mode_in_effect(base_mode(data, self._settings["color_by"]))
         self._rebuild(refit=new_vault or not len(old_ids))
 
