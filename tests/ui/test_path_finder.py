@@ -156,6 +156,9 @@ def test_shift_click_selects_and_the_selection_neighbourhood_is_shown(qtbot, vie
     assert len(view.shown_ids()) == 6
     view.set_current("Left/Note 3")  # navigating: the local graph follows the reader again
     assert set(view.shown_ids()) == {"Left/Note 1", "Left/Note 2", "Left/Note 3"}
+    assert view.selection() == ["Left/Note 0", "Right/Note 7"]
+    view.set_graph(g, pos, "another vault")  # a selection belongs to its vault
+    assert view.selection() == []
 
 
 def test_groups_page_colours_by_folder_by_default_and_groups_win(qtbot, view, monkeypatch):

@@ -487,6 +487,8 @@ class GraphView(QWidget):
             self._load_settings()
             self._pins.clear()
             self._trail.clear()
+            self._selection.clear()  # a selection, like a search, belongs to its vault
+            self._selection_centres = []
             self._current = self._local_centre = None
             # a node search belongs to the vault it was typed in: left, it greyed out the
             # whole new graph (issue 14)
@@ -553,6 +555,7 @@ class GraphView(QWidget):
         self._paths = None  # the path finder's graphs belong to the old data
         self._path = None
         self._selection = [k for k in self._selection if k in index]
+        self._selection_centres = [k for k in self._selection_centres if k in index]
         # the filter lists every kind, "(none)" included (kind_order leaves it out: it
         # orders the colours, and an entry without a kind has the default colour)
         kinds = [
