@@ -212,7 +212,8 @@ def test_context_menu_actions(qtbot, view):
     menu = view.node_menu("E3")
     actions = {a.objectName(): a for a in menu.actions()}
     assert [a.text() for a in menu.actions()] == [
-        "Open", "Open in new tab", "Show local graph", "Unpin", "Copy id"
+        "Open", "Open in new tab", "Show local graph", "Unpin", "Copy id", "",
+        "Path to…", "Neighbourhood of selection (1)", "Select (Shift+click)",
     ]  # fmt: skip
     with qtbot.waitSignal(view.entryActivated) as sig:
         actions["menuOpen"].trigger()

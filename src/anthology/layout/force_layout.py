@@ -44,15 +44,17 @@ import numpy as np
 
 from anthology.layout import _repulsion
 
-__all__ = ["POSITION_LIMIT", "VELOCITY_LIMIT", "ForceLayout", "ForceParams", "clean_edges"]
+# Initial placement has one home (the view places the nodes it shows the same way);
+# re-exported here for the callers and tests that know it as the engine's.
+from anthology.layout.placement import phyllotaxis, place_missing, place_near_neighbours
+
+__all__ = ["POSITION_LIMIT", "VELOCITY_LIMIT", "ForceLayout", "ForceParams", "clean_edges",
+           "phyllotaxis", "place_near_neighbours"]  # fmt: skip
 
 #: Positions are clamped to ``[-POSITION_LIMIT, POSITION_LIMIT]``.
 POSITION_LIMIT = 1.0e6
 #: Velocities are clamped to ``[-VELOCITY_LIMIT, VELOCITY_LIMIT]``.
 VELOCITY_LIMIT = 1.0e4
-
-_INITIAL_RADIUS = 10.0
-_INITIAL_ANGLE = math.pi * (3.0 - math.sqrt(5.0))
 
 
 @dataclass
@@ -101,48 +103,6 @@ def clean_edges(n: int, edges: np.ndarray | None) -> np.ndarray:
     _, first = np.unique(key, return_index=True)
     first.sort()
     return np.ascontiguousarray(e[first])
-
-
-def phyllotaxis(index: np.ndarray) -> np.ndarray:
-    """d3's initial placement: node ``i`` at radius ``10 * sqrt(0.5 + i)``, angle ``i * golden``."""
-    i = np.asarray(index, dtype=np.float64)
-    r = _INITIAL_RADIUS * np.sqrt(0.5 + i)
-    a = i * _INITIAL_ANGLE
-    return np.column_stack([r * np.cos(a), r * np.sin(a)])
-
-
-def place_near_neighbours(
-    pos: np.ndarray,
-    placed: np.ndarray,
-    src: np.ndarray,
-    tgt: np.ndarray,
-    distance: float,
-    rng: np.random.Generator,
-    max_hops: int = 32,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Put unplaced nodes at the mean of their placed neighbours plus a seeded offset.
-
-    Done in rounds (breadth-first over the unplaced nodes), at most ``max_hops``, so a new
-    entry appears beside what it links to. ``pos`` and ``placed`` are updated in place.
-    """
-    n = len(pos)
-    a = np.concatenate([src, tgt])
-    b = np.concatenate([tgt, src])
-    for _ in range(max_hops):
-        ok = placed[b] & ~placed[a]
-        if not ok.any():
-            break
-        aa, bb = a[ok], b[ok]
-        cnt = np.bincount(aa, minlength=n)
-        sx = np.bincount(aa, pos[bb, 0], minlength=n)
-        sy = np.bincount(aa, pos[bb, 1], minlength=n)
-        new = np.flatnonzero(cnt > 0)
-        ang = rng.uniform(0.0, 2.0 * math.pi, len(new))
-        rad = distance * rng.uniform(0.5, 1.0, len(new))
-        pos[new, 0] = sx[new] / cnt[new] + rad * np.cos(ang)
-        pos[new, 1] = sy[new] / cnt[new] + rad * np.sin(ang)
-        placed[new] = True
-    return pos, placed
 
 
 class ForceLayout:
@@ -241,19 +201,8 @@ class ForceLayout:
             placed &= k
         pos[~placed] = np.nan
         pos[placed] = np.clip(pos[placed], -POSITION_LIMIT, POSITION_LIMIT)
-        if placed.any() and not placed.all() and len(self.edges):
-            pos, placed = self._place_near_neighbours(pos, placed)
-        rest = ~placed
-        if rest.any():
-            pos[rest] = phyllotaxis(np.flatnonzero(rest))
-            if placed.any():
-                # keep the spiral of unplaced nodes around the placed ones' centroid
-                pos[rest] += pos[placed].mean(axis=0)
-        return pos
-
-    def _place_near_neighbours(self, pos: np.ndarray, placed: np.ndarray):
-        dist = self.params.link_distance if self.params.link_distance > 0 else 30.0
-        return place_near_neighbours(pos, placed, self._src, self._tgt, dist, self._rng)
+        return place_missing(pos, self.edges, self.params.link_distance, placed=placed,
+                             rng=self._rng)  # fmt: skip
 
     # --------------------------------------------------------------- public API
     def settled(self) -> bool:

@@ -10,16 +10,21 @@ import copy
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
+    QColorDialog,
     QComboBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QSlider,
     QToolBox,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -45,9 +50,11 @@ DEFAULTS: dict[str, Any] = {
     "hidden_relations": [],
     "orphans": True,
     "ghosts": False,
-    # groups
-    "color_by": "kind",  # "kind" | "tag" | "query"
-    "group_query": "",
+    # groups (anthology.graph.groups): a base colouring, then the ordered groups over it
+    "color_by": "auto",  # "auto" (kind, else top folder) | "kind" | "folder" | "tag" |
+    #                      "community" | "query" (the old ";"-separated group_query)
+    "groups": [],  # [{"query": "folder:Daily", "color": "#e06c75"}, …]: first match wins
+    "group_query": "",  # before "groups"; migrated into them when a vault's settings load
     # mode
     "local": False,
     "depth": 1,
@@ -73,6 +80,72 @@ _LABELS = {
     "link_width": "Link thickness",
     "text_fade": "Text fade threshold",
 }
+
+
+_COLOUR_BY = (
+    ("Auto", "auto"),
+    ("Kind", "kind"),
+    ("Top folder", "folder"),
+    ("First tag", "tag"),
+    ("Communities (Louvain)", "community"),
+)
+# "New group" prefills the query in the language search uses (anthology.vault.query)
+_GROUP_KINDS = (
+    ("Folder", "folder:"),
+    ("Tag", "tag:"),
+    ("Property", "[key:value]"),
+    ("Query", ""),
+)
+# the colours new groups start with, before the reader picks one
+_PICK_DEFAULTS = ("#e06c75", "#61afef", "#98c379", "#e5c07b", "#c678dd", "#56b6c2",
+                  "#d19a66", "#be5046")  # fmt: skip
+
+
+class _GroupRow(QWidget):
+    """One group: its query, its colour (a button opening a colour dialog), ↑ ↓ ✕."""
+
+    edited = Signal(int, str)
+    colourAsked = Signal(int)
+    moved = Signal(int, int)
+    removed = Signal(int)
+
+    def __init__(self, k: int, query: str, colour: str) -> None:
+        super().__init__()
+        self.setObjectName(f"groupRow{k}")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        self.colour_button = QToolButton()
+        self.colour_button.setObjectName("groupColour")
+        self.colour_button.setToolTip("Choose the group's colour")
+        self.colour_button.clicked.connect(lambda: self.colourAsked.emit(k))
+        self.set_colour(colour)
+        lay.addWidget(self.colour_button)
+        self.edit = QLineEdit(query)
+        self.edit.setMinimumWidth(60)
+        self.edit.setObjectName("groupQuery")
+        self.edit.setPlaceholderText("folder:x, tag:x, [key:value] or words")
+        self.edit.editingFinished.connect(lambda: self.edited.emit(k, self.edit.text().strip()))
+        lay.addWidget(self.edit, 1)
+        for text, tip, slot in (
+            ("↑", "Move up (earlier groups win)", lambda: self.moved.emit(k, -1)),
+            ("↓", "Move down", lambda: self.moved.emit(k, 1)),
+            ("✕", "Remove the group", lambda: self.removed.emit(k)),
+        ):
+            b = QToolButton()
+            b.setText(text)
+            b.setToolTip(tip)
+            b.setAutoRaise(True)
+            b.setFixedWidth(18)
+            b.clicked.connect(slot)
+            lay.addWidget(b)
+
+    def set_colour(self, colour: str) -> None:
+        self.colour = colour
+        self.colour_button.setStyleSheet(
+            f"background: {QColor(colour).name()}; border-radius: 7px; min-width: 14px; "
+            "max-width: 14px; min-height: 14px; max-height: 14px;"
+        )
 
 
 def defaults() -> dict[str, Any]:
@@ -177,23 +250,133 @@ class GraphControls(QWidget):
 
     def _groups_page(self) -> QWidget:
         w = QWidget()
-        form = QFormLayout(w)
+        lay = QVBoxLayout(w)
+        form = QFormLayout()
         self.color_by = QComboBox()
         self.color_by.setObjectName("colorByCombo")
-        for label, value in (("Kind", "kind"), ("First tag", "tag"), ("Query", "query")):
+        for label, value in _COLOUR_BY:
             self.color_by.addItem(label, value)
         self.color_by.currentIndexChanged.connect(
             lambda _i: self._set("color_by", self.color_by.currentData())
         )
         form.addRow("Colour by", self.color_by)
-        self.group_query = QLineEdit()
-        self.group_query.setObjectName("groupQuery")
-        self.group_query.setPlaceholderText("text or tag:name (one group per ';')")
-        self.group_query.editingFinished.connect(
-            lambda: self._set("group_query", self.group_query.text())
+        lay.addLayout(form)
+        self.color_in_effect = QLabel("")
+        self.color_in_effect.setObjectName("colourInEffect")
+        self.color_in_effect.setEnabled(False)  # muted: it explains, it is not a control
+        self.color_in_effect.setWordWrap(True)
+        lay.addWidget(self.color_in_effect)
+        note = QLabel("Groups: the first that matches a node colours it")
+        note.setWordWrap(True)
+        lay.addWidget(note)
+        self.groups_box = QWidget()
+        self.groups_box.setObjectName("groupsBox")
+        self.groups_layout = QVBoxLayout(self.groups_box)
+        self.groups_layout.setContentsMargins(0, 0, 0, 0)
+        self.groups_layout.setSpacing(2)
+        lay.addWidget(self.groups_box)
+        add = QHBoxLayout()
+        self.group_kind = QComboBox()
+        self.group_kind.setObjectName("groupKindCombo")
+        self.group_kind.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for label, prefix in _GROUP_KINDS:
+            self.group_kind.addItem(label, prefix)
+        add.addWidget(self.group_kind)
+        self.add_group_button = QPushButton("New")
+        self.add_group_button.setToolTip("Add a group of this sort (its query is typed after)")
+        self.add_group_button.setObjectName("addGroupButton")
+        self.add_group_button.clicked.connect(
+            lambda: self.add_group(str(self.group_kind.currentData()))
         )
-        form.addRow("Groups", self.group_query)
+        add.addWidget(self.add_group_button)
+        lay.addLayout(add)
+        lay.addStretch(1)
+        self._group_rows: list[_GroupRow] = []
         return w
+
+    # ---- groups --------------------------------------------------------------------------
+    def add_group(self, query: str = "", colour: str | None = None) -> None:
+        """Append a group (a query of the search language and a colour) and let the reader
+        type its query; it counts once its query is not empty."""
+        groups = list(self._values["groups"])
+        colour = colour or _PICK_DEFAULTS[len(groups) % len(_PICK_DEFAULTS)]
+        groups.append({"query": query, "color": colour})
+        self._values["groups"] = groups
+        self._rebuild_group_rows()
+        row = self._group_rows[-1]
+        row.edit.setFocus()
+        row.edit.setCursorPosition(len(query))
+        if query.strip() and not query.endswith(":") and not query.startswith("["):
+            self.settingsChanged.emit("groups")
+
+    def set_groups(self, groups: list[dict[str, str]]) -> None:
+        """Replace the groups as a user would (emits ``settingsChanged("groups")``)."""
+        self.set_value("groups", [dict(g) for g in groups])
+
+    def group_rows(self) -> list[_GroupRow]:
+        return list(self._group_rows)
+
+    def _rebuild_group_rows(self) -> None:
+        for row in self._group_rows:
+            self.groups_layout.removeWidget(row)
+            row.deleteLater()
+        self._group_rows = []
+        for k, g in enumerate(self._values["groups"]):
+            row = _GroupRow(k, str(g.get("query", "")), str(g.get("color") or "#888888"))
+            row.edited.connect(self._group_edited)
+            row.colourAsked.connect(self._pick_colour)
+            row.moved.connect(self._move_group)
+            row.removed.connect(self._remove_group)
+            self.groups_layout.addWidget(row)
+            self._group_rows.append(row)
+
+    def _group_edited(self, k: int, text: str) -> None:
+        groups = [dict(g) for g in self._values["groups"]]
+        if 0 <= k < len(groups) and groups[k].get("query") != text:
+            groups[k]["query"] = text
+            self._set("groups", groups)
+
+    def _pick_colour(self, k: int) -> None:
+        groups = [dict(g) for g in self._values["groups"]]
+        if not 0 <= k < len(groups):
+            return
+        chosen = QColorDialog.getColor(QColor(groups[k].get("color") or "#888888"), self,
+                                       "Group colour")  # fmt: skip
+        if chosen.isValid():
+            self.set_group_colour(k, chosen.name())
+
+    def set_group_colour(self, k: int, colour: str) -> None:
+        groups = [dict(g) for g in self._values["groups"]]
+        if 0 <= k < len(groups):
+            groups[k]["color"] = colour
+            self._values["groups"] = groups
+            self._group_rows[k].set_colour(colour)
+            self.settingsChanged.emit("groups")
+
+    def _move_group(self, k: int, step: int) -> None:
+        groups = [dict(g) for g in self._values["groups"]]
+        j = k + step
+        if 0 <= k < len(groups) and 0 <= j < len(groups):
+            groups[k], groups[j] = groups[j], groups[k]
+            self._values["groups"] = groups
+            self._rebuild_group_rows()
+            self.settingsChanged.emit("groups")
+
+    def _remove_group(self, k: int) -> None:
+        groups = [dict(g) for g in self._values["groups"]]
+        if 0 <= k < len(groups):
+            del groups[k]
+            self._values["groups"] = groups
+            self._rebuild_group_rows()
+            self.settingsChanged.emit("groups")
+
+    def set_colour_mode_in_effect(self, mode: str) -> None:
+        """Say what "Auto" colours by in this vault (kind, or top folder without kinds)."""
+        names = {"kind": "kind", "folder": "top folder"}
+        self.color_in_effect.setText(
+            f"Auto colours this vault by {names.get(mode, mode)}."
+            if self._values["color_by"] == "auto" else ""
+        )  # fmt: skip
 
     # ---- values --------------------------------------------------------------------------
     def _to_int(self, key: str, value: float | None) -> int:
@@ -242,7 +425,7 @@ class GraphControls(QWidget):
             self.orphans.setChecked(bool(self._values["orphans"]))
             self.ghosts.setChecked(bool(self._values["ghosts"]))
             self.tags.setText(str(self._values["tags"]))
-            self.group_query.setText(str(self._values["group_query"]))
+            self._rebuild_group_rows()
             self.label_by.setCurrentIndex(max(0, self.label_by.findData(self._values["label_by"])))
             self.color_by.setCurrentIndex(max(0, self.color_by.findData(self._values["color_by"])))
             self._sync_list(self.kinds, self._values["hidden_kinds"])

@@ -483,6 +483,7 @@ class NodeLayer(pg.ScatterPlotItem):
 
     nodeClicked = Signal(int)
     nodeClickedNewTab = Signal(int)  # a middle-click, or a click with Ctrl held
+    nodeShiftClicked = Signal(int)  # a click with Shift held: add to / drop from the selection
     nodeDoubleClicked = Signal(int)
     nodeHovered = Signal(int)  # -1 when the pointer leaves every node
     nodeDragged = Signal(int, float, float, str)  # index, x, y, "start" | "move" | "finish"
@@ -582,7 +583,10 @@ class NodeLayer(pg.ScatterPlotItem):
             return
         ev.accept()
         ctrl = bool(ev.modifiers() & Qt.KeyboardModifier.ControlModifier)
-        if ev.button() == Qt.MouseButton.MiddleButton or (
+        shift = bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if ev.button() == Qt.MouseButton.LeftButton and shift and not ctrl and not ev.double():
+            self.nodeShiftClicked.emit(i)
+        elif ev.button() == Qt.MouseButton.MiddleButton or (
             ev.button() == Qt.MouseButton.LeftButton and ctrl and not ev.double()
         ):
             self.nodeClickedNewTab.emit(i)

@@ -20,6 +20,17 @@ Public API (used by the main window)::
     view.export_png(path); view.export_svg(path)
     view.shutdown()                              # stop the worker (also on close / aboutToQuit)
 
+What to show is the Qt-free model's (:mod:`anthology.graph`): filters, neighbourhoods,
+node matching in search's query language, colour groups, the labels' text, paths, data
+export; initial positions are :mod:`anthology.layout.placement`'s. The view keeps the
+widgets and the drawing, and hands the layers their data in one call (``_set_layers``).
+
+Paths and selection: ``path_finder()`` (the graph's :class:`~anthology.graph.PathFinder`,
+built once per graph), ``show_path(path | None)``, ``shown_path()``, ``highlighted_edges()``,
+``pathRequested`` (str: a node's "Path to…"); Shift+click builds ``selection()``
+(``set_selection``, ``toggle_selected``), ``show_selection_neighbourhood(ids=None)``.
+Data export: ``export_graphml(path)``, ``export_json(path)`` (what the filters leave).
+
 Also: ``set_local(bool)``, ``set_depth(1..3)``, ``show_local_graph(id)``, ``set_search(text)``,
 ``set_paused(bool)``, ``fit()``, ``pin(id, x, y)`` / ``unpin(id)``, ``set_setting(key, value)``
 (keys: :data:`anthology.ui.graph_controls.DEFAULTS`), and for tests and hosts
@@ -40,6 +51,7 @@ import math
 import weakref
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 from xml.sax.saxutils import escape
 
@@ -54,6 +66,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QMessageBox,
     QScrollArea,
     QSpinBox,
     QToolBar,
@@ -62,7 +75,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from anthology.layout.force_layout import ForceParams, place_near_neighbours
+from anthology.graph.export import write_graphml, write_node_link_json
+from anthology.graph.groups import (
+    base_mode,
+    colour_nodes,
+    groups_from_settings,
+    migrate_settings,
+)
+from anthology.graph.model import (
+    Filters,
+    ShownGraph,
+    display_titles,
+    match_nodes,
+    neighbourhood,
+    sanitize_graph,
+    shown_graph,
+)
+from anthology.graph.paths import LinkPath, PathFinder
+from anthology.layout.force_layout import ForceParams
+from anthology.layout.placement import place_missing
 from anthology.palette import THEMES as PALETTE_THEMES
 from anthology.palette import theme as palette_theme
 from anthology.ui.graph_controls import MENTION, GraphControls, defaults
@@ -76,13 +107,12 @@ from anthology.ui.graph_items import (
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
 from anthology.ui.theme import css_colour, qcolor
 from anthology.user_state import GRAPH_VIEW
-from anthology.vault import GraphData, hops_within
+from anthology.vault import GraphData
 from anthology.vault.render.safe_text import tooltip_html
 
 __all__ = ["GraphView", "sanitize_graph"]
 
 TRAIL_LENGTH = 12
-PREFERRED_KINDS = ("literature", "practice", "note")  # palette slots 0, 1, 2
 POSITION_LIMIT = 1.0e6
 
 
@@ -101,46 +131,6 @@ def _graph_theme(name: str) -> dict[str, Any]:
 THEMES = {name: _graph_theme(name) for name in PALETTE_THEMES}
 
 
-def sanitize_graph(data: GraphData) -> GraphData:
-    """A copy that the view can trust: lists padded to ``n``, edges in range, no self-links,
-    no duplicate (directed) edges, one relation per edge."""
-    n = len(data.ids)
-
-    def pad(values, fill):
-        values = list(values)[:n]
-        return values + [fill() if callable(fill) else fill] * (n - len(values))
-
-    titles = [t if isinstance(t, str) else "" for t in pad(data.titles, "")]
-    titles = [t or i for t, i in zip(titles, data.ids, strict=True)]
-    kinds = [k if isinstance(k, str) else "" for k in pad(data.kinds, "")]
-    tags = [list(t) if t else [] for t in pad(data.tags, list)]
-    e = np.asarray(data.edges, dtype=np.int64).reshape(-1, 2)
-    rel = list(data.relations)[: len(e)]
-    rel += [None] * (len(e) - len(rel))
-    rel_arr = np.array([r if isinstance(r, str) and r else None for r in rel], dtype=object)
-    if len(e):
-        ok = (e >= 0).all(axis=1) & (e < n).all(axis=1) & (e[:, 0] != e[:, 1])
-        e, rel_arr = e[ok], rel_arr[ok]
-    if len(e):
-        key = e[:, 0] * np.int64(max(n, 1)) + e[:, 1]
-        order = np.argsort(key, kind="stable")
-        ks = key[order]
-        first = np.sort(order[np.concatenate([[True], ks[1:] != ks[:-1]])])
-        e, rel_arr = e[first], rel_arr[first]
-    ghost = np.asarray(data.ghost, dtype=bool).reshape(-1)
-    if len(ghost) != n:
-        ghost = np.zeros(n, dtype=bool)
-    return GraphData(
-        ids=list(data.ids),
-        titles=titles,
-        kinds=kinds,
-        tags=tags,
-        edges=e,
-        relations=list(rel_arr),
-        ghost=ghost.copy(),
-    )
-
-
 def _neighbours_csr(n: int, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Undirected adjacency as CSR (indptr, neighbour, edge index)."""
     if len(edges) == 0:
@@ -155,30 +145,9 @@ def _neighbours_csr(n: int, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 
 
 def bfs_depth(n: int, edges: np.ndarray, start: int, depth: int) -> np.ndarray:
-    """Indices within ``depth`` undirected hops of ``start`` (sorted): see hops_within."""
-    return np.flatnonzero(hops_within(n, edges, start, depth) >= 0)
-
-
-def place_missing(pos: np.ndarray, edges: np.ndarray, spacing: float = 30.0) -> np.ndarray:
-    """Fill NaN rows: beside the mean of placed neighbours (over a few hops), else on a
-    spiral around the placed nodes.  Deterministic."""
-    pos = np.array(pos, dtype=np.float64, copy=True)
-    placed = np.isfinite(pos).all(axis=1)
-    if placed.all():
-        return pos
-    if len(edges) and placed.any():
-        rng = np.random.default_rng(12345)
-        pos, placed = place_near_neighbours(pos, placed, edges[:, 0], edges[:, 1], spacing, rng, 16)
-    rest = np.flatnonzero(~placed)
-    if len(rest):
-        i = np.arange(len(rest), dtype=np.float64)
-        r = 10.0 * np.sqrt(0.5 + i)
-        ang = i * math.pi * (3.0 - math.sqrt(5.0))
-        spiral = np.column_stack([r * np.cos(ang), r * np.sin(ang)])
-        if placed.any():
-            spiral += pos[placed].mean(axis=0)
-        pos[rest] = spiral
-    return pos
+    """Indices within ``depth`` undirected hops of ``start`` (sorted): the model's
+    :func:`anthology.graph.neighbourhood` of one node."""
+    return neighbourhood(n, edges, [start], depth)
 
 
 def _clean_positions(arr: np.ndarray, fallback: np.ndarray) -> np.ndarray:
@@ -215,6 +184,22 @@ def _stop_quietly(worker: LayoutThread) -> None:
         worker.stop()
 
 
+@dataclass
+class LayerData:
+    """Everything the layers draw, from the model (:mod:`anthology.graph`) and the style:
+    handed over in one call (:meth:`GraphView._set_layers`)."""
+
+    pos: np.ndarray  # (k, 2) layout coordinates of the shown nodes
+    edges: np.ndarray  # (m, 2) indices into pos
+    sizes: np.ndarray  # (k,) pixel diameters
+    brushes: list  # (k,) node fills
+    edge_group: np.ndarray  # (m,) index into edge_colours (0: untyped)
+    edge_colours: list[QColor]
+    labels: list[str]  # (k,) label texts
+    label_rank: np.ndarray  # (k,) shown degree: hubs are labelled first
+    relations: list[str | None]  # (m,) relation names drawn at close zoom
+
+
 class SettingsStore(Protocol):
     """Where the view's settings persist (a vault's :class:`~anthology.user_state.UserState`)."""
 
@@ -229,6 +214,7 @@ class GraphView(QWidget):
 
     entryActivated = Signal(str)
     entryActivatedNewTab = Signal(str)  # a node middle-clicked or Ctrl+clicked, or the menu's
+    pathRequested = Signal(str)  # the node menu's "Path to…": the window asks for the other end
     layoutSettled = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -262,13 +248,18 @@ class GraphView(QWidget):
         self._search_hits = np.zeros(0, dtype=np.int64)
         self._generation = 0
         self._tooltip = ""
-        self._kind_colors: dict[str, QColor] = {}
         self._relation_names: list[str] = []
         self._shut = False
         self._worker: LayoutThread | None = None
         self._dragging = -1
         self._changed = False
-        self._kind_order: list[str] = []
+        self._shown_graph = ShownGraph(
+            np.zeros(0, np.int64), np.zeros((0, 2), np.int64), np.zeros(0, np.int64)
+        )
+        self._selection: list[str] = []  # Shift+clicked nodes (ids), in the order chosen
+        self._selection_centres: list[str] = []  # the local graph of a selection, when shown
+        self._paths: PathFinder | None = None
+        self._path: LinkPath | None = None  # the path highlighted on the graph
         self._groups: list[tuple[str, QColor]] = []
         self._brushes: list = []
         self._brush_table: list[QColor] = []
@@ -345,6 +336,16 @@ class GraphView(QWidget):
         export_menu = QMenu(export_btn)
         export_menu.addAction(self.action_png)
         export_menu.addAction(self.action_svg)
+        export_menu.addSeparator()
+        # data, not pictures: what the filters leave (graph.export)
+        self.action_graphml = QAction("Export GraphML…", self)
+        self.action_graphml.setObjectName("actionExportGraphml")
+        self.action_graphml.triggered.connect(lambda: self._export_data_dialog("graphml"))
+        self.action_json = QAction("Export JSON (node-link)…", self)
+        self.action_json.setObjectName("actionExportJson")
+        self.action_json.triggered.connect(lambda: self._export_data_dialog("json"))
+        export_menu.addAction(self.action_graphml)
+        export_menu.addAction(self.action_json)
         export_btn.setMenu(export_menu)
         self.toolbar.addWidget(export_btn)
         self.controls_button = QToolButton()
@@ -375,6 +376,7 @@ class GraphView(QWidget):
         for item in (self.edges, self.nodes, self.overlay, self.marks, self.labels):
             self.vb.addItem(item, ignoreBounds=True)
         self.nodes.nodeClicked.connect(self._on_node_clicked)
+        self.nodes.nodeShiftClicked.connect(self._on_node_shift_clicked)
         self.nodes.nodeClickedNewTab.connect(self._on_node_clicked_new_tab)
         self.nodes.nodeDoubleClicked.connect(self._on_node_double_clicked)
         self.nodes.nodeHovered.connect(self._on_node_hovered)
@@ -485,6 +487,8 @@ class GraphView(QWidget):
             self._load_settings()
             self._pins.clear()
             self._trail.clear()
+            self._selection.clear()  # a selection, like a search, belongs to its vault
+            self._selection_centres = []
             self._current = self._local_centre = None
             # a node search belongs to the vault it was typed in: left, it greyed out the
             # whole new graph (issue 14)
@@ -542,26 +546,25 @@ class GraphView(QWidget):
             self._current = None
         if self._local_centre not in index:
             self._local_centre = self._current
-        kinds = [
-            k
-            for k, _ in Counter(
-                k for k, g in zip(data.kinds, data.ghost, strict=True) if not g
-            ).most_common()
-        ]
         rels = [r for r, _ in Counter(r for r in data.relations if r).most_common()]
         self._relation_names = rels
         lookup = {r: 1 + j for j, r in enumerate(rels)}
         self._rel_group_full = np.fromiter(
             (lookup.get(r, 0) for r in data.relations), np.int64, len(data.relations)
         )
-        palette = THEMES[self._theme]["palette"]
-        # the vault's usual kinds keep their colours from vault to vault; others follow
-        preferred = [k for k in PREFERRED_KINDS if k in kinds]
-        self._kind_order = preferred + [k for k in kinds if k and k not in preferred]
-        self._kind_colors = {
-            k: QColor(palette[i % len(palette)]) for i, k in enumerate(self._kind_order)
-        }
+        self._paths = None  # the path finder's graphs belong to the old data
+        self._path = None
+        self._selection = [k for k in self._selection if k in index]
+        self._selection_centres = [k for k in self._selection_centres if k in index]
+        # the filter lists every kind, "(none)" included (kind_order leaves it out: it
+        # orders the colours, and an entry without a kind has the default colour)
+        kinds = [
+            k for k, _ in Counter(
+                k for k, g in zip(data.kinds, data.ghost, strict=True) if not g
+            ).most_common()
+        ]  # fmt: skip
         self.controls.set_available(kinds, [MENTION, *rels])
+        self.controls.set_colour_mode_in_effect(base_mode(data, self._settings["color_by"]))
         self._rebuild(refit=new_vault or not len(old_ids))
 
     def set_current(self, entry_id: str | None) -> None:
@@ -578,6 +581,7 @@ class GraphView(QWidget):
             del self._trail[:-TRAIL_LENGTH]
         if self._settings["local"]:
             self._local_centre = entry_id
+            self._selection_centres = []  # the local graph follows the reader again
             self._rebuild(refit=True)
         else:
             self._update_marks()
@@ -601,10 +605,6 @@ class GraphView(QWidget):
         if theme not in THEMES:
             raise ValueError(f"unknown theme {theme!r}")
         self._theme = theme
-        palette = THEMES[theme]["palette"]
-        self._kind_colors = {
-            k: QColor(palette[i % len(palette)]) for i, k in enumerate(self._kind_order)
-        }
         self._apply_theme()
         self._restyle()
 
@@ -666,10 +666,72 @@ class GraphView(QWidget):
     def show_local_graph(self, entry_id: str) -> None:
         if entry_id in self._index:
             self._local_centre = entry_id
+            self._selection_centres = []
             if self._settings["local"]:
                 self._rebuild(refit=True)
             else:
                 self.set_local(True)
+
+    def _local_centres(self) -> list[str]:
+        """What the local graph is the neighbourhood of: a selection's nodes when its
+        neighbourhood was asked for, else the one centre (the current entry)."""
+        if self._selection_centres:
+            return list(self._selection_centres)
+        return [self._local_centre] if self._local_centre else []
+
+    # selection (Shift+click) and its neighbourhood -------------------------------------------
+    def selection(self) -> list[str]:
+        return list(self._selection)
+
+    def set_selection(self, ids: Iterable[str]) -> None:
+        self._selection = [k for k in dict.fromkeys(ids) if k in self._index]
+        self._update_marks()
+
+    def toggle_selected(self, entry_id: str) -> None:
+        if entry_id in self._selection:
+            self._selection.remove(entry_id)
+        elif entry_id in self._index:
+            self._selection.append(entry_id)
+        self._update_marks()
+
+    def show_selection_neighbourhood(self, ids: Iterable[str] | None = None) -> None:
+        """The local graph of several nodes at once: everything within the depth of any of
+        them (the selection, by default)."""
+        centres = [k for k in (self._selection if ids is None else ids) if k in self._index]
+        if not centres:
+            return
+        self._selection_centres = centres
+        if self._settings["local"]:
+            self._rebuild(refit=True)
+        else:
+            self.set_local(True)
+
+    # paths ----------------------------------------------------------------------------------
+    def path_finder(self) -> PathFinder:
+        """The shortest-path model of the loaded graph (its networkx graphs built once)."""
+        if self._paths is None:
+            self._paths = PathFinder(self._data)
+        return self._paths
+
+    def show_path(self, path: LinkPath | None) -> None:
+        """Highlight ``path`` on the graph (its nodes and links, the rest dimmed); None
+        clears. A path's nodes hidden by the local graph bring the global graph back."""
+        self._path = path if path is not None and len(path.nodes) > 1 else None
+        if self._path is not None and any(
+            self._shown_graph.local(self._index.get(k, -1)) < 0 for k in self._path.nodes
+        ):
+            self.set_local(False)
+        self._apply_highlight()
+        if self._path is not None:
+            self._reveal(self._path.nodes[0])
+
+    def shown_path(self) -> LinkPath | None:
+        return self._path
+
+    def palette_actions(self) -> list[QAction]:
+        """The graph's commands for the window's command palette."""
+        return [self.action_local, self.action_pause, self.action_fit, self.action_png,
+                self.action_svg, self.action_graphml, self.action_json]  # fmt: skip
 
     def set_search(self, text: str) -> None:
         if self.search_edit.text() != text:
@@ -721,6 +783,9 @@ class GraphView(QWidget):
         elif key in ("hidden_kinds", "tags", "hidden_relations", "orphans", "ghosts"):
             self._rebuild(refit=False)
         else:
+            if key == "color_by":
+                mode = base_mode(self._data, str(self._settings["color_by"]))
+                self.controls.set_colour_mode_in_effect(mode)
             self._restyle()
 
     def _schedule_save(self) -> None:
@@ -737,6 +802,8 @@ class GraphView(QWidget):
         stored = self._store.get(GRAPH_VIEW) if self._store is not None else None
         values = defaults()
         if isinstance(stored, dict):
+            # a ";"-separated group query of before becomes ordered groups (graph.groups)
+            stored = migrate_settings(stored, THEMES[self._theme]["palette"])
             values.update({k: v for k, v in stored.items() if k in values})
         self._settings = values
         self.controls.set_values(values)
@@ -767,59 +834,19 @@ class GraphView(QWidget):
         )
 
     # ---- the displayed graph --------------------------------------------------------------
-    def _visible_mask(self) -> tuple[np.ndarray, np.ndarray]:
-        """(node mask, edge mask) over the full graph after the filters."""
-        d, st = self._data, self._settings
-        n = d.n
-        keep = np.ones(n, dtype=bool)
-        if not st["ghosts"]:
-            keep &= ~d.ghost
-        hidden_kinds = set(st["hidden_kinds"])
-        if hidden_kinds:
-            keep &= np.fromiter((k not in hidden_kinds for k in d.kinds), bool, n)
-        wanted = {t.strip().lstrip("#").lower() for t in str(st["tags"]).split(",") if t.strip()}
-        if wanted:
-            keep &= np.fromiter(
-                (any(t.lstrip("#").lower() in wanted for t in tags) for tags in d.tags), bool, n
-            )
-        e = d.edges
-        emask = np.ones(len(e), dtype=bool)
-        hidden_rel = set(st["hidden_relations"])
-        if hidden_rel and len(e):
-            emask &= np.fromiter(
-                ((r or MENTION) not in hidden_rel for r in d.relations), bool, len(e)
-            )
-        if len(e):
-            emask &= keep[e[:, 0]] & keep[e[:, 1]]
-        if not st["orphans"]:
-            deg = np.zeros(n, dtype=np.int64)
-            if emask.any():
-                np.add.at(deg, e[emask].ravel(), 1)
-            keep &= deg > 0
-        return keep, emask
-
     def _rebuild(self, refit: bool) -> None:
         if self._shut:
             return
-        d = self._data
-        keep, emask = self._visible_mask()
         local = bool(self._settings["local"])
-        centre = self._index.get(self._local_centre) if self._local_centre else None
-        if local and centre is not None:
-            sub = d.edges[emask]
-            shown = bfs_depth(d.n, sub, centre, int(self._settings["depth"]))
-            shown = shown[keep[shown] | (shown == centre)]
-        else:
-            shown = np.flatnonzero(keep)
-        remap = np.full(d.n, -1, dtype=np.int64)
-        remap[shown] = np.arange(len(shown))
-        eidx = np.flatnonzero(emask)
-        if len(eidx):
-            sub = remap[d.edges[eidx]]
-            ok = (sub >= 0).all(axis=1)
-            eidx, sub = eidx[ok], sub[ok]
-        else:
-            sub = np.zeros((0, 2), dtype=np.int64)
+        centres = [self._index[k] for k in self._local_centres() if k in self._index]
+        sg = shown_graph(
+            self._data,
+            Filters.from_settings(self._settings),
+            centres if local else (),
+            int(self._settings["depth"]),
+        )
+        shown, sub, eidx, remap = sg.nodes, sg.edges, sg.edge_ids, sg.remap
+        self._shown_graph = sg
         self._shown = shown
         self._sub_edges = sub
         self._sub_edge_ids = eidx
@@ -950,57 +977,33 @@ class GraphView(QWidget):
         self._update_legend()
 
     def _node_colours(self) -> tuple[list[QColor], np.ndarray]:
-        """(colour table, colour index per shown node) for the current colour mode."""
+        """(colour table, colour index per shown node): the model's colouring
+        (:func:`anthology.graph.groups.colour_nodes`) in Qt's colours."""
         t = THEMES[self._theme]
-        d, shown = self._data, self._shown
-        mode = self._settings["color_by"]
-        table: list[QColor] = [QColor(t["node"]), QColor(t["ghost"])]
-        idx = np.zeros(len(shown), dtype=np.int64)
-        palette = [QColor(c) for c in t["palette"]]
-        if mode == "tag":
-            first = [d.tags[i][0].lstrip("#") if d.tags[i] else "" for i in shown.tolist()]
-            names = [k for k, _ in Counter(x for x in first if x).most_common(len(palette))]
-            self._groups = [(name, palette[j]) for j, name in enumerate(names)]
-            lookup = {name: 2 + j for j, name in enumerate(names)}
-            table += palette[: len(names)]
-            idx = np.array([lookup.get(x, 0) for x in first], dtype=np.int64)
-        elif mode == "query":
-            queries = [q.strip() for q in str(self._settings["group_query"]).split(";")]
-            queries = [q for q in queries if q][: len(palette)]
-            self._groups = [(q, palette[j]) for j, q in enumerate(queries)]
-            table += palette[: len(queries)]
-            for j, q in reversed(list(enumerate(queries))):
-                hit = self._match(q)
-                idx[hit] = 2 + j
-        else:
-            self._groups = [(k, self._kind_colors[k]) for k in self._kind_order]
-            table += [self._kind_colors[k] for k in self._kind_order]
-            lookup = {k: 2 + j for j, k in enumerate(self._kind_order)}
-            idx = np.array([lookup.get(d.kinds[i], 0) for i in shown.tolist()], dtype=np.int64)
-        if len(shown):
-            idx[d.ghost[shown]] = 1
-        return table, idx
+        c = colour_nodes(
+            self._data,
+            self._shown_graph,
+            str(self._settings["color_by"]),
+            groups_from_settings(self._settings),
+            t["palette"],
+            str(self._settings.get("group_query", "")),
+        )
+        self._colouring = c
+        self._groups = [(name, QColor(col)) for name, col in zip(c.names, c.colours, strict=True)]
+        table = [QColor(t["node"]), QColor(t["ghost"]), *(QColor(col) for col in c.colours)]
+        return table, c.index
 
     def _match(self, query: str) -> np.ndarray:
-        """Shown-node indices matching ``query`` (substring of id/title, or ``tag:name``)."""
-        d, shown = self._data, self._shown
-        q = query.strip().lower()
-        if not q or len(shown) == 0:
-            return np.zeros(0, dtype=np.int64)
-        if q.startswith("tag:"):
-            tag = q[4:].lstrip("#")
-            hits = [
-                j
-                for j, i in enumerate(shown.tolist())
-                if any(t.lstrip("#").lower() == tag for t in d.tags[i])
-            ]
-        else:
-            hits = [
-                j
-                for j, i in enumerate(shown.tolist())
-                if q in d.ids[i].lower() or q in d.titles[i].lower()
-            ]
-        return np.asarray(hits, dtype=np.int64)
+        """Shown-node indices matching ``query``, in search's query language."""
+        return match_nodes(self._data, query, self._shown)
+
+    def _label_texts(self) -> list[str]:
+        """The shown nodes' label strings (full: placement and elision are the view's):
+        titles, the folder added where two shown titles are equal; or the ids."""
+        d, shown = self._data, self._shown.tolist()
+        if self._settings["label_by"] != "title":
+            return [d.ids[i] for i in shown]
+        return display_titles([d.titles[i] for i in shown], [d.paths[i] for i in shown])
 
     def _edge_groups(self) -> tuple[list[QColor], np.ndarray, list[str]]:
         t = THEMES[self._theme]
@@ -1017,7 +1020,6 @@ class GraphView(QWidget):
     def _restyle(self, rebuild: bool = False) -> None:
         """Recompute sizes, colours and labels of the shown graph and push them to the items."""
         st = self._settings
-        t = THEMES[self._theme]
         d, shown = self._data, self._shown
         deg = (
             np.bincount(self._sub_edges.ravel(), minlength=len(shown))
@@ -1034,26 +1036,39 @@ class GraphView(QWidget):
         self._brush_table = table
         self._brushes = [pg.mkBrush(c) for c in table]
         self._brush_idx = idx
-        pos = self._dpos
-        self.nodes.set_nodes(pos, sizes, [self._brushes[k] for k in idx.tolist()])
         colours, group, _names = self._edge_groups()
         self._edge_colours = colours
         self._edge_group = group
-        self.edges.set_graph(self._sub_edges, group, colours)
-        self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), sizes / 2.0)
-        self.edges.set_positions(pos)
-        if st["label_by"] == "title":
-            text = [_elide(d.titles[i]) for i in shown.tolist()]
-        else:
-            text = [d.ids[i] for i in shown.tolist()]
-        self.labels.set_graph(text, base, sizes / 2.0)
-        rel_text = [d.relations[k] for k in self._sub_edge_ids.tolist()]
-        self.labels.set_relations(self._sub_edges, rel_text, group, colours)
-        self.labels.set_style(t["text"], float(st["text_fade"]))
-        self.labels.set_positions(pos)
+        self._set_layers(
+            LayerData(
+                pos=self._dpos,
+                edges=self._sub_edges,
+                sizes=sizes,
+                brushes=[self._brushes[k] for k in idx.tolist()],
+                edge_group=group,
+                edge_colours=colours,
+                labels=[_elide(x) for x in self._label_texts()],
+                label_rank=base,
+                relations=[d.relations[k] for k in self._sub_edge_ids.tolist()],
+            )
+        )
         self._compute_search()
         self._apply_highlight()
         self._update_legend()
+
+    def _set_layers(self, ld: LayerData) -> None:
+        """Hand every layer its data in one call (as pyqtgraph's CustomGraphItem.setData
+        takes positions, adjacency, sizes, brushes and texts together)."""
+        st, t = self._settings, THEMES[self._theme]
+        radius = ld.sizes / 2.0
+        self.nodes.set_nodes(ld.pos, ld.sizes, ld.brushes)
+        self.edges.set_graph(ld.edges, ld.edge_group, ld.edge_colours)
+        self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), radius)
+        self.edges.set_positions(ld.pos)
+        self.labels.set_graph(ld.labels, ld.label_rank, radius)
+        self.labels.set_relations(ld.edges, ld.relations, ld.edge_group, ld.edge_colours)
+        self.labels.set_style(t["text"], float(st["text_fade"]))
+        self.labels.set_positions(ld.pos)
 
     # nodes grow (gently) with the zoom, in quantised steps so the sprite atlas stays small
     ZOOM_STEP = 2**0.25
@@ -1115,6 +1130,12 @@ class GraphView(QWidget):
             self.nodes.setOpacity(0.18)
             self.edges.set_highlight(inc, 0.12, t["accent"])
             self.labels.set_forced(self._highlight, 0.15)
+        elif self._path is not None:
+            hl, inc = self._path_items(self._path)
+            self._highlight = hl
+            self.nodes.setOpacity(0.18)
+            self.edges.set_highlight(inc, 0.12, t["accent"])
+            self.labels.set_forced(self._highlight, 0.15)
         elif self._search:
             self._highlight = self._search_hits
             self.nodes.setOpacity(0.18)
@@ -1138,6 +1159,26 @@ class GraphView(QWidget):
         self.overlay.setVisible(len(self._highlight) > 0)
         self._update_marks()
 
+    def _path_items(self, path: LinkPath) -> tuple[np.ndarray, np.ndarray]:
+        """(shown node indices, shown edge indices) of ``path``'s entries and links."""
+        sg = self._shown_graph
+        nodes = [sg.local(self._index.get(k, -1)) for k in path.nodes]
+        hl = np.array(sorted({j for j in nodes if j >= 0}), dtype=np.int64)
+        local = {k: sg.local(self._index.get(k, -1)) for k in path.nodes}
+        # the links each hop went over, as they are written (not their reverse, if any)
+        want = {(local[a], local[b]) for a, b in path.edges()}
+        inc = [k for k, (a, b) in enumerate(self._sub_edges.tolist()) if (a, b) in want]
+        return hl, np.asarray(inc, dtype=np.int64)
+
+    def highlighted_edges(self) -> list[tuple[str, str]]:
+        """The shown links drawn at full strength (a hovered node's or a shown path's)."""
+        if self._path is not None and self._hover < 0:
+            _hl, inc = self._path_items(self._path)
+        else:
+            return []
+        ids, shown = self._data.ids, self._shown
+        return [(ids[shown[a]], ids[shown[b]]) for a, b in self._sub_edges[inc].tolist()]
+
     def _update_marks(self) -> None:
         """Rings: current entry (accent, thick), visited trail (fading), pins, search hits."""
         t = THEMES[self._theme]
@@ -1160,6 +1201,10 @@ class GraphView(QWidget):
         if self._search and self._hover < 0:
             for j in self._search_hits[:500].tolist():
                 spots.append((j, t["search"], 1.5, 5.0))
+        for k in self._selection:
+            j = local_index(k)
+            if j >= 0:
+                spots.append((j, t["text"], 2.0, 14.0))
         for k in self._pins:
             j = local_index(k)
             if j >= 0:
@@ -1224,6 +1269,11 @@ class GraphView(QWidget):
         entry_id = self._id_of(j)
         if entry_id is not None and not self._data.ghost[self._shown[j]]:
             self.entryActivated.emit(entry_id)
+
+    def _on_node_shift_clicked(self, j: int) -> None:
+        entry_id = self._id_of(j)
+        if entry_id is not None:
+            self.toggle_selected(entry_id)
 
     def _on_node_clicked_new_tab(self, j: int) -> None:
         entry_id = self._id_of(j)
@@ -1315,7 +1365,7 @@ class GraphView(QWidget):
 
     def node_menu(self, entry_id: str) -> QMenu:
         """The right-click menu of a node: Open, Open in new tab, Show local graph, Unpin,
-        Copy id."""
+        Copy id; then Path to…, Neighbourhood of selection, Select / Deselect."""
         menu = QMenu(self)
         menu.setObjectName("graphNodeMenu")
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -1334,6 +1384,22 @@ class GraphView(QWidget):
         a = menu.addAction("Copy id", lambda: QGuiApplication.clipboard().setText(entry_id))
         a.setObjectName("menuCopy")
         a.setShortcut(QKeySequence.StandardKey.Copy)
+        menu.addSeparator()
+        a = menu.addAction("Path to…", lambda: self.pathRequested.emit(entry_id))
+        a.setObjectName("menuPathTo")
+        a.setEnabled(not ghost)
+        sel = self._selection if entry_id in self._selection else [*self._selection, entry_id]
+        a = menu.addAction(
+            f"Neighbourhood of selection ({len(sel)})",
+            lambda: self.show_selection_neighbourhood(sel),
+        )
+        a.setObjectName("menuSelectionNeighbourhood")
+        a.setEnabled(len(sel) > 1)
+        a = menu.addAction(
+            "Deselect" if entry_id in self._selection else "Select (Shift+click)",
+            lambda: self.toggle_selected(entry_id),
+        )
+        a.setObjectName("menuSelect")
         return menu
 
     def _reveal(self, entry_id: str | None) -> None:
@@ -1383,6 +1449,26 @@ class GraphView(QWidget):
         )
         if path:
             (self.export_png if kind == "png" else self.export_svg)(path)
+
+    def _export_data_dialog(self, kind: str) -> None:
+        filt = "GraphML (*.graphml)" if kind == "graphml" else "JSON (*.json)"
+        path, _ = QFileDialog.getSaveFileName(
+            self, f"Export the shown graph as {kind.upper()}", f"graph.{kind}", filt
+        )
+        if path:
+            try:
+                (self.export_graphml if kind == "graphml" else self.export_json)(path)
+            except OSError as exc:
+                QMessageBox.warning(self, "Export", f"Could not write {path}: {exc}")
+
+    def export_graphml(self, path: str) -> int:
+        """The shown graph (what the filters and the local graph leave) as GraphML; the
+        number of nodes written."""
+        return write_graphml(self._data, self._shown_graph, path)
+
+    def export_json(self, path: str) -> int:
+        """The shown graph as node-link JSON; the number of nodes written."""
+        return write_node_link_json(self._data, self._shown_graph, path)
 
     def export_png(self, path: str) -> None:
         """The current view (what the canvas shows, legend included) as a PNG."""

@@ -49,11 +49,13 @@ from anthology import __version__
 from anthology.demo import DEMOS
 from anthology.paths import entries_dir
 from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
+from anthology.ui.command_palette import CommandPalette
 from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.entry_tabs import EntryTabs, TabHistory, Visit
 from anthology.ui.file_explorer import FileExplorer
 from anthology.ui.index_worker import refresh_index
 from anthology.ui.outline_panel import OutlinePanel
+from anthology.ui.path_finder import PathFinderDialog
 from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
@@ -276,6 +278,9 @@ class MainWindow(QMainWindow):
 
         self.switcher = QuickSwitcher(self)
         self.switcher.entryChosen.connect(self.show_entry)
+        self.command_palette = CommandPalette(self)
+        self.path_finder: PathFinderDialog | None = None  # made when first asked for
+        self._switcher_items: list = []  # the entries, for the path finder's fields
         self.problems_dialog = ProblemsDialog(self)
         self.problems_dialog.pathActivated.connect(self._open_path)
 
@@ -310,6 +315,14 @@ class MainWindow(QMainWindow):
         self.act_search = self._action("&Search…", self.focus_search, K("Ctrl+Shift+F"),
                                        "Full-text search")  # fmt: skip
         self.act_problems = self._action("&Problems…", self.show_problems)
+        self.act_palette = self._action("&Command Palette…", self.open_command_palette,
+                                        K("Ctrl+P"), "Run any command by name")  # fmt: skip
+        self.act_find_path = self._action(
+            "Find &Path Between Entries…", lambda: self.open_find_path(), K("Ctrl+Shift+P"),
+            "How are two entries related? The shortest paths through the links")  # fmt: skip
+        self.act_selection_neighbourhood = self._action(
+            "&Neighbourhood of Graph Selection", self.show_selection_neighbourhood, None,
+            "The local graph of every Shift+clicked node at once")  # fmt: skip
         self.demo_actions = [  # one a registered demo (anthology.demo.DEMOS)
             self._action(f"&{demo.title}", lambda _c=False, n=name: self.open_demo(n))
             for name, demo in DEMOS.items()
@@ -356,7 +369,9 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_quit)
         m = bar.addMenu("&Go")
         for a in (self.act_back, self.act_forward, self.act_home, None, self.act_switcher,
-                  self.act_search, None, self.act_next_tab, self.act_previous_tab):  # fmt: skip
+                  self.act_search, self.act_palette, None, self.act_find_path,
+                  self.act_selection_neighbourhood, None, self.act_next_tab,
+                  self.act_previous_tab):  # fmt: skip
             m.addSeparator() if a is None else m.addAction(a)
         m = bar.addMenu("&View")
         tm = m.addMenu("&Theme")
@@ -702,6 +717,9 @@ class MainWindow(QMainWindow):
         self.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''}"
                                      if problems else "No problems")  # fmt: skip
         self.switcher.set_entries(data.switcher_items)
+        self._switcher_items = data.switcher_items
+        if self.path_finder is not None:
+            self.path_finder.set_entries(data.switcher_items)
         self._place_side_panels()
         self._update_explorer([ref for ref, _aliases in data.switcher_items])
         graph = self._ensure_graph()
@@ -725,6 +743,7 @@ class MainWindow(QMainWindow):
             graph.entryActivated.connect(self.show_entry)
             graph.entryActivatedNewTab.connect(self.open_in_new_tab)
             graph.layoutSettled.connect(self._save_positions)
+            graph.pathRequested.connect(lambda entry_id: self.open_find_path(entry_id))
             self.themes.follow(graph.set_theme)
             self.right.replaceWidget(0, graph)
             self._graph_slot.deleteLater()
@@ -1026,6 +1045,50 @@ class MainWindow(QMainWindow):
 
     def open_switcher(self) -> None:
         self.switcher.open_switcher()
+
+    def palette_actions(self) -> list[QAction]:
+        """Every command the palette offers: the menus', the window's and the graph's."""
+        found: list[QAction] = []
+
+        def walk(actions) -> None:
+            for a in actions:
+                if a.menu() is not None:
+                    walk(a.menu().actions())
+                else:
+                    found.append(a)
+
+        walk(self.menuBar().actions())
+        found += self.actions()
+        if self.graph is not None:
+            found += self.graph.palette_actions()
+        return [a for a in found if a is not self.act_palette]
+
+    def open_command_palette(self) -> None:
+        self.command_palette.open_palette(self.palette_actions())
+
+    def open_find_path(self, a: str | None = None, b: str | None = None) -> PathFinderDialog:
+        """The path finder, with ``a`` (a node's "Path to…") or the current entry as From."""
+        if self.path_finder is None:
+            dialog = PathFinderDialog(
+                lambda: self.graph.path_finder() if self.graph is not None else None, self
+            )
+            dialog.pathChosen.connect(self._show_path)
+            dialog.entryActivated.connect(self.show_entry)
+            dialog.finished.connect(lambda _r: self._show_path(None))
+            dialog.set_entries(self._switcher_items)
+            self.path_finder = dialog
+        self.path_finder.open_between(a if a is not None else self.current_id(), b)
+        return self.path_finder
+
+    def _show_path(self, path) -> None:
+        if self.graph is not None:
+            self.graph.show_path(path)
+
+    def show_selection_neighbourhood(self) -> None:
+        if self.graph is None or len(self.graph.selection()) == 0:
+            self.statusBar().showMessage("Shift+click nodes of the graph to select them", 5000)
+            return
+        self.graph.show_selection_neighbourhood()
 
     def focus_search(self) -> None:
         self.search_dock.show()

@@ -6,7 +6,9 @@ the layout, the view and the benchmarks can all make one from anything.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -27,11 +29,20 @@ class GraphData:
     edges: np.ndarray
     relations: list[str | None]
     ghost: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # unresolved
+    # vault-relative paths ("" for a ghost) and front matter ({}): what colour groups by
+    # folder or property and the shared query language (:mod:`.query`) look at
+    paths: list[str] = field(default_factory=list)
+    properties: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.edges = np.asarray(self.edges, dtype=np.int64).reshape(-1, 2)
         if len(self.ghost) != len(self.ids):
             self.ghost = np.zeros(len(self.ids), dtype=bool)
+        n = len(self.ids)
+        self.paths = [p if isinstance(p, str) else "" for p in list(self.paths)[:n]]
+        self.paths += [""] * (n - len(self.paths))
+        self.properties = [p if isinstance(p, dict) else {} for p in list(self.properties)[:n]]
+        self.properties += [{} for _ in range(n - len(self.properties))]
 
     @property
     def n(self) -> int:
@@ -67,20 +78,27 @@ class GraphData:
             edges=edges,
             relations=relations,
             ghost=self.ghost[keep],
+            paths=[self.paths[i] for i in keep],
+            properties=[self.properties[i] for i in keep],
         )
 
 
-def hops_within(n: int, edges: np.ndarray, start: int, depth: int) -> np.ndarray:
+def hops_within(n: int, edges: np.ndarray, start: int | Iterable[int], depth: int) -> np.ndarray:
     """For each node of a graph of ``n`` nodes, how many undirected hops it lies from node
     ``start`` (``start``: 0), or -1 beyond ``depth``: the local graph's neighbourhood.
+    ``start`` may be several nodes: the hops from the nearest of them (the neighbourhood
+    of a selection).
 
     Frontier by frontier over the edge array: O(depth · m) in numpy, where networkx first
     builds a graph of Python objects (seconds at 800,000 edges)."""
     hops = np.full(n, -1, dtype=np.int64)
-    if not 0 <= start < n:
+    starts = np.unique(np.asarray([start] if isinstance(start, int | np.integer) else list(start),
+                                  dtype=np.int64))  # fmt: skip
+    starts = starts[(starts >= 0) & (starts < n)]
+    if len(starts) == 0:
         return hops
-    hops[start] = 0
-    frontier = np.array([start])
+    hops[starts] = 0
+    frontier = starts
     edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     if len(edges):
         a = np.concatenate([edges[:, 0], edges[:, 1]])

@@ -16,6 +16,14 @@ if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph questi
     import networkx as nx
 
 
+def _json_dict(text: str | None) -> dict[str, Any]:
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 class GraphQueries(ReportQueries):
     """The graph of entries and resolved links, and the vault's exports."""
 
@@ -25,12 +33,16 @@ class GraphQueries(ReportQueries):
         With ``ghosts``, each distinct unresolved target becomes a node of its own, id
         ``?text``, so the view can show where the vault wants a note it does not have.
         """
-        rows = self._q("SELECT eid, id, title, kind, tags FROM entries ORDER BY id")
+        rows = self._q(
+            "SELECT eid, id, title, kind, tags, path, properties FROM entries ORDER BY id"
+        )
         index = {eid: i for i, (eid, *_rest) in enumerate(rows)}
         ids = [r[1] for r in rows]
         titles = [r[2] for r in rows]
         kinds = [r[3] or "" for r in rows]
         tags = [json.loads(r[4] or "[]") for r in rows]
+        paths = [r[5] for r in rows]
+        properties = [_json_dict(r[6]) for r in rows]
         pairs: dict[tuple[int, int], str | None] = {}
         for s, t, relation in self._q(
             "SELECT source, target, relation FROM links WHERE target IS NOT NULL "
@@ -51,10 +63,12 @@ class GraphQueries(ReportQueries):
                     kinds.append("unresolved")
                     tags.append([])
                     ghost.append(True)
+                    paths.append("")
+                    properties.append({})
                 pairs.setdefault((index[s], ghost_index[key]), None)
         edges = np.array(list(pairs), dtype=np.int64).reshape(-1, 2)
         return GraphData(ids, titles, kinds, tags, edges, list(pairs.values()),
-                         np.array(ghost, dtype=bool))  # fmt: skip
+                         np.array(ghost, dtype=bool), paths, properties)  # fmt: skip
 
     def link_graph(self) -> nx.MultiDiGraph:
         """The resolved links as a networkx multigraph (cached): nodes are entry ids with

@@ -1,8 +1,10 @@
 """Full-text search and its query language, and the unlinked mentions of an entry.
 
-The language: words (the last also as a prefix, so results come while typing),
-``"quoted phrases"``, ``tag:x`` (nested ``x/…`` too), ``kind:x``, ``status:x``, and ``-``
-before any of them to exclude it. Ranking is FTS5's bm25; snippets are cut here.
+The language (parsed by :mod:`anthology.vault.query`, which the graph's node matching
+shares): words (the last also as a prefix, so results come while typing), ``"quoted
+phrases"``, ``tag:x`` (nested ``x/…`` too), ``kind:x``, ``status:x``, ``path:x``,
+``folder:x``, ``[key:value]``, and ``-`` before any of them to exclude it. Ranking is
+FTS5's bm25; snippets are cut here.
 """
 
 from __future__ import annotations
@@ -16,9 +18,7 @@ from typing import Any
 from anthology.vault.connection import IndexConnection
 from anthology.vault.links import MDLINK_RE, URL_RE, WIKILINK_RE, mask_code
 from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, SearchHit
-
-_FILTER_RE = re.compile(r'(?:^|\s)(-?)(tag|kind|status):("[^"]*"|\S+)', re.I)
-_TERM_RE = re.compile(r'(-?)("[^"]*"|\S+)')
+from anthology.vault.query import Filter, parse_query
 
 # Snippets are cut here, in Python, not by FTS5's snippet(): it scores every window around
 # every hit, quadratic in the hits of one document (40k hits: 10-20 s; a 200 MB note: past
@@ -33,6 +33,45 @@ MENTION_ROWS = 5_000
 MENTION_CANDIDATES = 4
 # unicode61's tokens: runs of letters, digits and private-use characters (not "_").
 _TOKEN_RE = re.compile(r"[^\W_]+|[\ue000-\uf8ff]+")
+
+
+def _like(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+# A property's value as :func:`anthology.vault.query.value_text` spells it.
+_JSON_TEXT = ("CASE {t}.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' "
+              "WHEN 'null' THEN 'null' ELSE CAST({t}.value AS TEXT) END")  # fmt: skip
+
+
+def _filter_sql(f: Filter) -> tuple[str, list[Any]]:
+    """One filter of the shared query language (:mod:`anthology.vault.query`) as SQL over
+    ``entries e``, with its parameters; the same answers as :func:`query.matches`."""
+    value = f.value or ""
+    if f.key == "tag":
+        # NOCASE and LIKE fold ASCII letters, as lower() does.
+        return ("e.eid IN (SELECT eid FROM tags WHERE tag = ? COLLATE NOCASE "
+                "OR tag LIKE ? || '/%' ESCAPE '\\')", [value, _like(value)])  # fmt: skip
+    if f.key in ("kind", "status"):
+        return f"lower(coalesce(e.{f.key}, '')) = lower(?)", [value]
+    if f.key == "path":
+        return "e.path LIKE '%' || ? || '%' ESCAPE '\\'", [_like(value)]
+    if f.key == "folder":
+        folder = value.strip().strip("/")
+        if not folder:
+            return "1", []
+        return "e.path LIKE ? || '/%' ESCAPE '\\'", [_like(folder)]
+    has_key = "SELECT 1 FROM json_each(e.properties) p WHERE lower(p.key) = lower(?)"
+    if f.value is None:
+        return f"EXISTS ({has_key})", [f.name]
+    item = _JSON_TEXT.format(t="p")
+    nested = _JSON_TEXT.format(t="v")
+    return (
+        f"EXISTS ({has_key} AND (lower({item}) = lower(?) OR (p.type = 'array' AND EXISTS "
+        f"(SELECT 1 FROM json_each(p.value) v WHERE v.type NOT IN ('array', 'object') "
+        f"AND lower({nested}) = lower(?)))))",
+        [f.name, value, value],
+    )
 
 
 def _fts_phrase(term: str) -> str:
@@ -178,38 +217,29 @@ class SearchQueries(IndexConnection):
     def search(self, query: str, limit: int = 50) -> list[SearchHit]:
         """Full-text search over title, aliases, tags and body, best first, with snippets.
 
-        ``tag:x`` (also matches nested ``x/…``), ``kind:x`` and ``status:x`` filter; a ``-``
+        ``tag:x`` (also matches nested ``x/…``), ``kind:x``, ``status:x``, ``path:x``,
+        ``folder:x`` and ``[key:value]`` filter (:mod:`anthology.vault.query`); a ``-``
         before a filter or a word excludes it; ``"quoted words"`` is a phrase; the last
         word also matches as a prefix, so results come while typing.
         """
+        parsed = parse_query(query)
         where: list[str] = []
         params: list[Any] = []
-        for neg, key, value in _FILTER_RE.findall(query):
-            value = value.strip('"').lstrip("#")
-            if key.lower() == "tag":
-                # NOCASE and LIKE fold ASCII letters, as lower() does.
-                cond = ("e.eid IN (SELECT eid FROM tags WHERE tag = ? COLLATE NOCASE "
-                        "OR tag LIKE ? || '/%' ESCAPE '\\')")  # fmt: skip
-                like = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-                params += [value, like]
-            else:
-                cond = f"lower(e.{key.lower()}) = lower(?)"
-                params.append(value)
-            where.append(f"NOT ({cond})" if neg else cond)
-        text = _FILTER_RE.sub(" ", query).strip()
-        terms = _TERM_RE.findall(text)
-        positive = [t for neg, t in terms if not neg]
+        for f in parsed.filters:
+            cond, args = _filter_sql(f)
+            where.append(f"NOT ({cond})" if f.negated else cond)
+            params += args
+        terms = parsed.terms
+        positive = [t for t in terms if not t.negated]
         parts = []
         phrases: list[tuple[tuple[str, ...], bool]] = []  # what a snippet marks
-        for i, (neg, term) in enumerate(terms):
-            phrase = term.strip('"')
-            if not phrase.strip():
-                continue
-            words = re.findall(r"\w+", phrase)
+        for i, term in enumerate(terms):
+            neg = term.negated
+            words = re.findall(r"\w+", term.text)
             if not words:
                 continue
             fts = _fts_phrase(" ".join(words))
-            is_last = i == len(terms) - 1 and not term.startswith('"')
+            is_last = i == len(terms) - 1 and not term.quoted
             if is_last and not neg:
                 fts += "*"
             if not neg and (found := _phrase(" ".join(words), prefix=is_last)):

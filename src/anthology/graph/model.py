@@ -1,0 +1,228 @@
+"""What the graph shows, decided without Qt: filters, neighbourhoods, matching, titles.
+
+The view (:mod:`anthology.ui.graph_view`) asks :func:`shown_graph` for the nodes and edges
+to draw, :func:`match_nodes` for what the node search finds, and :func:`display_titles`
+for the labels' text; colours come from :mod:`anthology.graph.groups`, paths from
+:mod:`anthology.graph.paths`, initial positions from :mod:`anthology.layout.placement`.
+Everything here works on :class:`~anthology.vault.graph_data.GraphData` arrays.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from anthology.vault.graph_data import GraphData, hops_within
+from anthology.vault.model import _telling_folders
+from anthology.vault.query import Query, matches, parse_query, tag_matches
+
+__all__ = [
+    "MENTION",
+    "Filters",
+    "ShownGraph",
+    "display_titles",
+    "match_nodes",
+    "neighbourhood",
+    "node_record",
+    "sanitize_graph",
+    "shown_graph",
+    "visible",
+]
+
+MENTION = "mention"  # the filter/legend name of untyped body links (relation None)
+
+
+def sanitize_graph(data: GraphData) -> GraphData:
+    """A copy that the view can trust: lists padded to ``n``, edges in range, no self-links,
+    no duplicate (directed) edges, one relation per edge."""
+    n = len(data.ids)
+
+    def pad(values, fill):
+        values = list(values)[:n]
+        return values + [fill() if callable(fill) else fill] * (n - len(values))
+
+    titles = [t if isinstance(t, str) else "" for t in pad(data.titles, "")]
+    titles = [t or i for t, i in zip(titles, data.ids, strict=True)]
+    kinds = [k if isinstance(k, str) else "" for k in pad(data.kinds, "")]
+    tags = [list(t) if t else [] for t in pad(data.tags, list)]
+    e = np.asarray(data.edges, dtype=np.int64).reshape(-1, 2)
+    rel = list(data.relations)[: len(e)]
+    rel += [None] * (len(e) - len(rel))
+    rel_arr = np.array([r if isinstance(r, str) and r else None for r in rel], dtype=object)
+    if len(e):
+        ok = (e >= 0).all(axis=1) & (e < n).all(axis=1) & (e[:, 0] != e[:, 1])
+        e, rel_arr = e[ok], rel_arr[ok]
+    if len(e):
+        key = e[:, 0] * np.int64(max(n, 1)) + e[:, 1]
+        order = np.argsort(key, kind="stable")
+        ks = key[order]
+        first = np.sort(order[np.concatenate([[True], ks[1:] != ks[:-1]])])
+        e, rel_arr = e[first], rel_arr[first]
+    ghost = np.asarray(data.ghost, dtype=bool).reshape(-1)
+    if len(ghost) != n:
+        ghost = np.zeros(n, dtype=bool)
+    return GraphData(
+        ids=list(data.ids),
+        titles=titles,
+        kinds=kinds,
+        tags=tags,
+        edges=e,
+        relations=list(rel_arr),
+        ghost=ghost.copy(),
+        paths=list(data.paths),
+        properties=list(data.properties),
+    )
+
+
+@dataclass
+class Filters:
+    """What the reader asked to see (the Filters page of the graph's controls)."""
+
+    hidden_kinds: frozenset[str] = frozenset()
+    tags: tuple[str, ...] = ()  # show only entries with one of these (nested ones too)
+    hidden_relations: frozenset[str] = frozenset()  # MENTION for untyped links
+    orphans: bool = True
+    ghosts: bool = False
+
+    @classmethod
+    def from_settings(cls, st: Mapping[str, Any]) -> Filters:
+        wanted = tuple(t.strip().lstrip("#") for t in str(st.get("tags", "")).split(","))
+        return cls(
+            hidden_kinds=frozenset(st.get("hidden_kinds") or ()),
+            tags=tuple(t for t in wanted if t),
+            hidden_relations=frozenset(st.get("hidden_relations") or ()),
+            orphans=bool(st.get("orphans", True)),
+            ghosts=bool(st.get("ghosts", False)),
+        )
+
+
+def visible(data: GraphData, filters: Filters) -> tuple[np.ndarray, np.ndarray]:
+    """(node mask, edge mask) over the whole graph after the filters. A tag filter keeps
+    nested tags as search does (``ml`` keeps ``ml/vision``)."""
+    n = data.n
+    keep = np.ones(n, dtype=bool)
+    if not filters.ghosts:
+        keep &= ~data.ghost
+    if filters.hidden_kinds:
+        keep &= np.fromiter((k not in filters.hidden_kinds for k in data.kinds), bool, n)
+    if filters.tags:
+        keep &= np.fromiter(
+            (any(tag_matches(w, tags) for w in filters.tags) for tags in data.tags), bool, n
+        )
+    e = data.edges
+    emask = np.ones(len(e), dtype=bool)
+    if filters.hidden_relations and len(e):
+        hidden = filters.hidden_relations
+        emask &= np.fromiter(((r or MENTION) not in hidden for r in data.relations), bool, len(e))
+    if len(e):
+        emask &= keep[e[:, 0]] & keep[e[:, 1]]
+    if not filters.orphans:
+        deg = np.zeros(n, dtype=np.int64)
+        if emask.any():
+            np.add.at(deg, e[emask].ravel(), 1)
+        keep &= deg > 0
+    return keep, emask
+
+
+def neighbourhood(n: int, edges: np.ndarray, centres: Iterable[int], depth: int) -> np.ndarray:
+    """Indices (sorted) within ``depth`` undirected hops of any of ``centres``: the local
+    graph of one entry, or of a selection of several (networkx's ``ego_graph`` of each,
+    united; computed by :func:`~anthology.vault.graph_data.hops_within` over the arrays)."""
+    return np.flatnonzero(hops_within(n, edges, list(centres), depth) >= 0)
+
+
+@dataclass
+class ShownGraph:
+    """The drawn graph: ``nodes`` are indices into the full graph, ``edges`` index
+    ``nodes`` (so they index the layers' arrays), ``edge_ids`` the full graph's edges."""
+
+    nodes: np.ndarray
+    edges: np.ndarray
+    edge_ids: np.ndarray
+    remap: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    def local(self, i: int) -> int:
+        """The shown index of full-graph node ``i``, or -1."""
+        return int(self.remap[i]) if 0 <= i < len(self.remap) else -1
+
+
+def shown_graph(
+    data: GraphData, filters: Filters, centres: Sequence[int] = (), depth: int = 1
+) -> ShownGraph:
+    """What is drawn: the filtered graph, or, given ``centres``, the filtered nodes within
+    ``depth`` hops of them (the centres shown even when a filter hides them)."""
+    keep, emask = visible(data, filters)
+    if len(centres):
+        shown = neighbourhood(data.n, data.edges[emask], centres, depth)
+        is_centre = np.zeros(data.n, dtype=bool)
+        is_centre[list(centres)] = True
+        shown = shown[keep[shown] | is_centre[shown]]
+    else:
+        shown = np.flatnonzero(keep)
+    remap = np.full(data.n, -1, dtype=np.int64)
+    remap[shown] = np.arange(len(shown))
+    eidx = np.flatnonzero(emask)
+    if len(eidx):
+        sub = remap[data.edges[eidx]]
+        ok = (sub >= 0).all(axis=1)
+        eidx, sub = eidx[ok], sub[ok]
+    else:
+        sub = np.zeros((0, 2), dtype=np.int64)
+    return ShownGraph(shown.astype(np.int64), sub.reshape(-1, 2), eidx.astype(np.int64), remap)
+
+
+def node_record(data: GraphData, i: int) -> dict[str, Any]:
+    """Node ``i`` as :func:`anthology.vault.query.matches` reads a record."""
+    return {
+        "id": data.ids[i],
+        "title": data.titles[i],
+        "path": data.paths[i],
+        "kind": data.kinds[i],
+        "tags": data.tags[i],
+        "properties": data.properties[i],
+    }
+
+
+def match_nodes(data: GraphData, query: str | Query, nodes: np.ndarray | None = None) -> np.ndarray:
+    """Positions in ``nodes`` (default: every node) of the nodes that ``query`` matches, in
+    the query language search uses (:mod:`anthology.vault.query`): ``tag:``, ``kind:``,
+    ``path:``, ``folder:``, ``[key:value]``, ``-``; free words are looked for in the id,
+    title and path. An empty query matches nothing."""
+    q = parse_query(query) if isinstance(query, str) else query
+    idx = np.arange(data.n) if nodes is None else np.asarray(nodes, dtype=np.int64)
+    if not q or len(idx) == 0:
+        return np.zeros(0, dtype=np.int64)
+    hits = [j for j, i in enumerate(idx.tolist()) if matches(q, node_record(data, i))]
+    return np.asarray(hits, dtype=np.int64)
+
+
+def display_titles(titles: Sequence[str], paths: Sequence[str]) -> list[str]:
+    """The labels' text: each full title, and where two shown titles read the same (two
+    "Introduction" notes), the folder that tells them apart, as few of its last parts as
+    do: ``Introduction (Guides)``; ``/`` is the vault's top. Eliding for the zoom is the
+    view's business, not this."""
+    groups: dict[str, dict[str, None]] = {}
+    for title, path in zip(titles, paths, strict=True):
+        if path:
+            groups.setdefault(title.casefold(), {})[path] = None
+    tell: dict[str, str] = {}
+    for group in groups.values():
+        if len(group) > 1:
+            tell.update(_telling_folders(list(group)))
+    return [
+        f"{t} ({tell[p]})" if p and p in tell else t for t, p in zip(titles, paths, strict=True)
+    ]
+
+
+def top_folder(path: str) -> str:
+    """The first folder of a vault-relative path; "/" for a note at the vault's top."""
+    head = path.split("/", 1)[0] if "/" in path else ""
+    return head or "/"
+
+
+def folder_of(path: str) -> str:
+    return posixpath.dirname(path)

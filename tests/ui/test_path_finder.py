@@ -1,0 +1,226 @@
+"""Paths between entries, the command palette, the selection's neighbourhood and the colour
+groups, with real widgets (offscreen) over a real index of real files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, QSettings, Qt
+
+from anthology.ui.graph_view import GraphView
+from anthology.ui.main_window import MainWindow
+from anthology.vault import GraphData
+from sample_vault import REALISTIC_VAULT, write_vault
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path):
+    vault = write_vault(tmp_path / "vault", REALISTIC_VAULT)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings)
+    qtbot.addWidget(win)
+    win.resize(1300, 850)
+    win.show()
+    qtbot.waitUntil(lambda: win.settled and win.graph is not None, timeout=20000)
+    qtbot.waitUntil(lambda: not win.indexing, timeout=20000)
+    qtbot.waitUntil(lambda: "NOTE-011" in win.graph.shown_ids() or win.graph.is_local(),
+                    timeout=20000)  # fmt: skip
+    yield win
+    win.close()
+
+
+def test_find_path_dialog_finds_typed_paths_and_the_graph_highlights_them(window, qtbot):
+    win = window
+    win.graph.set_local(False)
+    dialog = win.open_find_path("SOTA-050")
+    assert dialog.isVisible() and dialog.source.chosen() == "SOTA-050"
+    qtbot.keyClicks(dialog.target.input, "NOTE-011")
+    assert dialog.target.chosen() == "NOTE-011"
+    # every link: the embed in SOTA-050's body is the one-hop path
+    assert dialog.paths()[0].nodes == ("SOTA-050", "NOTE-011")
+    assert win.graph.shown_path().nodes == ("SOTA-050", "NOTE-011")
+    dialog.typed_only.setChecked(True)
+    first = dialog.paths()[0]
+    assert first.nodes == ("SOTA-050", "LIT-008", "NOTE-011")
+    assert dialog.results.item(0).text() == (
+        "2 hops: SOTA-050 —introduced by→ LIT-008 ←paper— NOTE-011"
+    )
+    # the graph highlights the chosen path: its nodes and its two links
+    assert win.graph.shown_path() == first
+    assert win.graph.highlighted_ids() == {"SOTA-050", "LIT-008", "NOTE-011"}
+    assert set(win.graph.highlighted_edges()) == {("SOTA-050", "LIT-008"),
+                                                  ("NOTE-011", "LIT-008")}  # fmt: skip
+    # the chain's entries are links that open them
+    assert 'href="entry:LIT-008"' in dialog.chain.text()
+    dialog.chain.linkActivated.emit("entry:LIT-008")
+    assert win.current_id() == "LIT-008"
+    # closing the dialog takes the highlight away
+    dialog.reject()
+    assert win.graph.shown_path() is None and win.graph.highlighted_ids() == set()
+
+
+def test_no_path_is_said_plainly(window, qtbot):
+    win = window
+    dialog = win.open_find_path("HOME")
+    qtbot.keyClicks(dialog.target.input, "Reading note")
+    assert dialog.target.chosen() == "notes/Reading note"
+    assert dialog.paths()  # HOME links to it in its body
+    dialog.typed_only.setChecked(True)
+    assert dialog.paths() == [] and dialog.results.count() == 0
+    assert dialog.status.text() == (
+        "No path between “HOME” and “Reading note, with spaces” through typed relations."
+    )
+    assert win.graph.shown_path() is None
+
+
+def test_path_to_from_a_node_menu_and_from_the_command_palette(window, qtbot):
+    win = window
+    menu = win.graph.node_menu("LIT-008")
+    path_to = next(a for a in menu.actions() if a.objectName() == "menuPathTo")
+    path_to.trigger()
+    assert win.path_finder.isVisible() and win.path_finder.source.chosen() == "LIT-008"
+    win.path_finder.reject()
+
+    win.open_command_palette()
+    palette = win.command_palette
+    assert palette.isVisible()
+    names = palette.names()
+    assert "Find Path Between Entries…" in names and "Fit" in names
+    assert "Command Palette…" not in names
+    qtbot.keyClicks(palette.input, "find path")
+    assert palette.names()[0] == "Find Path Between Entries…"
+    qtbot.keyClick(palette.input, Qt.Key.Key_Return)
+    assert not palette.isVisible() and win.path_finder.isVisible()
+    win.path_finder.reject()
+
+    theme = win.theme
+    win.open_command_palette()
+    qtbot.keyClicks(palette.input, "toggle theme")
+    qtbot.keyClick(palette.input, Qt.Key.Key_Return)
+    assert win.theme != theme
+
+
+def test_the_shortcuts_are_the_ones_decided(window):
+    assert window.act_palette.shortcut().toString() == "Ctrl+P"
+    assert window.act_find_path.shortcut().toString() == "Ctrl+Shift+P"
+
+
+# ---------------------------------------------------------------------------------------
+@pytest.fixture
+def view(qtbot):
+    v = GraphView()
+    qtbot.addWidget(v)
+    v.resize(800, 600)
+    v.show()
+    qtbot.waitExposed(v)
+    yield v
+    v.shutdown()
+
+
+def chain_graph() -> GraphData:
+    """Two chains joined at nothing: 0-1-2-3 and 4-5-6-7, plus folders, no kinds."""
+    n = 8
+    edges = [(0, 1), (1, 2), (2, 3), (4, 5), (5, 6), (6, 7)]
+    paths = [f"{'Left' if i < 4 else 'Right'}/Note {i}.md" for i in range(n)]
+    return GraphData([p[:-3] for p in paths], [f"Note {i}" for i in range(n)], [""] * n,
+                     [["ml/vision"] if i % 2 else [] for i in range(n)], edges, [None] * 6,
+                     paths=paths)  # fmt: skip
+
+
+def click_point(v: GraphView, entry_id: str):
+    i = v.shown_ids().index(entry_id)
+    x, y = v._dpos[i]
+    return v.view.mapFromScene(v.vb.mapViewToScene(QPointF(float(x), float(y))))
+
+
+def test_shift_click_selects_and_the_selection_neighbourhood_is_shown(qtbot, view):
+    g = chain_graph()
+    pos = {k: ((i % 4) * 60.0, (i // 4) * 60.0) for i, k in enumerate(g.ids)}
+    view.set_graph(g, pos, "v")
+    view.view.viewport().repaint()
+    qtbot.wait(10)
+    for k in ("Left/Note 0", "Right/Note 7"):
+        qtbot.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton,
+                         Qt.KeyboardModifier.ShiftModifier, click_point(view, k))  # fmt: skip
+    assert view.selection() == ["Left/Note 0", "Right/Note 7"]
+    menu = view.node_menu("Left/Note 0")
+    action = next(a for a in menu.actions() if a.objectName() == "menuSelectionNeighbourhood")
+    assert action.isEnabled() and action.text() == "Neighbourhood of selection (2)"
+    action.trigger()
+    assert view.is_local()
+    assert set(view.shown_ids()) == {"Left/Note 0", "Left/Note 1", "Right/Note 6",
+                                     "Right/Note 7"}  # fmt: skip
+    view.set_depth(2)
+    assert len(view.shown_ids()) == 6
+    view.set_current("Left/Note 3")  # navigating: the local graph follows the reader again
+    assert set(view.shown_ids()) == {"Left/Note 1", "Left/Note 2", "Left/Note 3"}
+    assert view.selection() == ["Left/Note 0", "Right/Note 7"]
+    view.set_graph(g, pos, "another vault")  # a selection belongs to its vault
+    assert view.selection() == []
+
+
+def test_groups_page_colours_by_folder_by_default_and_groups_win(qtbot, view, monkeypatch):
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QColorDialog
+
+    g = chain_graph()
+    view.set_graph(g, None, "v")
+    controls = view.controls
+    assert "top folder" in controls.color_in_effect.text()  # no kinds: Auto is by folder
+    assert [name for name, _ in view._groups] == ["Left", "Right"]
+    left = view._brush_idx[view.shown_ids().index("Left/Note 0")]
+    assert left != view._brush_idx[view.shown_ids().index("Right/Note 4")]
+    # a tag group, coloured with the colour dialog, then moved first: it wins
+    controls.group_kind.setCurrentIndex(controls.group_kind.findData("tag:"))
+    controls.add_group_button.click()
+    row = controls.group_rows()[0]
+    row.edit.setText("tag:ml")
+    row.edit.editingFinished.emit()
+    monkeypatch.setattr(QColorDialog, "getColor", staticmethod(lambda *a, **k: QColor("#123456")))
+    row.colour_button.click()
+    assert view.settings()["groups"] == [{"query": "tag:ml", "color": "#123456"}]
+    ids = view.shown_ids()
+    table = view._brush_table
+    tagged = view._brush_idx[ids.index("Left/Note 1")]  # ml/vision: nested under ml
+    assert table[tagged].name() == "#123456"
+    assert table[view._brush_idx[ids.index("Left/Note 0")]].name() != "#123456"
+    controls.add_group("folder:Left", "#abcdef")
+    view.controls.group_rows()[1].edit.editingFinished.emit()
+    assert table[view._brush_idx[ids.index("Left/Note 1")]].name() == "#123456"  # first wins
+    controls.group_rows()[1].moved.emit(1, -1)
+    table = view._brush_table
+    assert table[view._brush_idx[ids.index("Left/Note 1")]].name() == "#abcdef"
+    # Louvain communities as the base colouring
+    controls.color_by.setCurrentIndex(controls.color_by.findData("community"))
+    assert view.settings()["color_by"] == "community"
+    assert any(name.startswith("Community") for name, _ in view._groups)
+
+
+def test_saved_group_query_is_migrated_into_groups(qtbot, view, tmp_path):
+    from anthology.user_state import GRAPH_VIEW, UserState
+
+    state = UserState(tmp_path / "state.sqlite")
+    state.put(GRAPH_VIEW, {"color_by": "query", "group_query": "tag:ml; folder:Right"})
+    view.set_graph(chain_graph(), None, "v", store=state)
+    groups = view.settings()["groups"]
+    assert [g["query"] for g in groups] == ["tag:ml", "folder:Right"]
+    assert view.settings()["color_by"] == "auto"
+    assert [r.edit.text() for r in view.controls.group_rows()] == ["tag:ml", "folder:Right"]
+
+
+def test_graph_exports_graphml_and_json_of_what_is_shown(qtbot, view, tmp_path):
+    import json
+
+    import networkx as nx
+
+    g = chain_graph()
+    view.set_graph(g, None, "v")
+    view.set_setting("tags", "ml")
+    assert view.export_graphml(str(tmp_path / "g.graphml")) == 4
+    assert set(nx.read_graphml(tmp_path / "g.graphml").nodes) == set(view.shown_ids())
+    assert view.export_json(str(tmp_path / "g.json")) == 4
+    doc = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    assert sorted(n["id"] for n in doc["nodes"]) == sorted(view.shown_ids())
+    assert np.all([n["path"].endswith(".md") for n in doc["nodes"]])
