@@ -455,6 +455,9 @@ def test_settings_persist_per_vault(qtbot, make_view, tmp_path):
     assert "E10" not in b.shown_ids()
     b.set_graph(small(), None, "/vaults/b", store=store_b)  # a's are saved in a's store
     assert b.settings()["orphans"] is True
+    # a vault's first graph is the current entry's local graph (issue 14)
+    assert b.is_local() and b.toolbar_mode() == "local"
+    b.set_local(False)
     assert "E10" in b.shown_ids()
     b.shutdown()
     store_a.close()

@@ -45,7 +45,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -65,6 +65,7 @@ from PySide6.QtWidgets import (
 from anthology.layout.force_layout import ForceParams, place_near_neighbours
 from anthology.palette import THEMES as PALETTE_THEMES
 from anthology.palette import theme as palette_theme
+from anthology.ui.graph_camera import GraphCamera
 from anthology.ui.graph_controls import MENTION, GraphControls, defaults
 from anthology.ui.graph_items import (
     EdgeLayer,
@@ -75,7 +76,7 @@ from anthology.ui.graph_items import (
 )
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
 from anthology.ui.theme import css_colour, qcolor
-from anthology.user_state import GRAPH_VIEW
+from anthology.user_state import GRAPH_CAMERA, GRAPH_VIEW
 from anthology.vault import GraphData, hops_within
 from anthology.vault.render.safe_text import tooltip_html
 
@@ -276,6 +277,11 @@ class GraphView(QWidget):
         self._edge_group = np.zeros(0, dtype=np.int64)
         self._rel_group_full = np.zeros(0, dtype=np.int64)
         self._mark_spots: list = []
+        # where the view looked, per mode ("global" / "local"), for the vault's user state;
+        # the first rebuild after a vault opens shows the stored view instead of a fit
+        self._views: dict[str, Any] = {}
+        self._restore_pending = False
+        self._follow_on_settle = False  # the next cooled simulation brings the reader back
 
         self._awaiting_paint = False
         self._frame_timer = QTimer(self)
@@ -300,19 +306,29 @@ class GraphView(QWidget):
     def _build_ui(self) -> None:
         self.toolbar = QToolBar("Graph", self)
         self.toolbar.setObjectName("graphToolbar")
-        self.action_local = QAction("Local graph", self)
+        # Two buttons, the one that is on shown pressed: a single "Local graph" toggle next
+        # to "depth 1" read as the mode even while the global graph was shown (issue 14).
+        self.action_global = QAction("Global", self)
+        self.action_global.setObjectName("actionGlobal")
+        self.action_global.setCheckable(True)
+        self.action_global.setChecked(True)
+        self.action_global.setToolTip("Show every entry of the vault")
+        self.action_global.triggered.connect(lambda: self.set_local(False))
+        self.toolbar.addAction(self.action_global)
+        self.action_local = QAction("Local", self)
         self.action_local.setObjectName("actionLocal")
         self.action_local.setCheckable(True)
-        self.action_local.setToolTip("Show only the current entry's neighbourhood (Local/Global)")
+        self.action_local.setToolTip("Show only the current entry's neighbourhood")
         self.action_local.toggled.connect(self.set_local)
         self.toolbar.addAction(self.action_local)
         self.depth_spin = QSpinBox()
         self.depth_spin.setObjectName("depthSpin")
         self.depth_spin.setRange(1, 3)
         self.depth_spin.setPrefix("depth ")
-        self.depth_spin.setToolTip("Local graph depth")
+        self.depth_spin.setToolTip("Local graph depth: links away from the current entry")
         self.depth_spin.valueChanged.connect(self.set_depth)
-        self.toolbar.addWidget(self.depth_spin)
+        self.action_depth = self.toolbar.addWidget(self.depth_spin)
+        self.action_depth.setVisible(False)  # a depth only means something for local
         self.toolbar.addSeparator()
         self.search_edit = QLineEdit()
         self.search_edit.setObjectName("graphSearch")
@@ -361,6 +377,7 @@ class GraphView(QWidget):
         self.vb.setMouseEnabled(True, True)
         self.vb.disableAutoRange()
         self.view.setCentralItem(self.vb)
+        self.camera = GraphCamera(self.vb, self)
         self.edges = EdgeLayer()
         self.edges.setZValue(0)
         self.nodes = NodeLayer()
@@ -483,6 +500,7 @@ class GraphView(QWidget):
             self._vault_key = vault_key
             self._store = store
             self._load_settings()
+            self._load_views()
             self._pins.clear()
             self._trail.clear()
             self._current = self._local_centre = None
@@ -577,8 +595,12 @@ class GraphView(QWidget):
             self._trail.append(entry_id)
             del self._trail[:-TRAIL_LENGTH]
         if self._settings["local"]:
-            self._local_centre = entry_id
-            self._rebuild(refit=True)
+            if entry_id != self._local_centre or self._restore_pending:
+                self._local_centre = entry_id
+                self._rebuild(refit=True)
+            else:
+                self._update_marks()
+                self._reveal(entry_id)
         else:
             self._update_marks()
             self._reveal(entry_id)
@@ -640,13 +662,31 @@ class GraphView(QWidget):
         if self.action_local.isChecked() != local:
             self.action_local.setChecked(local)  # re-enters through toggled
             return
+        self._show_mode(local)
         if self._settings["local"] == local:
             return
+        self._remember_view()
         self._settings["local"] = local
         if local and self._local_centre is None:
             self._local_centre = self._current
         self._schedule_save()
         self._rebuild(refit=True)
+
+    def _show_mode(self, local: bool) -> None:
+        """The toolbar says the mode that is on: one of Global / Local pressed, the depth
+        only beside Local."""
+        for action, on in ((self.action_global, not local), (self.action_local, local)):
+            if action.isChecked() != on:
+                action.blockSignals(True)
+                action.setChecked(on)
+                action.blockSignals(False)
+        self.action_depth.setVisible(local)
+
+    def toolbar_mode(self) -> str:
+        """ "local" or "global": what the toolbar shows as on (tests compare it with what is
+        drawn)."""
+        g, loc = self.action_global.isChecked(), self.action_local.isChecked()
+        return "local" if loc and not g else "global" if g and not loc else "?"
 
     def is_local(self) -> bool:
         return bool(self._settings["local"])
@@ -689,16 +729,10 @@ class GraphView(QWidget):
         if self._worker is not None:
             self._worker.set_paused(bool(paused))
 
-    def fit(self) -> None:
-        pos = self._dpos[np.isfinite(self._dpos).all(axis=1)] if len(self._dpos) else self._dpos
-        if len(pos) == 0:
-            self.vb.setRange(QRectF(-100, -100, 200, 200), padding=0)
-            return
-        x0, y0 = pos.min(axis=0)
-        x1, y1 = pos.max(axis=0)
-        w, h = max(x1 - x0, 60.0), max(y1 - y0, 60.0)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        self.vb.setRange(QRectF(cx - w / 2, cy - h / 2, w, h), padding=0.08)
+    def fit(self, animate: bool = False) -> None:
+        """Show the bulk of the shown nodes (far outliers may stay outside: see
+        :func:`anthology.ui.graph_camera.bulk_box`)."""
+        self.camera.fit(self._dpos, animate=animate)
 
     # settings -------------------------------------------------------------------------------
     def settings(self) -> dict:
@@ -716,6 +750,7 @@ class GraphView(QWidget):
         self._settings = values
         self._schedule_save()
         if key in ("center", "repel", "link_strength", "link_distance"):
+            self._follow_on_settle = True
             if self._worker is not None:
                 self._worker.set_params(self._force_params(), reheat=0.3)
         elif key in ("hidden_kinds", "tags", "hidden_relations", "orphans", "ghosts"):
@@ -738,15 +773,16 @@ class GraphView(QWidget):
         values = defaults()
         if isinstance(stored, dict):
             values.update({k: v for k, v in stored.items() if k in values})
+        elif self._store is not None:
+            # a vault's first graph is the current entry's neighbourhood (issue 14): the
+            # global graph of a big vault says little until it has been arranged
+            values["local"] = True
         self._settings = values
         self.controls.set_values(values)
-        for w, v in (
-            (self.action_local, values["local"]),
-            (self.controls_button, values["controls_open"]),
-        ):
-            w.blockSignals(True)
-            w.setChecked(bool(v))
-            w.blockSignals(False)
+        self.controls_button.blockSignals(True)
+        self.controls_button.setChecked(bool(values["controls_open"]))
+        self.controls_button.blockSignals(False)
+        self._show_mode(bool(values["local"]))
         self.controls_area.setVisible(bool(values["controls_open"]))
         self.depth_spin.blockSignals(True)
         self.depth_spin.setValue(int(values["depth"]))
@@ -755,6 +791,32 @@ class GraphView(QWidget):
     def _save_settings(self) -> None:
         if self._vault_key is not None and self._store is not None:
             self._store.put(GRAPH_VIEW, self._settings)
+            self._remember_view()
+            self._store.put(GRAPH_CAMERA, dict(self._views))
+
+    # the camera's state per vault and mode -----------------------------------------------
+    def _mode(self) -> str:
+        return "local" if self._settings["local"] else "global"
+
+    def _load_views(self) -> None:
+        stored = self._store.get(GRAPH_CAMERA) if self._store is not None else None
+        self._views = dict(stored) if isinstance(stored, dict) else {}
+        self._restore_pending = True
+        self.camera.stop()
+
+    def _remember_view(self) -> None:
+        """Keep where the current mode looks (not while a restore is still to come, nor for
+        an empty graph: neither is a view the reader chose)."""
+        if self._restore_pending or len(self._shown) == 0:
+            return
+        state = self.camera.state()
+        if state is not None:
+            self._views[self._mode()] = state
+
+    def view_state(self) -> dict[str, Any]:
+        """Where the view looks, per mode (what the user state keeps)."""
+        self._remember_view()
+        return dict(self._views)
 
     def _force_params(self) -> ForceParams:
         st = self._settings
@@ -809,6 +871,10 @@ class GraphView(QWidget):
             sub = d.edges[emask]
             shown = bfs_depth(d.n, sub, centre, int(self._settings["depth"]))
             shown = shown[keep[shown] | (shown == centre)]
+        elif local:
+            # the local graph of no entry is empty: showing the whole graph under a
+            # "Local" button was the dishonest toolbar of issue 14
+            shown = np.zeros(0, dtype=np.int64)
         else:
             shown = np.flatnonzero(keep)
         remap = np.full(d.n, -1, dtype=np.int64)
@@ -858,7 +924,8 @@ class GraphView(QWidget):
         self._generation += 1
         self._base_sizes = np.zeros(0)  # no zoom restyle while the graph is swapped
         if refit:
-            self.fit()
+            self._refit(local, centre is not None)
+            self._follow_on_settle = True
         self._restyle(rebuild=True)
         self._start_worker()
         self._worker.load(
@@ -872,7 +939,22 @@ class GraphView(QWidget):
                 pins=tuple(pin_list),
             ),
         )
+        self.empty_label.setText(
+            "Open an entry to see its local graph"
+            if local and centre is None and d.n
+            else "No entries to show"
+        )
         self.empty_label.setVisible(len(shown) == 0)
+
+    def _refit(self, local: bool, has_centre: bool) -> None:
+        """After a rebuild: the stored view of this mode if one is waiting (a relaunch),
+        else a fit; either way the current node ends up on screen."""
+        if self._restore_pending and (has_centre or not local):
+            self._restore_pending = False
+            if self.camera.restore(self._views.get(self._mode())):
+                self._reveal(self._current, animate=False)
+                return
+        self.fit(animate=local and self.isVisible())
 
     def _start_worker(self) -> None:
         if self._worker is None:
@@ -920,7 +1002,23 @@ class GraphView(QWidget):
 
     def _on_settled(self, generation: int) -> None:
         if not self._shut and generation == self._generation:
+            self._follow_after_layout()
             self.layoutSettled.emit()
+
+    def _follow_after_layout(self) -> None:
+        """A simulation (a new local graph, changed forces) moved the nodes: the local graph
+        is fitted again when part of it left the view; the current node is brought back."""
+        follow, self._follow_on_settle = self._follow_on_settle, False
+        if not follow or self.camera.gliding():
+            return
+        if self._settings["local"] and len(self._dpos):
+            r = self.vb.viewRect()
+            x, y = self._dpos[:, 0], self._dpos[:, 1]
+            inside = (x >= r.left()) & (x <= r.right()) & (y >= r.top()) & (y <= r.bottom())
+            if not inside.all():
+                self.fit(animate=True)
+                return
+        self._reveal(self._current)
 
     def _on_worker_failed(self, message: str) -> None:
         self.setToolTip(f"Layout stopped: {message}")
@@ -1076,6 +1174,8 @@ class GraphView(QWidget):
         # applied once the zoom gesture pauses: a size change re-renders every sprite
         if not self._shut:
             self._zoom_timer.start()
+            if not self.camera.gliding() and not self._restore_pending:
+                self._schedule_save()  # the view is part of the vault's user state
 
     def _apply_zoom_step(self) -> None:
         step = self._current_zoom_step()
@@ -1336,17 +1436,15 @@ class GraphView(QWidget):
         a.setShortcut(QKeySequence.StandardKey.Copy)
         return menu
 
-    def _reveal(self, entry_id: str | None) -> None:
-        """Pan (keeping the zoom) so ``entry_id`` is in view."""
+    def _reveal(self, entry_id: str | None, animate: bool = True) -> None:
+        """Glide (keeping the zoom) so ``entry_id`` is well inside the view."""
         if entry_id is None or entry_id not in self._index:
             return
         hit = np.flatnonzero(self._shown == self._index[entry_id])
         if not len(hit):
             return
         x, y = self._dpos[int(hit[0])]
-        rect = self.vb.viewRect()
-        if not rect.contains(QPointF(x, y)):
-            self.vb.translateBy(x=x - rect.center().x(), y=y - rect.center().y())
+        self.camera.reveal(float(x), float(y), animate)
 
     # geometry helpers (tests, hosts) ---------------------------------------------------------
     def node_scene_pos(self, entry_id: str) -> QPointF | None:
