@@ -20,7 +20,16 @@ import time
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QTransform
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QTransform,
+)
 
 __all__ = ["EdgeLayer", "LabelLayer", "NodeLayer", "PassiveScatter", "device_coords"]
 
@@ -401,11 +410,20 @@ class EdgeLayer(pg.GraphicsObject):
         a, b, g, ends = self._segments(tr, clip)
         if len(a) == 0:
             return
-        wa, wb, ok = self._arrow_segments(a, b, ends)
+        heads, ok = self._arrow_heads(a, b, ends, _zoom(tr))
+        # the heads are in device coordinates: drawn through the painter's item transform
+        # (as the live frames once did) they landed far from their edges, a speckle cloud
+        p.save()
+        p.resetTransform()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(Qt.PenStyle.NoPen)
         for k in np.unique(g[ok]).tolist():
             m = ok & (g == k)
-            p.setPen(self._pen(self._colors[k % len(self._colors)], self._width))
-            p.drawPath(_pairs_path(wa[m], wb[m]))
+            c = QColor(self._colors[k % len(self._colors)])
+            c.setAlphaF(min(1.0, c.alphaF() * 1.6))
+            p.setBrush(c)
+            p.drawPath(_triangles_path(heads[m]))
+        p.restore()
 
     def _groups(self) -> list[int]:
         if self._group_list is None:
@@ -420,22 +438,32 @@ class EdgeLayer(pg.GraphicsObject):
             out.append((int(k), _pairs_path(pos[e[sel, 0]], pos[e[sel, 1]])))
         return out
 
-    def _arrow_segments(self, a: np.ndarray, b: np.ndarray, ends: np.ndarray):
-        """Two short strokes per edge forming an arrow head at the target's rim."""
+    def arrow_size(self, zoom: float) -> float:
+        """The length (px) of an arrowhead at ``zoom`` (px per layout unit): it grows with
+        the zoom, as the edges' lengths do, within readable bounds."""
+        return float(np.clip(5.0 * math.sqrt(max(zoom, 1e-9)) * (0.7 + 0.3 * self._width), 3, 18))
+
+    def _arrow_heads(self, a: np.ndarray, b: np.ndarray, ends: np.ndarray, zoom: float):
+        """A filled triangle per edge, its tip on the target node's rim (device px):
+        (heads (n, 3, 2): tip, left, right; ok mask of edges long enough for one)."""
         d = b - a
         length = np.hypot(d[:, 0], d[:, 1])
         r = self._radius[ends] if len(self._radius) else np.full(len(ends), 3.0)
-        size = 3.0 + 2.0 * self._width
-        ok = length > r + 2 * size
+        size = self.arrow_size(zoom)
+        ok = length > r + 1.5 * size
         u = d / np.maximum(length, 1e-9)[:, None]
-        tip = b - u * (r + 1.0)[:, None]
+        tip = b - u * r[:, None]
         base = tip - u * size
-        perp = np.column_stack([-u[:, 1], u[:, 0]]) * (size * 0.55)
-        w1, w2 = base + perp, base - perp
-        # pair (w1, tip) and (w2, tip): interleave as two segment lists
-        wa = np.concatenate([w1[:, None, :], w2[:, None, :]], axis=1)
-        wb = np.concatenate([tip[:, None, :], tip[:, None, :]], axis=1)
-        return wa, wb, ok
+        perp = np.column_stack([-u[:, 1], u[:, 0]]) * (size * 0.45)
+        heads = np.stack([tip, base + perp, base - perp], axis=1)
+        return heads, ok
+
+    def arrow_heads(self, tr: QTransform) -> tuple[np.ndarray, np.ndarray]:
+        """(heads (n, 3, 2) in device px through ``tr``, target node index per head) of every
+        drawn arrow: what the paint draws (tests check the tips sit on the rims)."""
+        a, b, _g, ends = self._segments(tr, QRectF(-1e7, -1e7, 2e7, 2e7))
+        heads, ok = self._arrow_heads(a, b, ends, _zoom(tr))
+        return heads[ok], ends[ok]
 
     def _paint_highlight(self, p: QPainter, tr: QTransform) -> None:
         if len(self._hl_edges) == 0:
@@ -450,9 +478,11 @@ class EdgeLayer(pg.GraphicsObject):
         p.setPen(self._pen(self._hl_color, self._width * 1.6))
         p.drawPath(_pairs_path(a, b))
         if self._arrows:
-            wa, wb, ok = self._arrow_segments(a, b, ends)
+            heads, ok = self._arrow_heads(a, b, ends, _zoom(tr))
             if ok.any():
-                p.drawPath(_pairs_path(wa[ok], wb[ok]))
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(self._hl_color)
+                p.drawPath(_triangles_path(heads[ok]))
         p.restore()
 
     def _paint_direct(self, p: QPainter) -> None:
@@ -476,6 +506,19 @@ def _pairs_path(a: np.ndarray, b: np.ndarray):
     xy[1::2] = b
     np.clip(xy, -1e7, 1e7, out=xy)
     return pg.arrayToQPath(xy[:, 0].copy(), xy[:, 1].copy(), connect="pairs", finiteCheck=False)
+
+
+def _triangles_path(heads: np.ndarray) -> QPainterPath:
+    """One path of closed triangles (``heads``: (n, 3, 2))."""
+    if len(heads) == 0:
+        return QPainterPath()
+    xy = np.empty((len(heads), 4, 2))
+    xy[:, :3] = heads
+    xy[:, 3] = heads[:, 0]  # back to the tip: each triangle a closed polygon
+    xy = np.clip(xy.reshape(-1, 2), -1e7, 1e7)
+    connect = np.ones(len(xy), dtype=np.int32)
+    connect[3::4] = 0  # no line from one triangle to the next
+    return pg.arrayToQPath(xy[:, 0].copy(), xy[:, 1].copy(), connect=connect, finiteCheck=False)
 
 
 class NodeLayer(pg.ScatterPlotItem):

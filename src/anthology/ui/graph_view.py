@@ -74,6 +74,7 @@ from anthology.ui.graph_items import (
     PassiveScatter,
     device_coords,
 )
+from anthology.ui.graph_legend import GraphLegend
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
 from anthology.ui.theme import css_colour, qcolor
 from anthology.user_state import GRAPH_CAMERA, GRAPH_VIEW
@@ -277,6 +278,7 @@ class GraphView(QWidget):
         self._edge_group = np.zeros(0, dtype=np.int64)
         self._rel_group_full = np.zeros(0, dtype=np.int64)
         self._mark_spots: list = []
+        self._legend_marks: tuple = ()
         # where the view looked, per mode ("global" / "local"), for the vault's user state;
         # the first rebuild after a vault opens shows the stored view instead of a fit
         self._views: dict[str, Any] = {}
@@ -400,10 +402,7 @@ class GraphView(QWidget):
         self.view.installEventFilter(self)
         self.vb.sigTransformChanged.connect(self._on_view_changed)
 
-        self.legend = QLabel(self.view)
-        self.legend.setObjectName("graphLegend")
-        self.legend.setTextFormat(Qt.TextFormat.RichText)
-        self.legend.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.legend = GraphLegend(self)  # a strip under the plot, not over it
         self.empty_label = QLabel("No entries to show", self.view)
         self.empty_label.setObjectName("graphEmpty")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -418,10 +417,15 @@ class GraphView(QWidget):
         self.controls_area.setFixedWidth(260)
         self.controls_area.setVisible(False)
 
+        plot = QVBoxLayout()
+        plot.setContentsMargins(0, 0, 0, 0)
+        plot.setSpacing(0)
+        plot.addWidget(self.view, 1)
+        plot.addWidget(self.legend)
         body = QHBoxLayout()
         body.setContentsMargins(0, 0, 0, 0)
         body.setSpacing(0)
-        body.addWidget(self.view, 1)
+        body.addLayout(plot, 1)
         body.addWidget(self.controls_area)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -466,9 +470,6 @@ class GraphView(QWidget):
         return True
 
     def _place_overlays(self) -> None:
-        self.legend.adjustSize()
-        h = self.view.height()
-        self.legend.move(8, max(0, h - self.legend.height() - 8))
         self.empty_label.setGeometry(0, 0, self.view.width(), self.view.height())
 
     def _toggle_controls(self, on: bool) -> None:
@@ -1241,6 +1242,11 @@ class GraphView(QWidget):
     def _update_marks(self) -> None:
         """Rings: current entry (accent, thick), visited trail (fading), pins, search hits."""
         t = THEMES[self._theme]
+        kinds = (self._current is not None, len(self._trail) > 1, bool(self._pins),
+                 bool(self._search))  # fmt: skip
+        if kinds != self._legend_marks:  # the legend lists the marks in use
+            self._legend_marks = kinds
+            self._update_legend()
         remap = (
             {self._data.ids[i]: j for j, i in enumerate(self._shown.tolist())}
             if (len(self._shown) < 5000)
@@ -1256,25 +1262,29 @@ class GraphView(QWidget):
             j = np.searchsorted(self._shown, i)
             return int(j) if j < len(self._shown) and self._shown[j] == i else -1
 
-        spots: list[tuple[int, QColor, float, float]] = []  # index, colour, width, extra size
-        if self._search and self._hover < 0:
+        # Each mark its own colour *and* shape, so they read apart in both themes and where
+        # they meet on one node: a search match a double-width ring close to the node, a
+        # pin a square, the trail a thin ring fading with age, the current entry a thick
+        # ring furthest out.  (Matches and pins once shared one orange ring: issue 14.)
+        spots: list[tuple[int, QColor, float, float, str]] = []  # index, colour, width,
+        if self._search and self._hover < 0:  # extra size, symbol
             for j in self._search_hits[:500].tolist():
-                spots.append((j, t["search"], 1.5, 5.0))
+                spots.append((j, t["search"], 2.5, 5.0, "o"))
         for k in self._pins:
             j = local_index(k)
             if j >= 0:
-                spots.append((j, t["pin"], 1.5, 4.0))
+                spots.append((j, t["pin"], 2.0, 8.0, "s"))
         trail = [k for k in self._trail if k != self._current]
         for age, k in enumerate(reversed(trail)):
             j = local_index(k)
             if j >= 0:
                 c = QColor(t["trail"])
                 c.setAlphaF(max(0.25, 0.75 - 0.06 * age))
-                spots.append((j, c, 1.5, 6.0))
+                spots.append((j, c, 1.5, 10.0, "o"))
         if self._current is not None:
             j = local_index(self._current)
             if j >= 0:
-                spots.append((j, t["accent"], 3.0, 9.0))
+                spots.append((j, t["accent"], 3.0, 12.0, "o"))
         if not spots or len(self._dpos) == 0:
             self.marks.clear()
             self.marks.setVisible(False)
@@ -1287,32 +1297,36 @@ class GraphView(QWidget):
             pos=self._dpos[idx],
             size=[float(self._sizes[j] + s[3]) for j, s in zip(idx.tolist(), spots, strict=True)],
             pen=[pg.mkPen(s[1], width=s[2]) for s in spots],
+            symbol=[s[4] for s in spots],
             brush=None,
         )
 
     def _update_legend(self) -> None:
         t = THEMES[self._theme]
-        fg = t["text"].name()
-        rows = []
-        for name, colour in self._groups[:10]:
-            rows.append(f'<span style="color:{colour.name()}">●</span>&nbsp;{escape(name)}')
+        groups = list(self._groups[:12])
         colours = self._edge_colours
         present = set(np.unique(self._edge_group).tolist()) if len(self._edge_group) else set()
-        for j, name in enumerate(self._relation_names[:8]):
-            if (j + 1) in present and j + 1 < len(colours):
-                rows.append(
-                    f'<span style="color:{colours[j + 1].name()}">━</span>&nbsp;{escape(name)}'
-                )
-        if rows and (0 in present):
-            rows.append(f'<span style="color:{t["mention"].name()}">━</span>&nbsp;{MENTION}')
-        self.legend.setVisible(bool(rows) and bool(self._settings.get("legend", True)))
-        self.legend.setText(
-            f'<div style="color:{fg}; font-size:10px;">' + "<br>".join(rows) + "</div>"
+        relations = [
+            (name, colours[j + 1])
+            for j, name in enumerate(self._relation_names[:8])
+            if (j + 1) in present and j + 1 < len(colours)
+        ]
+        if (groups or relations) and (0 in present):
+            relations.append((MENTION, t["mention"]))
+        marks = []
+        if self._current is not None:
+            marks.append(("current", t["accent"]))
+        if len(self._trail) > 1:
+            marks.append(("trail", t["trail"]))
+        if self._pins:
+            marks.append(("pin", t["pin"]))
+        if self._search:
+            marks.append(("match", t["search"]))
+        self.legend.set_colours(t["background"], t["text"].name())
+        self.legend.set_entries(groups, relations, marks)
+        self.legend.setVisible(
+            bool(groups or relations or marks) and bool(self._settings.get("legend", True))
         )
-        self.legend.setStyleSheet(
-            f"background: {t['legend_bg']}; border-radius: 4px; padding: 4px;"
-        )
-        self._place_overlays()
 
     # ---- interaction ------------------------------------------------------------------------
     def _id_of(self, j: int) -> str | None:
@@ -1538,7 +1552,7 @@ class GraphView(QWidget):
                     f'fill="{c.name()}" fill-opacity="{op:.3f}"/>'
                 )
             out.append("</g>")
-            for j, c, width, extra in self._mark_spots:
+            for j, c, width, extra, _symbol in self._mark_spots:
                 if inside[j]:
                     out.append(
                         f'<circle cx="{d[j, 0]:.1f}" cy="{d[j, 1]:.1f}" '
