@@ -74,6 +74,7 @@ from anthology.ui.graph_items import (
     PassiveScatter,
     device_coords,
 )
+from anthology.ui.graph_keys import GraphKeys
 from anthology.ui.graph_legend import GraphLegend
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
 from anthology.ui.theme import css_colour, qcolor
@@ -294,6 +295,7 @@ class GraphView(QWidget):
         self._zoom_timer.setSingleShot(True)
         self._zoom_timer.setInterval(150)
         self._zoom_timer.timeout.connect(self._apply_zoom_step)
+        self.keys = GraphKeys(self)  # the keyboard focus (arrows, Tab, Enter, Esc)
         self._build_ui()
         self._apply_theme()
         self._save_timer = QTimer(self)
@@ -447,8 +449,56 @@ class GraphView(QWidget):
             super().keyPressEvent(event)
 
     def _key(self, event) -> bool:
-        """Arrows pan, +/− zoom, 0/Home fits.  True when handled."""
+        """The graph's keys (see :mod:`anthology.ui.graph_keys`).  True when handled."""
+        return self.keys.handle(event)
+
+    # what the keys need (indices into the shown nodes) ------------------------------------
+    def key_device_positions(self) -> np.ndarray:
+        tr = self.nodes.deviceTransform_()
+        if tr is None:
+            return self._dpos * np.array([1.0, -1.0])  # y up in the layout, down on screen
+        return device_coords(tr, self._dpos)
+
+    def key_neighbours(self, j: int) -> np.ndarray:
+        indptr, nbr, _eid = self._csr
+        return nbr[indptr[j] : indptr[j + 1]] if 0 <= j < len(self._shown) else nbr[:0]
+
+    def key_start(self) -> int:
+        """The current entry if shown, else the node nearest the middle of the view."""
+        if self._current is not None and self._current in self._index:
+            hit = np.flatnonzero(self._shown == self._index[self._current])
+            if len(hit):
+                return int(hit[0])
+        if len(self._dpos) == 0:
+            return -1
+        cx, cy = self.camera.centre()
+        return int(np.argmin(np.hypot(self._dpos[:, 0] - cx, self._dpos[:, 1] - cy)))
+
+    def key_focus(self, j: int) -> None:
+        entry_id = self._id_of(j)
+        self.hover(entry_id)
+        self._reveal(entry_id)
+
+    def key_open(self, j: int) -> None:
+        self._on_node_clicked(j)
+
+    def key_clear(self) -> bool:
+        if self.search_edit.text():
+            self.set_search("")
+            return True
+        return False
+
+    def focused_id(self) -> str | None:
+        """The node the keyboard focus is on (None: none)."""
+        return self._id_of(self.keys.focus)
+
+    def key_pan_zoom(self, event) -> bool:
+        """Shift+arrows pan, +/− zoom, 0/Home fits.  True when handled."""
         key = event.key()
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down) and not shift:
+            return False
+        self.camera.stop()
         rect = self.vb.viewRect()
         step_x, step_y = rect.width() * 0.1, rect.height() * 0.1
         if key == Qt.Key.Key_Left:
@@ -893,6 +943,7 @@ class GraphView(QWidget):
         self._csr = _neighbours_csr(len(shown), sub)
         self._hover = -1
         self.nodes._hover = -1
+        self.keys.reset()
         self._highlight = np.zeros(0, dtype=np.int64)
         self._tooltip = ""
         self.nodes.setToolTip("")
