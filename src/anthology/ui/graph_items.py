@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -252,6 +253,7 @@ class EdgeLayer(pg.GraphicsObject):
         self._dim = 1.0
         self._hl_edges = np.zeros(0, dtype=np.int64)
         self._hl_color = QColor(255, 255, 255)
+        self.last_density_opacity = 1.0
         self.cache = ViewportCache(self, self._render_into)
         self.stats = self.cache.stats
         self.stats["direct"] = 0
@@ -400,6 +402,7 @@ class EdgeLayer(pg.GraphicsObject):
             paths = self._subset_paths(keep)
             self.stats["decimated"] = self.stats.get("decimated", 0) + 1
         p.save()
+        p.setOpacity(p.opacity() * self.density_opacity(total, clip))
         p.setTransform(tr)
         for k, path in paths:
             p.setPen(self._pen(self._colors[k % len(self._colors)], self._width))
@@ -424,6 +427,22 @@ class EdgeLayer(pg.GraphicsObject):
             p.setBrush(c)
             p.drawPath(_triangles_path(heads[m]))
         p.restore()
+
+    # Edge opacity falls with the ink the edges would put on the view: where the drawn
+    # length × width covers more than DENSITY_INK of the area, they fade (down to
+    # DENSITY_FLOOR), so a 6,500-node graph shows its structure instead of a grey blob.
+    DENSITY_INK = 0.12
+    DENSITY_FLOOR = 0.12
+
+    def density_opacity(self, total_px: float, clip: QRectF) -> float:
+        area = max(clip.width() * clip.height(), 1.0)
+        ink = total_px * self._width / area
+        if ink <= self.DENSITY_INK:
+            f = 1.0
+        else:
+            f = max(self.DENSITY_FLOOR, (self.DENSITY_INK / ink) ** 0.7)
+        self.last_density_opacity = f
+        return f
 
     def _groups(self) -> list[int]:
         if self._group_list is None:
@@ -705,7 +724,9 @@ class LabelLayer(pg.GraphicsObject):
         self._rel_font = QFont()
         self._rel_font.setPixelSize(9)
         self._fm = QFontMetricsF(self._font)
-        self._widths: dict[int, float] = {}
+        self._widths: dict[tuple[int, bool], float] = {}
+        self._elide: Callable[[str], str] | None = None
+        self._short: dict[int, str] = {}
         self._edges = np.zeros((0, 2), dtype=np.int64)
         self._rel_text: list[str | None] = []
         self._rel_colors: list[QColor] = []
@@ -714,9 +735,19 @@ class LabelLayer(pg.GraphicsObject):
         self.shown: list[int] = []  # indices labelled by the last paint (tests, SVG export)
         self.relations_shown: list[int] = []  # edge indices whose relation was labelled
         self.alphas: dict[int, float] = {}
+        self.texts: dict[int, str] = {}  # the strings the last paint drew, by node
 
-    def set_graph(self, text: list[str], degree: np.ndarray, radius: np.ndarray) -> None:
+    def set_graph(
+        self,
+        text: list[str],
+        degree: np.ndarray,
+        radius: np.ndarray,
+        elide: Callable[[str], str] | None = None,
+    ) -> None:
+        """``text``: the full labels; ``elide`` shortens one for the zoomed-out view."""
         self._text = list(text)
+        self._elide = elide
+        self._short.clear()
         deg = np.asarray(degree, dtype=np.float64)
         self._weight = 1.0 + 0.75 * np.log2(1.0 + deg)
         self._order = np.argsort(-deg, kind="stable")
@@ -770,11 +801,27 @@ class LabelLayer(pg.GraphicsObject):
         m = self._margin
         return self._bounds.adjusted(-m, -m, m, m)
 
-    def _width(self, i: int) -> float:
-        w = self._widths.get(i)
+    # a label is shown in full once the zoom carries it this far past its fade-in threshold
+    FULL_AT = 2.2
+    FULL_CHARS = 90  # even zoomed in, a paragraph-long title is cut
+
+    def label(self, i: int, full: bool) -> str:
+        """Node ``i``'s label: in full when zoomed in, elided when zoomed out."""
+        text = self._text[i]
+        if full:
+            return text if len(text) <= self.FULL_CHARS else text[: self.FULL_CHARS - 1] + "…"
+        if self._elide is None:
+            return text
+        short = self._short.get(i)
+        if short is None:
+            short = self._short[i] = self._elide(text)
+        return short
+
+    def _width(self, i: int, full: bool = False) -> float:
+        w = self._widths.get((i, full))
         if w is None:
-            w = self._fm.horizontalAdvance(self._text[i])
-            self._widths[i] = w
+            w = self._fm.horizontalAdvance(self.label(i, full))
+            self._widths[(i, full)] = w
         return w
 
     def alpha_for(self, zoom: float) -> np.ndarray:
@@ -827,13 +874,15 @@ class LabelLayer(pg.GraphicsObject):
         xy = d[order].tolist()
         rad = (self._radius[order] if len(self._radius) == n else np.full(len(order), 4.0)).tolist()
         alist = np.where(is_forced[order], 1.0, alpha[order] * self._dim).tolist()
+        full_list = (zoom * self._weight[order] >= self.FULL_AT * self.threshold).tolist()
         base = QColor(self._color)
         base_alpha = base.alphaF()
         colours: dict[int, QColor] = {}
-        for i, (px, py), r, a in zip(idx, xy, rad, alist, strict=True):
+        self.texts = {}
+        for i, (px, py), r, a, full in zip(idx, xy, rad, alist, full_list, strict=True):
             if a <= 0.01:
                 continue
-            w = self._width(i)
+            w = self._width(i, full)
             x0, y0 = px - w / 2 - 1, py + r + 2.0
             if not _claim(grid, cell, (x0, y0, x0 + w + 2, y0 + h)):
                 continue
@@ -844,8 +893,10 @@ class LabelLayer(pg.GraphicsObject):
                 color.setAlphaF(max(0.0, min(1.0, level / 20 * base_alpha)))
                 colours[level] = color
             p.setPen(color)
-            p.drawText(QPointF(x0 + 1, y0 + ascent), self._text[i])
+            text = self.label(i, full)
+            p.drawText(QPointF(x0 + 1, y0 + ascent), text)
             self.shown.append(i)
+            self.texts[i] = text
             self.alphas[i] = a
         self._paint_relations(p, d, zoom, view, grid, cell)
         p.restore()

@@ -41,7 +41,6 @@ import weakref
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Protocol
-from xml.sax.saxutils import escape
 
 import numpy as np
 import pyqtgraph as pg
@@ -60,6 +59,7 @@ from PySide6.QtWidgets import (
     QToolButton,
     QVBoxLayout,
     QWidget,
+    QWidgetAction,
 )
 
 from anthology.layout.force_layout import ForceParams, place_near_neighbours
@@ -364,6 +364,17 @@ class GraphView(QWidget):
         export_btn.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         export_menu = QMenu(export_btn)
         export_menu.addAction(self.action_png)
+        # the PNG's width, chosen in the menu (the picture is the whole graph at that width)
+        self.png_width = QSpinBox()
+        self.png_width.setObjectName("pngWidth")
+        self.png_width.setRange(400, 16000)
+        self.png_width.setSingleStep(400)
+        self.png_width.setValue(2400)
+        self.png_width.setPrefix("PNG width ")
+        self.png_width.setSuffix(" px")
+        width_action = QWidgetAction(export_menu)
+        width_action.setDefaultWidget(self.png_width)
+        export_menu.addAction(width_action)
         export_menu.addAction(self.action_svg)
         export_btn.setMenu(export_menu)
         self.toolbar.addWidget(export_btn)
@@ -1192,11 +1203,8 @@ class GraphView(QWidget):
         self.edges.set_graph(self._sub_edges, group, colours)
         self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), sizes / 2.0)
         self.edges.set_positions(pos)
-        if st["label_by"] == "title":
-            text = [_elide(d.titles[i]) for i in shown.tolist()]
-        else:
-            text = [d.ids[i] for i in shown.tolist()]
-        self.labels.set_graph(text, base, sizes / 2.0)
+        # full strings: the layer elides them only while zoomed out
+        self.labels.set_graph(self._label_texts(), base, sizes / 2.0, elide=_elide)
         rel_text = [d.relations[k] for k in self._sub_edge_ids.tolist()]
         self.labels.set_relations(self._sub_edges, rel_text, group, colours)
         self.labels.set_style(t["text"], float(st["text_fade"]))
@@ -1547,83 +1555,24 @@ class GraphView(QWidget):
         if path:
             (self.export_png if kind == "png" else self.export_svg)(path)
 
-    def export_png(self, path: str) -> None:
-        """The current view (what the canvas shows, legend included) as a PNG."""
-        self.edges.refresh()
-        self.nodes.refresh()
-        pixmap = self.view.grab()
-        if pixmap.isNull() or not pixmap.save(str(path), "PNG"):
-            raise OSError(f"could not write {path}")
+    def export_png(self, path: str, width: int | None = None) -> tuple[int, int]:
+        """The whole shown graph (not the viewport) as a PNG ``width`` px wide (default:
+        the Export menu's width); returns the image's (width, height)."""
+        from anthology.ui.graph_export import export_png
 
-    def export_svg(self, path: str) -> None:
-        """The current view as a vector SVG: edges, nodes, rings and the shown labels."""
-        t = THEMES[self._theme]
-        vp = self.view.viewport()
-        w, h = max(1, vp.width()), max(1, vp.height())
-        tr = self.nodes.deviceTransform_()
-        out = [
-            '<?xml version="1.0" encoding="UTF-8"?>',
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-            f'viewBox="0 0 {w} {h}">',
-            f'<rect width="100%" height="100%" fill="{t["background"]}"/>',
-        ]
-        if tr is not None and len(self._dpos):
-            d = device_coords(tr, self._dpos)
-            dim = self._hover >= 0 or bool(self._search)
-            hl = np.zeros(len(d), dtype=bool)
-            hl[self._highlight] = True
-            if len(self._sub_edges):
-                a, b = d[self._sub_edges[:, 0]], d[self._sub_edges[:, 1]]
-                vis = ~(
-                    ((a[:, 0] < 0) & (b[:, 0] < 0))
-                    | ((a[:, 0] > w) & (b[:, 0] > w))
-                    | ((a[:, 1] < 0) & (b[:, 1] < 0))
-                    | ((a[:, 1] > h) & (b[:, 1] > h))
-                )
-                width = float(self._settings["link_width"])
-                for g in np.unique(self._edge_group[vis]).tolist():
-                    sel = vis & (self._edge_group == g)
-                    c = self._edge_colours[g % len(self._edge_colours)]
-                    op = c.alphaF() * (0.15 if dim else 1.0)
-                    segs = " ".join(
-                        f"M{x0:.1f} {y0:.1f}L{x1:.1f} {y1:.1f}"
-                        for (x0, y0), (x1, y1) in zip(a[sel].tolist(), b[sel].tolist(), strict=True)
-                    )
-                    out.append(
-                        f'<path d="{segs}" stroke="{c.name()}" stroke-opacity="{op:.3f}" '
-                        f'stroke-width="{width:.2f}" fill="none"/>'
-                    )
-            inside = (d[:, 0] > -50) & (d[:, 0] < w + 50) & (d[:, 1] > -50) & (d[:, 1] < h + 50)
-            out.append("<g>")
-            for j in np.flatnonzero(inside).tolist():
-                c = self._brush_table[int(self._brush_idx[j])]
-                op = c.alphaF() * (0.18 if dim and not hl[j] else 1.0)
-                out.append(
-                    f'<circle cx="{d[j, 0]:.1f}" cy="{d[j, 1]:.1f}" r="{self._sizes[j] / 2:.1f}" '
-                    f'fill="{c.name()}" fill-opacity="{op:.3f}"/>'
-                )
-            out.append("</g>")
-            for j, c, width, extra, _symbol in self._mark_spots:
-                if inside[j]:
-                    out.append(
-                        f'<circle cx="{d[j, 0]:.1f}" cy="{d[j, 1]:.1f}" '
-                        f'r="{(self._sizes[j] + extra) / 2:.1f}" fill="none" '
-                        f'stroke="{c.name()}" stroke-opacity="{c.alphaF():.3f}" '
-                        f'stroke-width="{width:.1f}"/>'
-                    )
-            fg = t["text"]
-            texts = self.labels._text
-            for j in self.labels.shown:
-                if j < len(d) and inside[j] and j < len(texts):
-                    y = d[j, 1] + self._sizes[j] / 2 + 13
-                    op = self.labels.alphas.get(j, 1.0)
-                    out.append(
-                        f'<text x="{d[j, 0]:.1f}" y="{y:.1f}" text-anchor="middle" '
-                        f'font-family="sans-serif" font-size="11" fill="{fg.name()}" '
-                        f'fill-opacity="{op:.3f}">{escape(texts[j])}</text>'
-                    )
-        out.append(f"<title>{escape(self._vault_key or 'graph')}</title>")
-        out.append(f"<desc>{len(self._shown)} nodes</desc>")
-        out.append("</svg>")
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write("\n".join(out))
+        return export_png(self, path, int(width or self.png_width.value()))
+
+    def export_svg(self, path: str) -> int:
+        """The whole shown graph as SVG, every node a ``<circle class="node">``; returns the
+        number of nodes written."""
+        from anthology.ui.graph_export import export_svg
+
+        return export_svg(self, path)
+
+    def _label_texts(self) -> list[str]:
+        """The label of every shown node, in full (the label layer elides by zoom).  The one
+        place label strings come from (the graph model's display titles plug in here)."""
+        d, shown = self._data, self._shown
+        if self._settings["label_by"] == "title":
+            return [d.titles[i] for i in shown.tolist()]
+        return [d.ids[i] for i in shown.tolist()]
