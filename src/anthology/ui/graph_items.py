@@ -431,8 +431,8 @@ class EdgeLayer(pg.GraphicsObject):
     # Edge opacity falls with the ink the edges would put on the view: where the drawn
     # length × width covers more than DENSITY_INK of the area, they fade (down to
     # DENSITY_FLOOR), so a 6,500-node graph shows its structure instead of a grey blob.
-    DENSITY_INK = 0.12
-    DENSITY_FLOOR = 0.12
+    DENSITY_INK = 0.2
+    DENSITY_FLOOR = 0.3
 
     def density_opacity(self, total_px: float, clip: QRectF) -> float:
         area = max(clip.width() * clip.height(), 1.0)
@@ -704,6 +704,7 @@ class LabelLayer(pg.GraphicsObject):
     """Node labels (hubs first, fading in with zoom) and relation labels, in one item."""
 
     MAX_LABELS = 200
+    HUB_LABELS = 12
     MAX_RELATION_LABELS = 150
 
     def __init__(self) -> None:
@@ -712,6 +713,7 @@ class LabelLayer(pg.GraphicsObject):
         self._text: list[str] = []
         self._weight = np.zeros(0)  # >= 1; hubs larger, so they pass the threshold first
         self._order = np.zeros(0, dtype=np.int64)
+        self._hubs = np.zeros(0, dtype=np.int64)  # far above the usual degree, by degree
         self._radius = np.zeros(0)
         self._bounds = QRectF()
         self._margin = 0.0
@@ -751,6 +753,9 @@ class LabelLayer(pg.GraphicsObject):
         deg = np.asarray(degree, dtype=np.float64)
         self._weight = 1.0 + 0.75 * np.log2(1.0 + deg)
         self._order = np.argsort(-deg, kind="stable")
+        linked = deg[deg > 0]
+        floor = max(4.0, 4.0 * float(np.median(linked))) if len(linked) else np.inf
+        self._hubs = self._order[deg[self._order] >= floor][: 4 * self.HUB_LABELS]
         self._radius = np.asarray(radius, dtype=np.float64)
         self._widths.clear()
         self._forced = np.zeros(0, dtype=np.int64)
@@ -855,6 +860,12 @@ class LabelLayer(pg.GraphicsObject):
             & (d[:, 1] < view.bottom() + 20)
         )
         alpha = self.alpha_for(zoom)
+        # the biggest hubs in view are labelled at any zoom (if their label fits): an
+        # overview of a big vault gets its landmarks, not one nameless blob
+        hubs = self._hubs[self._hubs < n]
+        hubs = hubs[vis[hubs]][: self.HUB_LABELS]
+        if len(hubs):
+            alpha[hubs] = np.maximum(alpha[hubs], 0.9)
         forced = self._forced[(self._forced >= 0) & (self._forced < n)]
         is_forced = np.zeros(n, dtype=bool)
         is_forced[forced] = True

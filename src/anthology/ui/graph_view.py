@@ -1227,8 +1227,10 @@ class GraphView(QWidget):
         return round(math.log(z, self.ZOOM_STEP))
 
     def _zoom_factor(self, step: int) -> float:
+        # zoomed far out (a big vault's overview) nodes shrink to dots, so that thousands of
+        # them show the graph's shape instead of covering each other
         z = self.ZOOM_STEP**step
-        return float(np.clip(z, 0.3, 2.0) ** 0.5)
+        return float(np.clip(z, 0.05, 2.0) ** 0.5)
 
     def _on_view_changed(self, *_args) -> None:
         # applied once the zoom gesture pauses: a size change re-renders every sprite
