@@ -65,7 +65,7 @@ from PySide6.QtWidgets import (
 from anthology.layout.force_layout import ForceParams, place_near_neighbours
 from anthology.palette import THEMES as PALETTE_THEMES
 from anthology.palette import theme as palette_theme
-from anthology.ui.graph_camera import GraphCamera
+from anthology.ui.graph_camera import GLIDE_MS, GraphCamera
 from anthology.ui.graph_controls import MENTION, GraphControls, defaults
 from anthology.ui.graph_items import (
     EdgeLayer,
@@ -1071,9 +1071,12 @@ class GraphView(QWidget):
     def _follow_after_layout(self) -> None:
         """A simulation (a new local graph, changed forces) moved the nodes: the local graph
         is fitted again when part of it left the view; the current node is brought back."""
-        follow, self._follow_on_settle = self._follow_on_settle, False
-        if not follow or self.camera.gliding():
+        if not self._follow_on_settle or self._shut:
             return
+        if self.camera.gliding():  # the fit of the new graph is still on its way: after it
+            QTimer.singleShot(GLIDE_MS + 30, self._follow_after_layout)
+            return
+        self._follow_on_settle = False
         if self._settings["local"] and len(self._dpos):
             r = self.vb.viewRect()
             x, y = self._dpos[:, 0], self._dpos[:, 1]
@@ -1385,9 +1388,9 @@ class GraphView(QWidget):
             marks.append(("match", t["search"]))
         self.legend.set_colours(t["background"], t["text"].name())
         self.legend.set_entries(groups, relations, marks)
-        self.legend.setVisible(
-            bool(groups or relations or marks) and bool(self._settings.get("legend", True))
-        )
+        # shown whenever the setting is on, empty or not: a strip coming and going would
+        # resize the plot (and its zoom) under the reader's eyes
+        self.legend.setVisible(bool(self._settings.get("legend", True)))
 
     # ---- interaction ------------------------------------------------------------------------
     def _id_of(self, j: int) -> str | None:
