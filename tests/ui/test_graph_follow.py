@@ -369,4 +369,4 @@ def test_png_export_at_a_chosen_width(qtbot, view, tmp_path):
     _scale, _w, _h, xy = _frame(drawing_of(view), 1600)
     bg = img.pixelColor(2, 2)
     for x, y in xy.tolist():
-        assert img.pixelColor(int(round(x)), int(round(y))) != bg, (x, y)
+        assert img.pixelColor(round(x), round(y)) != bg, (x, y)
