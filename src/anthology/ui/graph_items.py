@@ -117,8 +117,19 @@ class ViewportCache:
         self.last_render_s = 0.0
         self._last_change = -1.0
         self._seen_version = -1
+        self._live = False  # the current version was painted live (it is moving)
+        # once the movement stops, one sharp (cached) render; while it goes on, none
+        self.settle_timer = QTimer()
+        self.settle_timer.setSingleShot(True)
+        self.settle_timer.setInterval(int(self.ANIMATING_S * 1000) + 50)
+        self.settle_timer.timeout.connect(self.item.update)
 
     ANIMATING_S = 1.5  # content changed this recently: paint live, no image
+
+    def expect_motion(self) -> None:
+        """A simulation is starting: its first frame is painted live too (rendering the
+        image for it cost a second at 50,000 edges, and the next frame throws it away)."""
+        self._last_change = time.monotonic()
 
     def refresh(self) -> None:
         """Drop the image now; the next paint renders sharp."""
@@ -141,21 +152,28 @@ class ViewportCache:
         if need.isEmpty():
             return False
         now = time.monotonic()
+        live = False
         if version != self._seen_version:
             # the content changes (simulation frames): while it keeps changing, paint
             # straight to the viewport; an image would be thrown away at the next frame
-            animating = now - self._last_change < self.ANIMATING_S
+            live = self._live = now - self._last_change < self.ANIMATING_S
             self._seen_version = version
             self._last_change = now
-            if animating:
-                self.stats["live"] += 1
-                p.save()
-                if opacity is not None:
-                    p.setOpacity(opacity)
-                inv, _ok = tr.inverted()
-                self.render_fn(p, tr, view, inv.mapRect(view), True)
-                p.restore()
-                return True
+        elif self._live and self.version != version:
+            # a second paint of a moving frame (another layer asked for it, or a pan): live
+            # again.  Rendering the cache here cost a full sharp render (~300 ms at 50,000
+            # edges) per frame of a fresh layout: the stalls of issue 14.
+            live = now - self._last_change < self.ANIMATING_S
+        if live:
+            self.stats["live"] += 1
+            self.settle_timer.start()
+            p.save()
+            if opacity is not None:
+                p.setOpacity(opacity)
+            inv, _ok = tr.inverted()
+            self.render_fn(p, tr, view, inv.mapRect(view), True)
+            p.restore()
+            return True
         if self.image is not None and self.version == version:
             dev = tr.mapRect(self.item_rect)
             same = _same_linear(tr, self.tr)
@@ -254,6 +272,7 @@ class EdgeLayer(pg.GraphicsObject):
         self._hl_edges = np.zeros(0, dtype=np.int64)
         self._hl_color = QColor(255, 255, 255)
         self.last_density_opacity = 1.0
+        self._perm: np.ndarray | None = None  # the live frames' edge order
         self.cache = ViewportCache(self, self._render_into)
         self.stats = self.cache.stats
         self.stats["direct"] = 0
@@ -369,7 +388,14 @@ class EdgeLayer(pg.GraphicsObject):
     # of visible edge length; while the layout moves, draw at most LIVE_BUDGET pixels (the
     # early, tangled frames of a big graph would otherwise take a second each).
     AA_BUDGET = 3.0e6
-    LIVE_BUDGET = 2.0e6
+    LIVE_BUDGET = 0.9e6
+    LIVE_AA_BUDGET = 0.4e6
+
+    def _live_order(self) -> np.ndarray:
+        m = len(self._edges)
+        if self._perm is None or len(self._perm) != m:
+            self._perm = np.random.default_rng(m).permutation(m)
+        return self._perm
 
     def _pixel_lengths(self, tr: QTransform, clip: QRectF) -> np.ndarray:
         d = device_coords(tr, self._pos)
@@ -391,14 +417,18 @@ class EdgeLayer(pg.GraphicsObject):
             return
         length = self._pixel_lengths(tr, clip)
         total = float(length.sum())
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, total <= self.AA_BUDGET)
+        # frames of a moving layout are drawn without anti-aliasing (a third of the cost)
+        # unless they are small; a still picture is anti-aliased up to AA_BUDGET
+        aa_budget = self.LIVE_AA_BUDGET if live else self.AA_BUDGET
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, total <= aa_budget)
         if not live or total <= self.LIVE_BUDGET:
             paths = self._item_paths()
         else:
-            # a stable subset: the shortest edges first (the structure), up to the budget
-            order = np.argsort(length, kind="stable")
+            # a stable subset, the same edges from frame to frame (a fixed shuffled order,
+            # no sort per frame), up to the budget of drawn length
+            perm = self._live_order()
             keep = np.zeros(len(length), dtype=bool)
-            keep[order[np.cumsum(length[order]) <= self.LIVE_BUDGET]] = True
+            keep[perm[np.cumsum(length[perm]) <= self.LIVE_BUDGET]] = True
             paths = self._subset_paths(keep)
             self.stats["decimated"] = self.stats.get("decimated", 0) + 1
         p.save()
@@ -738,6 +768,9 @@ class LabelLayer(pg.GraphicsObject):
         self.relations_shown: list[int] = []  # edge indices whose relation was labelled
         self.alphas: dict[int, float] = {}
         self.texts: dict[int, str] = {}  # the strings the last paint drew, by node
+        self._moving = False  # positions changed since the last paint
+        self._layout_key: tuple = ()
+        self._layout_time = -1.0
 
     def set_graph(
         self,
@@ -780,6 +813,7 @@ class LabelLayer(pg.GraphicsObject):
 
     def set_positions(self, pos: np.ndarray) -> None:
         _place(self, pos)
+        self._moving = True
         self.update()
 
     def set_style(self, color: QColor, threshold: float) -> None:
@@ -841,17 +875,36 @@ class LabelLayer(pg.GraphicsObject):
             if self.painted is not None:
                 self.painted()
 
+    # While the layout moves, the choice of labels (hubs first, no overlaps: the costly
+    # part) is redone at most every RELAYOUT_S; the frames between draw the same labels at
+    # their new places.
+    RELAYOUT_S = 0.3
+
     def _paint_labels(self, p: QPainter, widget) -> None:
-        self.relations_shown = []
-        self.shown = []
-        self.alphas = {}
         n = len(self._pos)
         if n == 0 or len(self._text) != n:
+            self.relations_shown, self.shown, self.alphas = [], [], {}
             return
         tr = p.transform()
         zoom = _zoom(tr)
         d = device_coords(tr, self._pos)
         view = QRectF(p.viewport()) if widget is None else QRectF(widget.rect())
+        key = (round(zoom, 9), len(self._forced), self._dim, len(self._text), view)
+        now = time.monotonic()
+        if (
+            self._moving
+            and key == self._layout_key
+            and now - self._layout_time < self.RELAYOUT_S
+            and self.shown
+        ):
+            self._moving = False
+            self._repaint_labels(p, d)
+            return
+        self._moving = False
+        self._layout_key, self._layout_time = key, now
+        self.relations_shown = []
+        self.shown = []
+        self.alphas = {}
         vis = (
             np.isfinite(d).all(axis=1)
             & (d[:, 0] > view.left() - 100)
@@ -910,6 +963,25 @@ class LabelLayer(pg.GraphicsObject):
             self.texts[i] = text
             self.alphas[i] = a
         self._paint_relations(p, d, zoom, view, grid, cell)
+        p.restore()
+
+    def _repaint_labels(self, p: QPainter, d: np.ndarray) -> None:
+        """The last chosen labels at the nodes' new places (a moving layout's frames)."""
+        p.save()
+        p.resetTransform()
+        p.setFont(self._font)
+        ascent = self._fm.ascent()
+        base = QColor(self._color)
+        rad = self._radius if len(self._radius) == len(d) else np.full(len(d), 4.0)
+        for i in self.shown:
+            text = self.texts.get(i, "")
+            if not np.isfinite(d[i]).all():
+                continue
+            color = QColor(base)
+            color.setAlphaF(max(0.0, min(1.0, self.alphas.get(i, 1.0) * base.alphaF())))
+            p.setPen(color)
+            w = self._fm.horizontalAdvance(text)
+            p.drawText(QPointF(d[i, 0] - w / 2, d[i, 1] + rad[i] + 2.0 + ascent), text)
         p.restore()
 
     RELATION_ZOOM = 2.5  # px per layout unit from which relation labels are drawn

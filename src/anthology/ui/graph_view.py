@@ -704,6 +704,8 @@ class GraphView(QWidget):
             self._save_timer.stop()
             self.edges.cache.timer.stop()
             self.nodes.cache.timer.stop()
+            self.edges.cache.settle_timer.stop()
+            self.nodes.cache.settle_timer.stop()
             self._zoom_timer.stop()
             self._frame_timer.stop()
         if self._vault_key is not None:
@@ -991,6 +993,9 @@ class GraphView(QWidget):
             self._follow_on_settle = True
         self._restyle(rebuild=True)
         self._start_worker()
+        if alpha > 0:
+            self.edges.cache.expect_motion()
+            self.nodes.cache.expect_motion()
         self._worker.load(
             self._generation,
             LayoutSpec(
