@@ -769,6 +769,7 @@ class LabelLayer(pg.GraphicsObject):
         self.alphas: dict[int, float] = {}
         self.texts: dict[int, str] = {}  # the strings the last paint drew, by node
         self._moving = False  # positions changed since the last paint
+        self._halo: QColor | None = None
         self._layout_key: tuple = ()
         self._layout_time = -1.0
 
@@ -816,9 +817,12 @@ class LabelLayer(pg.GraphicsObject):
         self._moving = True
         self.update()
 
-    def set_style(self, color: QColor, threshold: float) -> None:
+    def set_style(self, color: QColor, threshold: float, halo: QColor | None = None) -> None:
+        """``halo``: the plot's background, laid under each label so it reads over nodes
+        and edges."""
         self._color = QColor(color)
         self.threshold = max(1e-6, float(threshold))
+        self._halo = None if halo is None else QColor(halo)
         self.update()
 
     def set_forced(self, idx: np.ndarray | None, dim: float) -> None:
@@ -956,6 +960,10 @@ class LabelLayer(pg.GraphicsObject):
                 color = QColor(base)
                 color.setAlphaF(max(0.0, min(1.0, level / 20 * base_alpha)))
                 colours[level] = color
+            if self._halo is not None:
+                halo = QColor(self._halo)
+                halo.setAlphaF(0.7 * min(1.0, a))
+                p.fillRect(QRectF(x0, y0, w + 2, h), halo)
             p.setPen(color)
             text = self.label(i, full)
             p.drawText(QPointF(x0 + 1, y0 + ascent), text)

@@ -1215,7 +1215,7 @@ class GraphView(QWidget):
         self.labels.set_graph(self._label_texts(), base, sizes / 2.0, elide=_elide)
         rel_text = [d.relations[k] for k in self._sub_edge_ids.tolist()]
         self.labels.set_relations(self._sub_edges, rel_text, group, colours)
-        self.labels.set_style(t["text"], float(st["text_fade"]))
+        self.labels.set_style(t["text"], float(st["text_fade"]), QColor(t["background"]))
         self.labels.set_positions(pos)
         self._compute_search()
         self._apply_highlight()
