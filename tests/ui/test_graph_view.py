@@ -846,9 +846,10 @@ def test_pin_goes_through_the_worker_queue_while_it_runs(qtbot, view):
     frames = worker.frames
     qtbot.waitUntil(lambda: worker.frames > frames + 1, timeout=5000)
     assert view.positions()["E3"] == pytest.approx((500.0, -500.0))
-    with qtbot.waitSignal(view.layoutSettled, timeout=15000):  # armed before the unpin
-        view.unpin("E3")
-    assert view.positions()["E3"] != pytest.approx((500.0, -500.0))
+    view.unpin("E3")
+    # freed, the node is pulled towards its links (waiting for layoutSettled raced with the
+    # pin's own cooling under load: a settle queued before the unpin was taken)
+    qtbot.waitUntil(lambda: view.positions()["E3"] != pytest.approx((500.0, -500.0)), timeout=15000)
 
 
 def test_export_actions_ask_for_a_file(qtbot, view, tmp_path, monkeypatch):
