@@ -10,6 +10,15 @@ Rows (``run()`` returns them; ``ratio = peer_value / ours``, > 1 means we are fa
 * whole graph in view, fresh render: the same re-render with every node and edge visible
   (what a position change costs once the layout has settled);
 * reopen: ``GraphView()`` + ``set_graph(data, saved_positions)`` + the first paint.
+* while a fresh layout moves: ``set_graph`` with no positions (the simulation runs on its
+  thread, frames arrive ~30/s); a frame's time is the GUI thread's work for it: handling
+  the positions plus every paint until the next frame (what stalls the window), median and
+  95th percentile over ``MOVING_S`` seconds.
+* global graph, first paint and peak memory, each in a fresh process: the 10,000-entry
+  synthetic vault (``synthetic_vault.py``, indexed first; its graph read from the index as
+  the window does) and a 100,000-node / 500,000-edge graph, drawn with no saved layout:
+  ``GraphView()`` + ``set_graph`` + the first paint, then the peak resident memory of the
+  process (``ru_maxrss``) after a few seconds of the layout running.
 
 The peer is pyqtgraph's stock ``pg.GraphItem`` (one ScatterPlotItem + one path of all
 edges, re-stroked every frame) on the same graph, positions and viewport, in the same run.
@@ -88,6 +97,150 @@ def _smoothed_layout(n: int, edges: np.ndarray, seed: int) -> np.ndarray:
     return pos
 
 
+MOVING_S = 12.0
+
+
+def _moving(app, g, seconds: float = MOVING_S) -> dict[str, float]:
+    """Frame times of the GUI thread while a fresh layout of ``g`` moves (see the top)."""
+    from anthology.ui.graph_view import GraphView
+
+    view = GraphView()
+    view.resize(VIEW_W, VIEW_H + view.toolbar.sizeHint().height())
+    view.show()
+    app.processEvents()
+    work: list[tuple[str, float]] = []
+    handle = view._on_frame
+    canvas = view.view
+    paint_event = type(canvas).paintEvent
+
+    def on_frame(generation, arr) -> None:
+        t = time.perf_counter()
+        handle(generation, arr)
+        work.append(("frame", time.perf_counter() - t))
+
+    def timed_paint(event) -> None:
+        t = time.perf_counter()
+        paint_event(canvas, event)
+        work.append(("paint", time.perf_counter() - t))
+
+    canvas.paintEvent = timed_paint
+    try:
+        view.set_graph(g, None, "bench-moving")
+        worker = view.worker()
+        worker.frame.disconnect(view._on_frame)
+        worker.frame.connect(on_frame)
+        t_end = time.perf_counter() + seconds
+        while time.perf_counter() < t_end:
+            app.processEvents()
+        frames: list[float] = []
+        current: float | None = None
+        for kind, dt in work:
+            if kind == "frame":
+                if current is not None:
+                    frames.append(current)
+                current = dt
+            elif current is not None:
+                current += dt
+        ms = np.array(frames) * 1000.0
+        if len(ms) == 0:
+            return {"frames": 0, "p50": float("nan"), "p95": float("nan")}
+        return {
+            "frames": len(ms),
+            "p50": float(np.median(ms)),
+            "p95": float(np.percentile(ms, 95)),
+        }
+    finally:
+        view.shutdown()
+        view.close()
+        view.deleteLater()
+        app.processEvents()
+
+
+def _first_paint_child(kind: str, workdir: Path) -> dict[str, float]:
+    """In this (fresh) process: the global graph of ``kind`` ("vault" or "100k") from no
+    layout to its first paint; then the process's peak memory."""
+    import resource
+
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    if kind == "vault":
+        from anthology.vault.index import VaultIndex
+
+        with VaultIndex.open(workdir / "vault10k", workdir / "vault10k.sqlite") as index:
+            reader = index.reader()
+            try:
+                g = reader.graph(ghosts=True)
+            finally:
+                reader.close()
+    else:
+        from anthology.vault.graph_data import GraphData
+        from synthetic_graph import power_law_graph
+
+        n = 100_000
+        edges = power_law_graph(n, 500_000, 1)
+        g = GraphData(
+            ids=[f"N{i:06d}" for i in range(n)],
+            titles=[f"Entry {i}" for i in range(n)],
+            kinds=[""] * n,
+            tags=[[] for _ in range(n)],
+            edges=edges,
+            relations=[None] * len(edges),
+        )
+    from anthology.ui.graph_view import GraphView
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    t0 = time.perf_counter()
+    view = GraphView()
+    view.resize(VIEW_W, VIEW_H + view.toolbar.sizeHint().height())
+    view.show()
+    view.set_graph(g, None, f"bench-{kind}")
+    view.view.viewport().repaint()
+    first = time.perf_counter() - t0
+    t_end = time.perf_counter() + 4.0
+    while time.perf_counter() < t_end:  # the layout runs and is drawn for a while
+        app.processEvents()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    view.shutdown()
+    return {"nodes": g.n, "edges": len(g.edges), "first": first, "peak": peak,
+            "before": before}  # fmt: skip
+
+
+def _first_paint(kind: str, workdir: Path) -> dict[str, float]:
+    import json
+    import subprocess
+
+    if kind == "vault" and not (workdir / "vault10k.sqlite").exists():
+        from anthology.vault.index import VaultIndex
+        from synthetic_vault import generate
+
+        generate(workdir / "vault10k", 10_000, seed=3)
+        with VaultIndex.open(workdir / "vault10k", workdir / "vault10k.sqlite"):
+            pass
+    out = subprocess.run(
+        [sys.executable, __file__, "--first-paint", kind, str(workdir)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _fit_rect(pos: np.ndarray):
+    """The view both sides are timed in: the bulk of the nodes, as Fit shows it (the
+    smoothed layout leaves its orphans far out; a min/max fit made the graph a few pixels
+    wide and every frame cheap: the figures before issue 14 were taken in that view)."""
+    from PySide6.QtCore import QRectF
+
+    from anthology.ui.graph_camera import bulk_box
+
+    x0, y0, x1, y1 = bulk_box(pos)
+    w, h = (x1 - x0) * 1.16, (y1 - y0) * 1.16
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return QRectF(cx - w / 2, cy - h / 2, w, h)
+
+
 def _median_ms(samples: list[float]) -> float:
     return 1000.0 * statistics.median(samples)
 
@@ -125,6 +278,7 @@ def _ours(app, g, pos, frames: int) -> dict[str, float]:
     try:
         app.processEvents()
         vb, vp = view.vb, view.view.viewport()
+        vb.setRange(_fit_rect(pos), padding=0)  # the same view as the peer's
         vb.scaleBy((0.6, 0.6))  # a little closer than "fit": part of the graph off-screen
         app.processEvents()
         view.edges.refresh()
@@ -140,7 +294,7 @@ def _ours(app, g, pos, frames: int) -> dict[str, float]:
             vp.repaint()
             settle.append(time.perf_counter() - t)
         fit = []
-        view.fit()
+        vb.setRange(_fit_rect(pos), padding=0)
         app.processEvents()
         for _ in range(max(3, frames // 10)):
             view.edges.refresh()
@@ -185,7 +339,7 @@ def _peer(app, g, pos, frames: int) -> dict[str, float]:
         pxMode=True,
     )
     gv.show()
-    vb.autoRange(padding=0.08)
+    vb.setRange(_fit_rect(pos), padding=0)
     vb.disableAutoRange()
     gv.viewport().repaint()
     reopen = time.perf_counter() - t0
@@ -196,7 +350,7 @@ def _peer(app, g, pos, frames: int) -> dict[str, float]:
         gv.viewport().repaint()
         pan = _time_frames(app, vb, gv.viewport(), frames, "pan")
         zoom = _time_frames(app, vb, gv.viewport(), frames, "zoom")
-        vb.autoRange(padding=0.08)
+        vb.setRange(_fit_rect(pos), padding=0)
         app.processEvents()
         fit = []
         for _ in range(max(3, frames // 10)):
@@ -228,6 +382,8 @@ def run(quick: bool = False) -> list[dict]:
     g, pos = _graph(N_NODES, N_EDGES)
     ours = _ours(app, g, pos, frames)
     peer = _peer(app, g, pos, frames)
+    moving = _moving(app, g, 4.0 if quick else MOVING_S)
+    firsts = {} if quick else {k: _first_paint(k, Path(tmp)) for k in ("vault", "100k")}
     size = f"{N_NODES} nodes / {len(g.edges)} edges"
     peer_name = "pyqtgraph GraphItem"
 
@@ -248,11 +404,31 @@ def run(quick: bool = False) -> list[dict]:
         row("zoom settle re-render (edges + nodes)", "ms", ours["settle"], None),
         row("whole graph in view, fresh render", "ms", ours["fit"], peer["fit"]),
         row("reopen with saved positions → first paint", "s", ours["reopen"], peer["reopen"]),
-    ]
+        {**row(f"fresh layout moving: frame time median ({moving['frames']} frames)", "ms",
+               moving["p50"], None), "peer": "target", "peer_value": 33.0},
+        {**row("fresh layout moving: frame time p95", "ms", moving["p95"], None),
+         "peer": "target", "peer_value": 33.0,
+         "ratio": round(33.0 / max(moving["p95"], 1e-9), 2)},
+    ] + [
+        {**row(f"global graph, {label}: first paint", "s", firsts[k]["first"], None),
+         "size": f"{firsts[k]['nodes']:,} nodes / {firsts[k]['edges']:,} edges"}
+        for k, label in (("vault", "10,000-entry vault"), ("100k", "100,000 nodes"))
+        if k in firsts
+    ] + [
+        {**row(f"global graph, {label}: peak memory (process)", "MB", firsts[k]["peak"], None),
+         "size": f"{firsts[k]['nodes']:,} nodes / {firsts[k]['edges']:,} edges"}
+        for k, label in (("vault", "10,000-entry vault"), ("100k", "100,000 nodes"))
+        if k in firsts
+    ]  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--first-paint"]:
+        import json
+
+        print(json.dumps(_first_paint_child(argv[1], Path(argv[2]))))
+        return 0
     rows = run(quick="--quick" in argv)
     w = max(len(r["name"]) for r in rows)
     print(f"{'benchmark':<{w}}  {'unit':>4}  {'ours':>9}  {'peer':>9}  {'ratio':>6}  peer")

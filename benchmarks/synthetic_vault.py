@@ -5,11 +5,20 @@ bodies of prose with headings, a code block now and then, ``#tags`` and wikilink
 targets follow a power law (a few hubs, a long tail), as real vaults do.
 
     python benchmarks/synthetic_vault.py OUT_DIR --n 10000 --seed 1
+
+``--personal`` writes a vault shaped like a real personal one instead (default 6,500 notes):
+~40 folders (a few nested), note names with spaces, no ``id`` or ``kind`` property (some
+notes have tags and aliases in front matter, most none), links by note name, mostly within a
+topic folder, to a few "map of content" hubs and from dated daily notes; a few names repeat
+in different folders, a few links point to notes that do not exist.
+
+    python benchmarks/synthetic_vault.py OUT_DIR --personal --n 6500 --seed 1
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import random
 from pathlib import Path
 
@@ -169,11 +178,121 @@ def generate(root: Path, n: int, seed: int = 1) -> Path:
     return root
 
 
+TOPICS = [
+    "Cooking", "Gardening", "Running", "Books", "Philosophy", "Programming", "Python",
+    "Rust", "Photography", "Travel", "Finance", "Health", "Music", "Guitar", "History",
+    "Physics", "Maths", "Writing", "Work", "Projects", "People", "Recipes", "Home",
+    "Cycling", "Chess", "Languages", "Spanish", "Film", "Podcasts", "Ideas", "Psychology",
+    "Design", "Productivity", "Birds", "Climbing", "Parenting", "Woodworking", "Tea",
+]  # fmt: skip
+NOUNS = [
+    "habit", "garden", "review", "plan", "notes", "list", "question", "experiment",
+    "principle", "problem", "idea", "session", "trip", "log", "recipe", "setup", "summary",
+    "lesson", "pattern", "draft", "checklist", "retrospective", "reading", "meeting",
+]  # fmt: skip
+ADJ = [
+    "Slow", "Quick", "Better", "Weekly", "Deep", "Simple", "Old", "New", "Small", "Big",
+    "Morning", "Evening", "Winter", "Summer", "First", "Second", "Useful", "Open",
+]  # fmt: skip
+
+
+def _personal_layout(n: int, rng: random.Random) -> list[tuple[str, str]]:
+    """(folder, note name) for n notes: ~40 folders, names with spaces, some repeated."""
+    folders = [*TOPICS[:34], "Daily", "Inbox", "Archive", "Maps", "Work/Clients", "Work/Team"]
+    weights = [rng.paretovariate(1.2) for _ in folders]
+    n_daily = n // 5
+    out: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    first = datetime.date(2019, 1, 1)
+    for k in range(n_daily):
+        out.append(("Daily", (first + datetime.timedelta(days=k)).isoformat()))
+    topic_folders = [f for f in folders if f != "Daily"]
+    topic_w = [w for f, w in zip(folders, weights, strict=True) if f != "Daily"]
+    while len(out) < n:
+        folder = rng.choices(topic_folders, topic_w)[0]
+        topic = folder.split("/")[-1]
+        name = f"{rng.choice(ADJ)} {topic.lower()} {rng.choice(NOUNS)}"
+        if rng.random() < 0.6:
+            name += f" {rng.randint(1, 400)}"
+        if (folder, name) in seen:
+            continue
+        seen.add((folder, name))
+        out.append((folder, name))
+    return out
+
+
+def generate_personal(root: Path, n: int = 6500, seed: int = 1) -> Path:
+    """Write a personal-vault-shaped vault of ``n`` notes under ``root``; see the docstring."""
+    rng = random.Random(seed)
+    root.mkdir(parents=True, exist_ok=True)
+    notes = _personal_layout(n, rng)
+    by_folder: dict[str, list[int]] = {}
+    for i, (folder, _name) in enumerate(notes):
+        by_folder.setdefault(folder, []).append(i)
+    maps = [i for i, (f, _n) in enumerate(notes) if f == "Maps"]
+    topical = [f for f in by_folder if f not in ("Daily", "Maps")]
+    for i, (folder, name) in enumerate(notes):
+        peers = by_folder[folder]
+        links: list[str] = []
+        if folder == "Daily":
+            for _ in range(rng.randint(0, 4)):
+                f = rng.choice(topical)
+                links.append(notes[rng.choice(by_folder[f][:40])][1])
+        elif folder == "Maps":
+            f = rng.choice(topical)
+            links += [notes[j][1] for j in rng.sample(by_folder[f], min(25, len(by_folder[f])))]
+        else:
+            for _ in range(rng.randint(0, 6)):
+                # most links stay in the topic, the early notes of a folder are its hubs
+                j = peers[min(int(rng.paretovariate(1.3)) - 1, len(peers) - 1)]
+                if rng.random() < 0.5:
+                    j = rng.choice(peers)
+                if j != i:
+                    links.append(notes[j][1])
+            if maps and rng.random() < 0.3:
+                links.append(notes[rng.choice(maps)][1])
+            if rng.random() < 0.1:
+                other = by_folder[rng.choice(topical)]
+                links.append(notes[rng.choice(other)][1])
+            if rng.random() < 0.03:
+                links.append(f"{rng.choice(ADJ)} unwritten {rng.choice(NOUNS)}")  # a ghost
+        lines = []
+        if rng.random() < 0.3:
+            tags = rng.sample([t.lower() for t in TOPICS], k=rng.randint(1, 3))
+            lines += ["---", f"tags: [{', '.join(tags)}]"]
+            if rng.random() < 0.2:
+                lines.append(f"aliases: [{name.lower()}]")
+            lines.append("---")
+        lines.append(f"# {name}\n")
+        for k in range(rng.randint(1, 5)):
+            sentences = [_sentence(rng) for _ in range(rng.randint(2, 5))]
+            if links and k < len(links):
+                chunk = links[k::3] if len(links) > 3 else [links[k]]
+                sentences.append(" ".join(f"[[{t}]]" for t in chunk) + ".")
+            lines.append(" ".join(sentences) + "\n")
+        if len(links) > 5:
+            lines.append("Related: " + ", ".join(f"[[{t}]]" for t in links[5:]) + "\n")
+        path = root / folder / f"{name}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines), encoding="utf-8")
+    return root
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
-    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--n", type=int, default=None, help="notes (10,000; --personal: 6,500)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--personal",
+        action="store_true",
+        help="a personal vault: ~40 folders, names with spaces, no id/kind properties",
+    )
     a = ap.parse_args()
-    generate(a.out, a.n, a.seed)
-    print(f"wrote {a.n} entries to {a.out}")
+    if a.personal:
+        n = a.n or 6500
+        generate_personal(a.out, n, a.seed)
+    else:
+        n = a.n or 10_000
+        generate(a.out, n, a.seed)
+    print(f"wrote {n} entries to {a.out}")

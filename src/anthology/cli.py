@@ -7,6 +7,7 @@
     anthology search QUERY [VAULT] [--json]
     anthology show ID [VAULT] [--json]
     anthology screenshot [VAULT] --entry ID --out FILE.png [--size WxH] [--theme light|dark]
+        [--graph local|global] [--settle SECONDS]
     anthology demo NAME [--sweep --json …]
 
 Every command documented here is documented in the README too (a test keeps them in step).
@@ -77,6 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", default="1400x900", help="window size, WxH")
     p.add_argument("--theme", choices=("light", "dark"), default="light")
     p.add_argument("--graph", choices=("local", "global"), default="local")
+    p.add_argument(
+        "--settle",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="let the graph's layout run this long before the capture (default 2)",
+    )
     p.add_argument("--heading", default=None, help="scroll the entry to this heading")
 
     p = sub.add_parser("demo", help="open an embedded demo, or print its sweep")
@@ -385,6 +393,7 @@ def cmd_screenshot(args: argparse.Namespace) -> int:
         size=(int(width), int(height)),
         theme=args.theme,
         graph_mode=args.graph,
+        settle_seconds=max(0.0, args.settle),
         heading=args.heading,
     )
 

@@ -179,7 +179,7 @@ _THEMES = {
             accent="#7b6cd9",
             trail="#7b6cd98c",
             pin="#d9962c",
-            search="#d4a000",
+            search="#0a8f9e",  # teal: apart from the pins' orange and the accent's violet
             legend_bg="#ffffffaa",
             groups=(
                 "#5b8def",
@@ -245,7 +245,7 @@ _THEMES = {
             accent="#a882ff",
             trail="#a882ff8c",
             pin="#e0af68",
-            search="#f5d76e",
+            search="#4fd6e0",  # cyan: apart from the pins' orange and the accent's violet
             legend_bg="#1e1e1e96",
             groups=(
                 "#7aa2f7",

@@ -14,6 +14,8 @@ What it holds (schema version in ``PRAGMA user_version``):
   ids, which a rebuild renumbers); ``pinned`` nodes stay where the reader dropped them.
 - ``settings(key, value)``: JSON values by key, for state that is read and written whole.
   In use: ``graph.view`` (:data:`GRAPH_VIEW`, the graph's forces, filters, groups and mode),
+  ``graph.camera`` (:data:`GRAPH_CAMERA`, where the graph looks: centre and span of the
+  view, one for the global and one for the local graph),
   ``reader.tabs`` (:data:`READER_TABS`, the open tabs: each one's back/forward history with
   the reading position in every entry of it, and which tab is active) and
   ``explorer.view`` (:data:`EXPLORER_VIEW`, the file explorer's expanded folders and whether
@@ -50,6 +52,7 @@ STATE_DIR_ENV = "ANTHOLOGY_STATE_DIR"
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x414E5455  # "ANTU", in the SQLite header (the index's is "ANTH")
 GRAPH_VIEW = "graph.view"
+GRAPH_CAMERA = "graph.camera"
 READER_TABS = "reader.tabs"
 EXPLORER_VIEW = "explorer.view"
 _SIBLINGS = ("-wal", "-shm", "-journal")

@@ -259,8 +259,8 @@ def test_keyboard_pans_and_zooms(qtbot, view):
     view.set_graph(g, grid_positions(g), "v")
     r0 = view.vb.viewRect()
     view.view.setFocus()
-    qtbot.keyClick(view.view, Qt.Key.Key_Right)
-    r1 = view.vb.viewRect()
+    qtbot.keyClick(view.view, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)  # arrows
+    r1 = view.vb.viewRect()  # alone walk the links (tests/ui/test_graph_follow.py)
     assert r1.center().x() > r0.center().x()
     qtbot.keyClick(view.view, Qt.Key.Key_Plus)
     r2 = view.vb.viewRect()
@@ -456,6 +456,9 @@ def test_settings_persist_per_vault(qtbot, make_view, tmp_path):
     assert "E10" not in b.shown_ids()
     b.set_graph(small(), None, "/vaults/b", store=store_b)  # a's are saved in a's store
     assert b.settings()["orphans"] is True
+    # a vault's first graph is the current entry's local graph (issue 14)
+    assert b.is_local() and b.toolbar_mode() == "local"
+    b.set_local(False)
     assert "E10" in b.shown_ids()
     b.shutdown()
     store_a.close()
@@ -522,10 +525,10 @@ def test_export_png_and_svg(qtbot, view, tmp_path):
     view.set_current("E0")
     settle_paint(qtbot, view)
     png, svg = tmp_path / "g.png", tmp_path / "g.svg"
-    view.export_png(str(png))
+    assert view.export_png(str(png), 1000)[0] == 1000  # the whole graph, 1000 px wide
     assert png.stat().st_size > 1000
     img = QImage(str(png))
-    assert not img.isNull() and img.width() == view.view.viewport().width()
+    assert not img.isNull() and img.width() == 1000
     view.export_svg(str(svg))
     root = ET.parse(svg).getroot()
     ns = "{http://www.w3.org/2000/svg}"
@@ -845,9 +848,10 @@ def test_pin_goes_through_the_worker_queue_while_it_runs(qtbot, view):
     frames = worker.frames
     qtbot.waitUntil(lambda: worker.frames > frames + 1, timeout=5000)
     assert view.positions()["E3"] == pytest.approx((500.0, -500.0))
-    with qtbot.waitSignal(view.layoutSettled, timeout=15000):  # armed before the unpin
-        view.unpin("E3")
-    assert view.positions()["E3"] != pytest.approx((500.0, -500.0))
+    view.unpin("E3")
+    # freed, the node is pulled towards its links (waiting for layoutSettled raced with the
+    # pin's own cooling under load: a settle queued before the unpin was taken)
+    qtbot.waitUntil(lambda: view.positions()["E3"] != pytest.approx((500.0, -500.0)), timeout=15000)
 
 
 def test_export_actions_ask_for_a_file(qtbot, view, tmp_path, monkeypatch):

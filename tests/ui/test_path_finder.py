@@ -161,6 +161,24 @@ def test_shift_click_selects_and_the_selection_neighbourhood_is_shown(qtbot, vie
     assert view.selection() == []
 
 
+def test_escape_clears_the_path_then_the_selection_then_the_search(qtbot, view):
+    g = chain_graph()
+    pos = {k: ((i % 4) * 60.0, (i // 4) * 60.0) for i, k in enumerate(g.ids)}
+    view.set_graph(g, pos, "v")
+    view.set_local(False)
+    view.set_search("Note")
+    view.set_selection(["Left/Note 0"])
+    view.show_path(view.path_finder().paths("Left/Note 0", "Left/Note 3")[0])
+    assert view.shown_path() is not None
+    view.view.setFocus()
+    qtbot.keyClick(view.view, Qt.Key.Key_Escape)
+    assert view.shown_path() is None and view.selection() == ["Left/Note 0"]
+    qtbot.keyClick(view.view, Qt.Key.Key_Escape)
+    assert view.selection() == [] and view.search_edit.text() == "Note"
+    qtbot.keyClick(view.view, Qt.Key.Key_Escape)
+    assert view.search_edit.text() == ""
+
+
 def test_groups_page_colours_by_folder_by_default_and_groups_win(qtbot, view, monkeypatch):
     from PySide6.QtGui import QColor
     from PySide6.QtWidgets import QColorDialog

@@ -151,12 +151,14 @@ class ShownGraph:
 
 
 def shown_graph(
-    data: GraphData, filters: Filters, centres: Sequence[int] = (), depth: int = 1
+    data: GraphData, filters: Filters, centres: Sequence[int] | None = None, depth: int = 1
 ) -> ShownGraph:
-    """What is drawn: the filtered graph, or, given ``centres``, the filtered nodes within
-    ``depth`` hops of them (the centres shown even when a filter hides them)."""
+    """What is drawn: the filtered graph (``centres`` None), or the filtered nodes within
+    ``depth`` hops of ``centres`` (the centres shown even when a filter hides them). A local
+    graph of no centre is empty: showing the whole graph under a "Local" button was the
+    dishonest toolbar of issue 14."""
     keep, emask = visible(data, filters)
-    if len(centres):
+    if centres is not None:
         shown = neighbourhood(data.n, data.edges[emask], centres, depth)
         is_centre = np.zeros(data.n, dtype=bool)
         is_centre[list(centres)] = True

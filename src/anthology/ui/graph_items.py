@@ -16,11 +16,21 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QTransform
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QTransform,
+)
 
 __all__ = ["EdgeLayer", "LabelLayer", "NodeLayer", "PassiveScatter", "device_coords"]
 
@@ -107,8 +117,19 @@ class ViewportCache:
         self.last_render_s = 0.0
         self._last_change = -1.0
         self._seen_version = -1
+        self._live = False  # the current version was painted live (it is moving)
+        # once the movement stops, one sharp (cached) render; while it goes on, none
+        self.settle_timer = QTimer()
+        self.settle_timer.setSingleShot(True)
+        self.settle_timer.setInterval(int(self.ANIMATING_S * 1000) + 50)
+        self.settle_timer.timeout.connect(self.item.update)
 
     ANIMATING_S = 1.5  # content changed this recently: paint live, no image
+
+    def expect_motion(self) -> None:
+        """A simulation is starting: its first frame is painted live too (rendering the
+        image for it cost a second at 50,000 edges, and the next frame throws it away)."""
+        self._last_change = time.monotonic()
 
     def refresh(self) -> None:
         """Drop the image now; the next paint renders sharp."""
@@ -131,21 +152,28 @@ class ViewportCache:
         if need.isEmpty():
             return False
         now = time.monotonic()
+        live = False
         if version != self._seen_version:
             # the content changes (simulation frames): while it keeps changing, paint
             # straight to the viewport; an image would be thrown away at the next frame
-            animating = now - self._last_change < self.ANIMATING_S
+            live = self._live = now - self._last_change < self.ANIMATING_S
             self._seen_version = version
             self._last_change = now
-            if animating:
-                self.stats["live"] += 1
-                p.save()
-                if opacity is not None:
-                    p.setOpacity(opacity)
-                inv, _ok = tr.inverted()
-                self.render_fn(p, tr, view, inv.mapRect(view), True)
-                p.restore()
-                return True
+        elif self._live and self.version != version:
+            # a second paint of a moving frame (another layer asked for it, or a pan): live
+            # again.  Rendering the cache here cost a full sharp render (~300 ms at 50,000
+            # edges) per frame of a fresh layout: the stalls of issue 14.
+            live = now - self._last_change < self.ANIMATING_S
+        if live:
+            self.stats["live"] += 1
+            self.settle_timer.start()
+            p.save()
+            if opacity is not None:
+                p.setOpacity(opacity)
+            inv, _ok = tr.inverted()
+            self.render_fn(p, tr, view, inv.mapRect(view), True)
+            p.restore()
+            return True
         if self.image is not None and self.version == version:
             dev = tr.mapRect(self.item_rect)
             same = _same_linear(tr, self.tr)
@@ -243,6 +271,8 @@ class EdgeLayer(pg.GraphicsObject):
         self._dim = 1.0
         self._hl_edges = np.zeros(0, dtype=np.int64)
         self._hl_color = QColor(255, 255, 255)
+        self.last_density_opacity = 1.0
+        self._perm: np.ndarray | None = None  # the live frames' edge order
         self.cache = ViewportCache(self, self._render_into)
         self.stats = self.cache.stats
         self.stats["direct"] = 0
@@ -357,8 +387,15 @@ class EdgeLayer(pg.GraphicsObject):
     # Rasterising cost grows with the drawn length: anti-alias only below AA_BUDGET pixels
     # of visible edge length; while the layout moves, draw at most LIVE_BUDGET pixels (the
     # early, tangled frames of a big graph would otherwise take a second each).
-    AA_BUDGET = 3.0e6
-    LIVE_BUDGET = 2.0e6
+    AA_BUDGET = 0.6e6
+    LIVE_BUDGET = 0.9e6
+    LIVE_AA_BUDGET = 0.4e6
+
+    def _live_order(self) -> np.ndarray:
+        m = len(self._edges)
+        if self._perm is None or len(self._perm) != m:
+            self._perm = np.random.default_rng(m).permutation(m)
+        return self._perm
 
     def _pixel_lengths(self, tr: QTransform, clip: QRectF) -> np.ndarray:
         d = device_coords(tr, self._pos)
@@ -380,20 +417,29 @@ class EdgeLayer(pg.GraphicsObject):
             return
         length = self._pixel_lengths(tr, clip)
         total = float(length.sum())
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, total <= self.AA_BUDGET)
+        # frames of a moving layout are drawn without anti-aliasing (a third of the cost)
+        # unless they are small; a still picture is anti-aliased up to AA_BUDGET
+        aa_budget = self.LIVE_AA_BUDGET if live else self.AA_BUDGET
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, total <= aa_budget)
         if not live or total <= self.LIVE_BUDGET:
             paths = self._item_paths()
         else:
-            # a stable subset: the shortest edges first (the structure), up to the budget
-            order = np.argsort(length, kind="stable")
+            # a stable subset, the same edges from frame to frame (a fixed shuffled order,
+            # no sort per frame), up to the budget of drawn length
+            perm = self._live_order()
             keep = np.zeros(len(length), dtype=bool)
-            keep[order[np.cumsum(length[order]) <= self.LIVE_BUDGET]] = True
+            keep[perm[np.cumsum(length[perm]) <= self.LIVE_BUDGET]] = True
             paths = self._subset_paths(keep)
             self.stats["decimated"] = self.stats.get("decimated", 0) + 1
+        fade = self.density_opacity(total, clip)
         p.save()
         p.setTransform(tr)
         for k, path in paths:
-            p.setPen(self._pen(self._colors[k % len(self._colors)], self._width))
+            # the fade goes into the pen's alpha: a painter opacity below 1 took the raster
+            # engine off its solid-colour path (3× slower at 50,000 edges)
+            c = QColor(self._colors[k % len(self._colors)])
+            c.setAlphaF(c.alphaF() * fade)
+            p.setPen(self._pen(c, self._width))
             p.drawPath(path)
         p.restore()
         if not self._arrows:
@@ -401,11 +447,36 @@ class EdgeLayer(pg.GraphicsObject):
         a, b, g, ends = self._segments(tr, clip)
         if len(a) == 0:
             return
-        wa, wb, ok = self._arrow_segments(a, b, ends)
+        heads, ok = self._arrow_heads(a, b, ends, _zoom(tr))
+        # the heads are in device coordinates: drawn through the painter's item transform
+        # (as the live frames once did) they landed far from their edges, a speckle cloud
+        p.save()
+        p.resetTransform()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(Qt.PenStyle.NoPen)
         for k in np.unique(g[ok]).tolist():
             m = ok & (g == k)
-            p.setPen(self._pen(self._colors[k % len(self._colors)], self._width))
-            p.drawPath(_pairs_path(wa[m], wb[m]))
+            c = QColor(self._colors[k % len(self._colors)])
+            c.setAlphaF(min(1.0, c.alphaF() * 1.6))
+            p.setBrush(c)
+            p.drawPath(_triangles_path(heads[m]))
+        p.restore()
+
+    # Edge opacity falls with the ink the edges would put on the view: where the drawn
+    # length × width covers more than DENSITY_INK of the area, they fade (down to
+    # DENSITY_FLOOR), so a 6,500-node graph shows its structure instead of a grey blob.
+    DENSITY_INK = 0.2
+    DENSITY_FLOOR = 0.3
+
+    def density_opacity(self, total_px: float, clip: QRectF) -> float:
+        area = max(clip.width() * clip.height(), 1.0)
+        ink = total_px * self._width / area
+        if ink <= self.DENSITY_INK:
+            f = 1.0
+        else:
+            f = max(self.DENSITY_FLOOR, (self.DENSITY_INK / ink) ** 0.7)
+        self.last_density_opacity = f
+        return f
 
     def _groups(self) -> list[int]:
         if self._group_list is None:
@@ -420,22 +491,32 @@ class EdgeLayer(pg.GraphicsObject):
             out.append((int(k), _pairs_path(pos[e[sel, 0]], pos[e[sel, 1]])))
         return out
 
-    def _arrow_segments(self, a: np.ndarray, b: np.ndarray, ends: np.ndarray):
-        """Two short strokes per edge forming an arrow head at the target's rim."""
+    def arrow_size(self, zoom: float) -> float:
+        """The length (px) of an arrowhead at ``zoom`` (px per layout unit): it grows with
+        the zoom, as the edges' lengths do, within readable bounds."""
+        return float(np.clip(5.0 * math.sqrt(max(zoom, 1e-9)) * (0.7 + 0.3 * self._width), 3, 18))
+
+    def _arrow_heads(self, a: np.ndarray, b: np.ndarray, ends: np.ndarray, zoom: float):
+        """A filled triangle per edge, its tip on the target node's rim (device px):
+        (heads (n, 3, 2): tip, left, right; ok mask of edges long enough for one)."""
         d = b - a
         length = np.hypot(d[:, 0], d[:, 1])
         r = self._radius[ends] if len(self._radius) else np.full(len(ends), 3.0)
-        size = 3.0 + 2.0 * self._width
-        ok = length > r + 2 * size
+        size = self.arrow_size(zoom)
+        ok = length > r + 1.5 * size
         u = d / np.maximum(length, 1e-9)[:, None]
-        tip = b - u * (r + 1.0)[:, None]
+        tip = b - u * r[:, None]
         base = tip - u * size
-        perp = np.column_stack([-u[:, 1], u[:, 0]]) * (size * 0.55)
-        w1, w2 = base + perp, base - perp
-        # pair (w1, tip) and (w2, tip): interleave as two segment lists
-        wa = np.concatenate([w1[:, None, :], w2[:, None, :]], axis=1)
-        wb = np.concatenate([tip[:, None, :], tip[:, None, :]], axis=1)
-        return wa, wb, ok
+        perp = np.column_stack([-u[:, 1], u[:, 0]]) * (size * 0.45)
+        heads = np.stack([tip, base + perp, base - perp], axis=1)
+        return heads, ok
+
+    def arrow_heads(self, tr: QTransform) -> tuple[np.ndarray, np.ndarray]:
+        """(heads (n, 3, 2) in device px through ``tr``, target node index per head) of every
+        drawn arrow: what the paint draws (tests check the tips sit on the rims)."""
+        a, b, _g, ends = self._segments(tr, QRectF(-1e7, -1e7, 2e7, 2e7))
+        heads, ok = self._arrow_heads(a, b, ends, _zoom(tr))
+        return heads[ok], ends[ok]
 
     def _paint_highlight(self, p: QPainter, tr: QTransform) -> None:
         if len(self._hl_edges) == 0:
@@ -450,9 +531,11 @@ class EdgeLayer(pg.GraphicsObject):
         p.setPen(self._pen(self._hl_color, self._width * 1.6))
         p.drawPath(_pairs_path(a, b))
         if self._arrows:
-            wa, wb, ok = self._arrow_segments(a, b, ends)
+            heads, ok = self._arrow_heads(a, b, ends, _zoom(tr))
             if ok.any():
-                p.drawPath(_pairs_path(wa[ok], wb[ok]))
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(self._hl_color)
+                p.drawPath(_triangles_path(heads[ok]))
         p.restore()
 
     def _paint_direct(self, p: QPainter) -> None:
@@ -476,6 +559,19 @@ def _pairs_path(a: np.ndarray, b: np.ndarray):
     xy[1::2] = b
     np.clip(xy, -1e7, 1e7, out=xy)
     return pg.arrayToQPath(xy[:, 0].copy(), xy[:, 1].copy(), connect="pairs", finiteCheck=False)
+
+
+def _triangles_path(heads: np.ndarray) -> QPainterPath:
+    """One path of closed triangles (``heads``: (n, 3, 2))."""
+    if len(heads) == 0:
+        return QPainterPath()
+    xy = np.empty((len(heads), 4, 2))
+    xy[:, :3] = heads
+    xy[:, 3] = heads[:, 0]  # back to the tip: each triangle a closed polygon
+    xy = np.clip(xy.reshape(-1, 2), -1e7, 1e7)
+    connect = np.ones(len(xy), dtype=np.int32)
+    connect[3::4] = 0  # no line from one triangle to the next
+    return pg.arrayToQPath(xy[:, 0].copy(), xy[:, 1].copy(), connect=connect, finiteCheck=False)
 
 
 class NodeLayer(pg.ScatterPlotItem):
@@ -646,6 +742,7 @@ class LabelLayer(pg.GraphicsObject):
     """Node labels (hubs first, fading in with zoom) and relation labels, in one item."""
 
     MAX_LABELS = 200
+    HUB_LABELS = 12
     MAX_RELATION_LABELS = 150
 
     def __init__(self) -> None:
@@ -654,6 +751,7 @@ class LabelLayer(pg.GraphicsObject):
         self._text: list[str] = []
         self._weight = np.zeros(0)  # >= 1; hubs larger, so they pass the threshold first
         self._order = np.zeros(0, dtype=np.int64)
+        self._hubs = np.zeros(0, dtype=np.int64)  # far above the usual degree, by degree
         self._radius = np.zeros(0)
         self._bounds = QRectF()
         self._margin = 0.0
@@ -666,21 +764,41 @@ class LabelLayer(pg.GraphicsObject):
         self._rel_font = QFont()
         self._rel_font.setPixelSize(9)
         self._fm = QFontMetricsF(self._font)
-        self._widths: dict[int, float] = {}
+        self._widths: dict[tuple[int, bool], float] = {}
+        self._elide: Callable[[str], str] | None = None
+        self._short: dict[int, str] = {}
         self._edges = np.zeros((0, 2), dtype=np.int64)
         self._rel_text: list[str | None] = []
         self._rel_colors: list[QColor] = []
         self._rel_group = np.zeros(0, dtype=np.int64)
+        self._rel_has = np.zeros(0, dtype=bool)
         self.painted = None  # optional callable, called after every paint
         self.shown: list[int] = []  # indices labelled by the last paint (tests, SVG export)
         self.relations_shown: list[int] = []  # edge indices whose relation was labelled
         self.alphas: dict[int, float] = {}
+        self.texts: dict[int, str] = {}  # the strings the last paint drew, by node
+        self._moving = False  # positions changed since the last paint
+        self._halo: QColor | None = None
+        self._layout_key: tuple = ()
+        self._layout_time = -1.0
 
-    def set_graph(self, text: list[str], degree: np.ndarray, radius: np.ndarray) -> None:
+    def set_graph(
+        self,
+        text: list[str],
+        degree: np.ndarray,
+        radius: np.ndarray,
+        elide: Callable[[str], str] | None = None,
+    ) -> None:
+        """``text``: the full labels; ``elide`` shortens one for the zoomed-out view."""
         self._text = list(text)
+        self._elide = elide
+        self._short.clear()
         deg = np.asarray(degree, dtype=np.float64)
         self._weight = 1.0 + 0.75 * np.log2(1.0 + deg)
         self._order = np.argsort(-deg, kind="stable")
+        linked = deg[deg > 0]
+        floor = max(4.0, 4.0 * float(np.median(linked))) if len(linked) else np.inf
+        self._hubs = self._order[deg[self._order] >= floor][: 4 * self.HUB_LABELS]
         self._radius = np.asarray(radius, dtype=np.float64)
         self._widths.clear()
         self._forced = np.zeros(0, dtype=np.int64)
@@ -701,15 +819,22 @@ class LabelLayer(pg.GraphicsObject):
         self._rel_text = list(rel_text)
         self._rel_group = np.asarray(group, dtype=np.int64)
         self._rel_colors = list(colors)
+        self._rel_has = np.fromiter(
+            (t is not None for t in self._rel_text), bool, len(self._rel_text)
+        )  # once, not per paint (50,000 Python calls cost ~5 ms a frame)
         self.update()
 
     def set_positions(self, pos: np.ndarray) -> None:
         _place(self, pos)
+        self._moving = True
         self.update()
 
-    def set_style(self, color: QColor, threshold: float) -> None:
+    def set_style(self, color: QColor, threshold: float, halo: QColor | None = None) -> None:
+        """``halo``: the plot's background, laid under each label so it reads over nodes
+        and edges."""
         self._color = QColor(color)
         self.threshold = max(1e-6, float(threshold))
+        self._halo = None if halo is None else QColor(halo)
         self.update()
 
     def set_forced(self, idx: np.ndarray | None, dim: float) -> None:
@@ -731,11 +856,27 @@ class LabelLayer(pg.GraphicsObject):
         m = self._margin
         return self._bounds.adjusted(-m, -m, m, m)
 
-    def _width(self, i: int) -> float:
-        w = self._widths.get(i)
+    # a label is shown in full once the zoom carries it this far past its fade-in threshold
+    FULL_AT = 2.2
+    FULL_CHARS = 90  # even zoomed in, a paragraph-long title is cut
+
+    def label(self, i: int, full: bool) -> str:
+        """Node ``i``'s label: in full when zoomed in, elided when zoomed out."""
+        text = self._text[i]
+        if full:
+            return text if len(text) <= self.FULL_CHARS else text[: self.FULL_CHARS - 1] + "…"
+        if self._elide is None:
+            return text
+        short = self._short.get(i)
+        if short is None:
+            short = self._short[i] = self._elide(text)
+        return short
+
+    def _width(self, i: int, full: bool = False) -> float:
+        w = self._widths.get((i, full))
         if w is None:
-            w = self._fm.horizontalAdvance(self._text[i])
-            self._widths[i] = w
+            w = self._fm.horizontalAdvance(self.label(i, full))
+            self._widths[(i, full)] = w
         return w
 
     def alpha_for(self, zoom: float) -> np.ndarray:
@@ -750,17 +891,36 @@ class LabelLayer(pg.GraphicsObject):
             if self.painted is not None:
                 self.painted()
 
+    # While the layout moves, the choice of labels (hubs first, no overlaps: the costly
+    # part) is redone at most every RELAYOUT_S; the frames between draw the same labels at
+    # their new places.
+    RELAYOUT_S = 0.3
+
     def _paint_labels(self, p: QPainter, widget) -> None:
-        self.relations_shown = []
-        self.shown = []
-        self.alphas = {}
         n = len(self._pos)
         if n == 0 or len(self._text) != n:
+            self.relations_shown, self.shown, self.alphas = [], [], {}
             return
         tr = p.transform()
         zoom = _zoom(tr)
         d = device_coords(tr, self._pos)
         view = QRectF(p.viewport()) if widget is None else QRectF(widget.rect())
+        key = (round(zoom, 9), len(self._forced), self._dim, len(self._text), view)
+        now = time.monotonic()
+        if (
+            self._moving
+            and key == self._layout_key
+            and now - self._layout_time < self.RELAYOUT_S
+            and self.shown
+        ):
+            self._moving = False
+            self._repaint_labels(p, d)
+            return
+        self._moving = False
+        self._layout_key, self._layout_time = key, now
+        self.relations_shown = []
+        self.shown = []
+        self.alphas = {}
         vis = (
             np.isfinite(d).all(axis=1)
             & (d[:, 0] > view.left() - 100)
@@ -769,6 +929,12 @@ class LabelLayer(pg.GraphicsObject):
             & (d[:, 1] < view.bottom() + 20)
         )
         alpha = self.alpha_for(zoom)
+        # the biggest hubs in view are labelled at any zoom (if their label fits): an
+        # overview of a big vault gets its landmarks, not one nameless blob
+        hubs = self._hubs[self._hubs < n]
+        hubs = hubs[vis[hubs]][: self.HUB_LABELS]
+        if len(hubs):
+            alpha[hubs] = np.maximum(alpha[hubs], 0.9)
         forced = self._forced[(self._forced >= 0) & (self._forced < n)]
         is_forced = np.zeros(n, dtype=bool)
         is_forced[forced] = True
@@ -788,13 +954,15 @@ class LabelLayer(pg.GraphicsObject):
         xy = d[order].tolist()
         rad = (self._radius[order] if len(self._radius) == n else np.full(len(order), 4.0)).tolist()
         alist = np.where(is_forced[order], 1.0, alpha[order] * self._dim).tolist()
+        full_list = (zoom * self._weight[order] >= self.FULL_AT * self.threshold).tolist()
         base = QColor(self._color)
         base_alpha = base.alphaF()
         colours: dict[int, QColor] = {}
-        for i, (px, py), r, a in zip(idx, xy, rad, alist, strict=True):
+        self.texts = {}
+        for i, (px, py), r, a, full in zip(idx, xy, rad, alist, full_list, strict=True):
             if a <= 0.01:
                 continue
-            w = self._width(i)
+            w = self._width(i, full)
             x0, y0 = px - w / 2 - 1, py + r + 2.0
             if not _claim(grid, cell, (x0, y0, x0 + w + 2, y0 + h)):
                 continue
@@ -804,11 +972,36 @@ class LabelLayer(pg.GraphicsObject):
                 color = QColor(base)
                 color.setAlphaF(max(0.0, min(1.0, level / 20 * base_alpha)))
                 colours[level] = color
+            if self._halo is not None:
+                halo = QColor(self._halo)
+                halo.setAlphaF(0.7 * min(1.0, a))
+                p.fillRect(QRectF(x0, y0, w + 2, h), halo)
             p.setPen(color)
-            p.drawText(QPointF(x0 + 1, y0 + ascent), self._text[i])
+            text = self.label(i, full)
+            p.drawText(QPointF(x0 + 1, y0 + ascent), text)
             self.shown.append(i)
+            self.texts[i] = text
             self.alphas[i] = a
         self._paint_relations(p, d, zoom, view, grid, cell)
+        p.restore()
+
+    def _repaint_labels(self, p: QPainter, d: np.ndarray) -> None:
+        """The last chosen labels at the nodes' new places (a moving layout's frames)."""
+        p.save()
+        p.resetTransform()
+        p.setFont(self._font)
+        ascent = self._fm.ascent()
+        base = QColor(self._color)
+        rad = self._radius if len(self._radius) == len(d) else np.full(len(d), 4.0)
+        for i in self.shown:
+            text = self.texts.get(i, "")
+            if not np.isfinite(d[i]).all():
+                continue
+            color = QColor(base)
+            color.setAlphaF(max(0.0, min(1.0, self.alphas.get(i, 1.0) * base.alphaF())))
+            p.setPen(color)
+            w = self._fm.horizontalAdvance(text)
+            p.drawText(QPointF(d[i, 0] - w / 2, d[i, 1] + rad[i] + 2.0 + ascent), text)
         p.restore()
 
     RELATION_ZOOM = 2.5  # px per layout unit from which relation labels are drawn
@@ -824,7 +1017,9 @@ class LabelLayer(pg.GraphicsObject):
         a, b = d[self._edges[:, 0]], d[self._edges[:, 1]]
         mid = (a + b) / 2
         length = np.hypot(*(b - a).T)
-        has = np.fromiter((t is not None for t in self._rel_text), bool, len(self._rel_text))
+        has = self._rel_has
+        if len(has) != len(self._edges) or not has.any():
+            return
         ok = (
             has
             & (length > 90)

@@ -53,11 +53,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
-from xml.sax.saxutils import escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -73,6 +72,7 @@ from PySide6.QtWidgets import (
     QToolButton,
     QVBoxLayout,
     QWidget,
+    QWidgetAction,
 )
 
 from anthology.graph.export import write_graphml, write_node_link_json
@@ -96,6 +96,7 @@ from anthology.layout.force_layout import ForceParams
 from anthology.layout.placement import place_missing
 from anthology.palette import THEMES as PALETTE_THEMES
 from anthology.palette import theme as palette_theme
+from anthology.ui.graph_camera import GLIDE_MS, GraphCamera
 from anthology.ui.graph_controls import MENTION, GraphControls, defaults
 from anthology.ui.graph_items import (
     EdgeLayer,
@@ -104,9 +105,11 @@ from anthology.ui.graph_items import (
     PassiveScatter,
     device_coords,
 )
+from anthology.ui.graph_keys import GraphKeys
+from anthology.ui.graph_legend import GraphLegend
 from anthology.ui.layout_worker import LayoutSpec, LayoutThread
 from anthology.ui.theme import css_colour, qcolor
-from anthology.user_state import GRAPH_VIEW
+from anthology.user_state import GRAPH_CAMERA, GRAPH_VIEW
 from anthology.vault import GraphData
 from anthology.vault.render.safe_text import tooltip_html
 
@@ -267,6 +270,12 @@ class GraphView(QWidget):
         self._edge_group = np.zeros(0, dtype=np.int64)
         self._rel_group_full = np.zeros(0, dtype=np.int64)
         self._mark_spots: list = []
+        self._legend_marks: tuple = ()
+        # where the view looked, per mode ("global" / "local"), for the vault's user state;
+        # the first rebuild after a vault opens shows the stored view instead of a fit
+        self._views: dict[str, Any] = {}
+        self._restore_pending = False
+        self._follow_on_settle = False  # the next cooled simulation brings the reader back
 
         self._awaiting_paint = False
         self._frame_timer = QTimer(self)
@@ -277,6 +286,7 @@ class GraphView(QWidget):
         self._zoom_timer.setSingleShot(True)
         self._zoom_timer.setInterval(150)
         self._zoom_timer.timeout.connect(self._apply_zoom_step)
+        self.keys = GraphKeys(self)  # the keyboard focus (arrows, Tab, Enter, Esc)
         self._build_ui()
         self._apply_theme()
         self._save_timer = QTimer(self)
@@ -291,19 +301,29 @@ class GraphView(QWidget):
     def _build_ui(self) -> None:
         self.toolbar = QToolBar("Graph", self)
         self.toolbar.setObjectName("graphToolbar")
-        self.action_local = QAction("Local graph", self)
+        # Two buttons, the one that is on shown pressed: a single "Local graph" toggle next
+        # to "depth 1" read as the mode even while the global graph was shown (issue 14).
+        self.action_global = QAction("Global", self)
+        self.action_global.setObjectName("actionGlobal")
+        self.action_global.setCheckable(True)
+        self.action_global.setChecked(True)
+        self.action_global.setToolTip("Show every entry of the vault")
+        self.action_global.triggered.connect(lambda: self.set_local(False))
+        self.toolbar.addAction(self.action_global)
+        self.action_local = QAction("Local", self)
         self.action_local.setObjectName("actionLocal")
         self.action_local.setCheckable(True)
-        self.action_local.setToolTip("Show only the current entry's neighbourhood (Local/Global)")
+        self.action_local.setToolTip("Show only the current entry's neighbourhood")
         self.action_local.toggled.connect(self.set_local)
         self.toolbar.addAction(self.action_local)
         self.depth_spin = QSpinBox()
         self.depth_spin.setObjectName("depthSpin")
         self.depth_spin.setRange(1, 3)
         self.depth_spin.setPrefix("depth ")
-        self.depth_spin.setToolTip("Local graph depth")
+        self.depth_spin.setToolTip("Local graph depth: links away from the current entry")
         self.depth_spin.valueChanged.connect(self.set_depth)
-        self.toolbar.addWidget(self.depth_spin)
+        self.action_depth = self.toolbar.addWidget(self.depth_spin)
+        self.action_depth.setVisible(False)  # a depth only means something for local
         self.toolbar.addSeparator()
         self.search_edit = QLineEdit()
         self.search_edit.setObjectName("graphSearch")
@@ -335,6 +355,17 @@ class GraphView(QWidget):
         export_btn.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         export_menu = QMenu(export_btn)
         export_menu.addAction(self.action_png)
+        # the PNG's width, chosen in the menu (the picture is the whole graph at that width)
+        self.png_width = QSpinBox()
+        self.png_width.setObjectName("pngWidth")
+        self.png_width.setRange(400, 16000)
+        self.png_width.setSingleStep(400)
+        self.png_width.setValue(2400)
+        self.png_width.setPrefix("PNG width ")
+        self.png_width.setSuffix(" px")
+        width_action = QWidgetAction(export_menu)
+        width_action.setDefaultWidget(self.png_width)
+        export_menu.addAction(width_action)
         export_menu.addAction(self.action_svg)
         export_menu.addSeparator()
         # data, not pictures: what the filters leave (graph.export)
@@ -362,6 +393,7 @@ class GraphView(QWidget):
         self.vb.setMouseEnabled(True, True)
         self.vb.disableAutoRange()
         self.view.setCentralItem(self.vb)
+        self.camera = GraphCamera(self.vb, self)
         self.edges = EdgeLayer()
         self.edges.setZValue(0)
         self.nodes = NodeLayer()
@@ -385,10 +417,7 @@ class GraphView(QWidget):
         self.view.installEventFilter(self)
         self.vb.sigTransformChanged.connect(self._on_view_changed)
 
-        self.legend = QLabel(self.view)
-        self.legend.setObjectName("graphLegend")
-        self.legend.setTextFormat(Qt.TextFormat.RichText)
-        self.legend.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.legend = GraphLegend(self)  # a strip under the plot, not over it
         self.empty_label = QLabel("No entries to show", self.view)
         self.empty_label.setObjectName("graphEmpty")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -403,10 +432,15 @@ class GraphView(QWidget):
         self.controls_area.setFixedWidth(260)
         self.controls_area.setVisible(False)
 
+        plot = QVBoxLayout()
+        plot.setContentsMargins(0, 0, 0, 0)
+        plot.setSpacing(0)
+        plot.addWidget(self.view, 1)
+        plot.addWidget(self.legend)
         body = QHBoxLayout()
         body.setContentsMargins(0, 0, 0, 0)
         body.setSpacing(0)
-        body.addWidget(self.view, 1)
+        body.addLayout(plot, 1)
         body.addWidget(self.controls_area)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -428,8 +462,65 @@ class GraphView(QWidget):
             super().keyPressEvent(event)
 
     def _key(self, event) -> bool:
-        """Arrows pan, +/− zoom, 0/Home fits.  True when handled."""
+        """The graph's keys (see :mod:`anthology.ui.graph_keys`).  True when handled."""
+        return self.keys.handle(event)
+
+    # what the keys need (indices into the shown nodes) ------------------------------------
+    def key_device_positions(self) -> np.ndarray:
+        tr = self.nodes.deviceTransform_()
+        if tr is None:
+            return self._dpos * np.array([1.0, -1.0])  # y up in the layout, down on screen
+        return device_coords(tr, self._dpos)
+
+    def key_neighbours(self, j: int) -> np.ndarray:
+        indptr, nbr, _eid = self._csr
+        return nbr[indptr[j] : indptr[j + 1]] if 0 <= j < len(self._shown) else nbr[:0]
+
+    def key_start(self) -> int:
+        """The current entry if shown, else the node nearest the middle of the view."""
+        if self._current is not None and self._current in self._index:
+            hit = np.flatnonzero(self._shown == self._index[self._current])
+            if len(hit):
+                return int(hit[0])
+        if len(self._dpos) == 0:
+            return -1
+        cx, cy = self.camera.centre()
+        return int(np.argmin(np.hypot(self._dpos[:, 0] - cx, self._dpos[:, 1] - cy)))
+
+    def key_focus(self, j: int) -> None:
+        entry_id = self._id_of(j)
+        self.hover(entry_id)
+        self._reveal(entry_id)
+
+    def key_open(self, j: int) -> None:
+        self._on_node_clicked(j)
+
+    def key_clear(self) -> bool:
+        """Esc with no keyboard focus clears, one per press, the most recent thing laid
+        over the graph: a shown path, then the Shift+click selection, then the node search."""
+        if self._path is not None:
+            self.show_path(None)
+            return True
+        if self._selection:
+            self._selection.clear()
+            self._update_marks()
+            return True
+        if self.search_edit.text():
+            self.set_search("")
+            return True
+        return False
+
+    def focused_id(self) -> str | None:
+        """The node the keyboard focus is on (None: none)."""
+        return self._id_of(self.keys.focus)
+
+    def key_pan_zoom(self, event) -> bool:
+        """Shift+arrows pan, +/− zoom, 0/Home fits.  True when handled."""
         key = event.key()
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down) and not shift:
+            return False
+        self.camera.stop()
         rect = self.vb.viewRect()
         step_x, step_y = rect.width() * 0.1, rect.height() * 0.1
         if key == Qt.Key.Key_Left:
@@ -451,9 +542,6 @@ class GraphView(QWidget):
         return True
 
     def _place_overlays(self) -> None:
-        self.legend.adjustSize()
-        h = self.view.height()
-        self.legend.move(8, max(0, h - self.legend.height() - 8))
         self.empty_label.setGeometry(0, 0, self.view.width(), self.view.height())
 
     def _toggle_controls(self, on: bool) -> None:
@@ -485,6 +573,7 @@ class GraphView(QWidget):
             self._vault_key = vault_key
             self._store = store
             self._load_settings()
+            self._load_views()
             self._pins.clear()
             self._trail.clear()
             self._selection.clear()  # a selection, like a search, belongs to its vault
@@ -580,9 +669,13 @@ class GraphView(QWidget):
             self._trail.append(entry_id)
             del self._trail[:-TRAIL_LENGTH]
         if self._settings["local"]:
-            self._local_centre = entry_id
-            self._selection_centres = []  # the local graph follows the reader again
-            self._rebuild(refit=True)
+            if entry_id != self._local_centre or self._restore_pending or self._selection_centres:
+                self._local_centre = entry_id
+                self._selection_centres = []  # the local graph follows the reader again
+                self._rebuild(refit=True)
+            else:
+                self._update_marks()
+                self._reveal(entry_id)
         else:
             self._update_marks()
             self._reveal(entry_id)
@@ -620,6 +713,8 @@ class GraphView(QWidget):
             self._save_timer.stop()
             self.edges.cache.timer.stop()
             self.nodes.cache.timer.stop()
+            self.edges.cache.settle_timer.stop()
+            self.nodes.cache.settle_timer.stop()
             self._zoom_timer.stop()
             self._frame_timer.stop()
         if self._vault_key is not None:
@@ -640,13 +735,31 @@ class GraphView(QWidget):
         if self.action_local.isChecked() != local:
             self.action_local.setChecked(local)  # re-enters through toggled
             return
+        self._show_mode(local)
         if self._settings["local"] == local:
             return
+        self._remember_view()
         self._settings["local"] = local
         if local and self._local_centre is None:
             self._local_centre = self._current
         self._schedule_save()
         self._rebuild(refit=True)
+
+    def _show_mode(self, local: bool) -> None:
+        """The toolbar says the mode that is on: one of Global / Local pressed, the depth
+        only beside Local."""
+        for action, on in ((self.action_global, not local), (self.action_local, local)):
+            if action.isChecked() != on:
+                action.blockSignals(True)
+                action.setChecked(on)
+                action.blockSignals(False)
+        self.action_depth.setVisible(local)
+
+    def toolbar_mode(self) -> str:
+        """ "local" or "global": what the toolbar shows as on (tests compare it with what is
+        drawn)."""
+        g, loc = self.action_global.isChecked(), self.action_local.isChecked()
+        return "local" if loc and not g else "global" if g and not loc else "?"
 
     def is_local(self) -> bool:
         return bool(self._settings["local"])
@@ -751,16 +864,10 @@ class GraphView(QWidget):
         if self._worker is not None:
             self._worker.set_paused(bool(paused))
 
-    def fit(self) -> None:
-        pos = self._dpos[np.isfinite(self._dpos).all(axis=1)] if len(self._dpos) else self._dpos
-        if len(pos) == 0:
-            self.vb.setRange(QRectF(-100, -100, 200, 200), padding=0)
-            return
-        x0, y0 = pos.min(axis=0)
-        x1, y1 = pos.max(axis=0)
-        w, h = max(x1 - x0, 60.0), max(y1 - y0, 60.0)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        self.vb.setRange(QRectF(cx - w / 2, cy - h / 2, w, h), padding=0.08)
+    def fit(self, animate: bool = False) -> None:
+        """Show the bulk of the shown nodes (far outliers may stay outside: see
+        :func:`anthology.ui.graph_camera.bulk_box`)."""
+        self.camera.fit(self._dpos, animate=animate)
 
     # settings -------------------------------------------------------------------------------
     def settings(self) -> dict:
@@ -778,6 +885,7 @@ class GraphView(QWidget):
         self._settings = values
         self._schedule_save()
         if key in ("center", "repel", "link_strength", "link_distance"):
+            self._follow_on_settle = True
             if self._worker is not None:
                 self._worker.set_params(self._force_params(), reheat=0.3)
         elif key in ("hidden_kinds", "tags", "hidden_relations", "orphans", "ghosts"):
@@ -805,15 +913,16 @@ class GraphView(QWidget):
             # a ";"-separated group query of before becomes ordered groups (graph.groups)
             stored = migrate_settings(stored, THEMES[self._theme]["palette"])
             values.update({k: v for k, v in stored.items() if k in values})
+        elif self._store is not None:
+            # a vault's first graph is the current entry's neighbourhood (issue 14): the
+            # global graph of a big vault says little until it has been arranged
+            values["local"] = True
         self._settings = values
         self.controls.set_values(values)
-        for w, v in (
-            (self.action_local, values["local"]),
-            (self.controls_button, values["controls_open"]),
-        ):
-            w.blockSignals(True)
-            w.setChecked(bool(v))
-            w.blockSignals(False)
+        self.controls_button.blockSignals(True)
+        self.controls_button.setChecked(bool(values["controls_open"]))
+        self.controls_button.blockSignals(False)
+        self._show_mode(bool(values["local"]))
         self.controls_area.setVisible(bool(values["controls_open"]))
         self.depth_spin.blockSignals(True)
         self.depth_spin.setValue(int(values["depth"]))
@@ -822,6 +931,32 @@ class GraphView(QWidget):
     def _save_settings(self) -> None:
         if self._vault_key is not None and self._store is not None:
             self._store.put(GRAPH_VIEW, self._settings)
+            self._remember_view()
+            self._store.put(GRAPH_CAMERA, dict(self._views))
+
+    # the camera's state per vault and mode -----------------------------------------------
+    def _mode(self) -> str:
+        return "local" if self._settings["local"] else "global"
+
+    def _load_views(self) -> None:
+        stored = self._store.get(GRAPH_CAMERA) if self._store is not None else None
+        self._views = dict(stored) if isinstance(stored, dict) else {}
+        self._restore_pending = True
+        self.camera.stop()
+
+    def _remember_view(self) -> None:
+        """Keep where the current mode looks (not while a restore is still to come, nor for
+        an empty graph: neither is a view the reader chose)."""
+        if self._restore_pending or len(self._shown) == 0:
+            return
+        state = self.camera.state()
+        if state is not None:
+            self._views[self._mode()] = state
+
+    def view_state(self) -> dict[str, Any]:
+        """Where the view looks, per mode (what the user state keeps)."""
+        self._remember_view()
+        return dict(self._views)
 
     def _force_params(self) -> ForceParams:
         st = self._settings
@@ -842,7 +977,7 @@ class GraphView(QWidget):
         sg = shown_graph(
             self._data,
             Filters.from_settings(self._settings),
-            centres if local else (),
+            centres if local else None,
             int(self._settings["depth"]),
         )
         shown, sub, eidx, remap = sg.nodes, sg.edges, sg.edge_ids, sg.remap
@@ -853,6 +988,7 @@ class GraphView(QWidget):
         self._csr = _neighbours_csr(len(shown), sub)
         self._hover = -1
         self.nodes._hover = -1
+        self.keys.reset()
         self._highlight = np.zeros(0, dtype=np.int64)
         self._tooltip = ""
         self.nodes.setToolTip("")
@@ -885,9 +1021,13 @@ class GraphView(QWidget):
         self._generation += 1
         self._base_sizes = np.zeros(0)  # no zoom restyle while the graph is swapped
         if refit:
-            self.fit()
+            self._refit(local, bool(centres))
+            self._follow_on_settle = True
         self._restyle(rebuild=True)
         self._start_worker()
+        if alpha > 0:
+            self.edges.cache.expect_motion()
+            self.nodes.cache.expect_motion()
         self._worker.load(
             self._generation,
             LayoutSpec(
@@ -899,7 +1039,22 @@ class GraphView(QWidget):
                 pins=tuple(pin_list),
             ),
         )
+        self.empty_label.setText(
+            "Open an entry to see its local graph"
+            if local and not centres and self._data.n
+            else "No entries to show"
+        )
         self.empty_label.setVisible(len(shown) == 0)
+
+    def _refit(self, local: bool, has_centre: bool) -> None:
+        """After a rebuild: the stored view of this mode if one is waiting (a relaunch),
+        else a fit; either way the current node ends up on screen."""
+        if self._restore_pending and (has_centre or not local):
+            self._restore_pending = False
+            if self.camera.restore(self._views.get(self._mode())):
+                self._reveal(self._current, animate=False)
+                return
+        self.fit(animate=local and self.isVisible())
 
     def _start_worker(self) -> None:
         if self._worker is None:
@@ -947,7 +1102,26 @@ class GraphView(QWidget):
 
     def _on_settled(self, generation: int) -> None:
         if not self._shut and generation == self._generation:
+            self._follow_after_layout()
             self.layoutSettled.emit()
+
+    def _follow_after_layout(self) -> None:
+        """A simulation (a new local graph, changed forces) moved the nodes: the local graph
+        is fitted again when part of it left the view; the current node is brought back."""
+        if not self._follow_on_settle or self._shut:
+            return
+        if self.camera.gliding():  # the fit of the new graph is still on its way: after it
+            QTimer.singleShot(GLIDE_MS + 30, self._follow_after_layout)
+            return
+        self._follow_on_settle = False
+        if self._settings["local"] and len(self._dpos):
+            r = self.vb.viewRect()
+            x, y = self._dpos[:, 0], self._dpos[:, 1]
+            inside = (x >= r.left()) & (x <= r.right()) & (y >= r.top()) & (y <= r.bottom())
+            if not inside.all():
+                self.fit(animate=True)
+                return
+        self._reveal(self._current)
 
     def _on_worker_failed(self, message: str) -> None:
         self.setToolTip(f"Layout stopped: {message}")
@@ -1047,7 +1221,7 @@ class GraphView(QWidget):
                 brushes=[self._brushes[k] for k in idx.tolist()],
                 edge_group=group,
                 edge_colours=colours,
-                labels=[_elide(x) for x in self._label_texts()],
+                labels=self._label_texts(),  # full: the layer elides them only zoomed out
                 label_rank=base,
                 relations=[d.relations[k] for k in self._sub_edge_ids.tolist()],
             )
@@ -1065,9 +1239,9 @@ class GraphView(QWidget):
         self.edges.set_graph(ld.edges, ld.edge_group, ld.edge_colours)
         self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), radius)
         self.edges.set_positions(ld.pos)
-        self.labels.set_graph(ld.labels, ld.label_rank, radius)
+        self.labels.set_graph(ld.labels, ld.label_rank, radius, elide=_elide)
         self.labels.set_relations(ld.edges, ld.relations, ld.edge_group, ld.edge_colours)
-        self.labels.set_style(t["text"], float(st["text_fade"]))
+        self.labels.set_style(t["text"], float(st["text_fade"]), QColor(t["background"]))
         self.labels.set_positions(ld.pos)
 
     # nodes grow (gently) with the zoom, in quantised steps so the sprite atlas stays small
@@ -1084,13 +1258,17 @@ class GraphView(QWidget):
         return round(math.log(z, self.ZOOM_STEP))
 
     def _zoom_factor(self, step: int) -> float:
+        # zoomed far out (a big vault's overview) nodes shrink to dots, so that thousands of
+        # them show the graph's shape instead of covering each other
         z = self.ZOOM_STEP**step
-        return float(np.clip(z, 0.3, 2.0) ** 0.5)
+        return float(np.clip(z, 0.05, 2.0) ** 0.5)
 
     def _on_view_changed(self, *_args) -> None:
         # applied once the zoom gesture pauses: a size change re-renders every sprite
         if not self._shut:
             self._zoom_timer.start()
+            if not self.camera.gliding() and not self._restore_pending:
+                self._schedule_save()  # the view is part of the vault's user state
 
     def _apply_zoom_step(self) -> None:
         step = self._current_zoom_step()
@@ -1182,6 +1360,11 @@ class GraphView(QWidget):
     def _update_marks(self) -> None:
         """Rings: current entry (accent, thick), visited trail (fading), pins, search hits."""
         t = THEMES[self._theme]
+        kinds = (self._current is not None, len(self._trail) > 1, bool(self._pins),
+                 bool(self._search))  # fmt: skip
+        if kinds != self._legend_marks:  # the legend lists the marks in use
+            self._legend_marks = kinds
+            self._update_legend()
         remap = (
             {self._data.ids[i]: j for j, i in enumerate(self._shown.tolist())}
             if (len(self._shown) < 5000)
@@ -1197,29 +1380,33 @@ class GraphView(QWidget):
             j = np.searchsorted(self._shown, i)
             return int(j) if j < len(self._shown) and self._shown[j] == i else -1
 
-        spots: list[tuple[int, QColor, float, float]] = []  # index, colour, width, extra size
-        if self._search and self._hover < 0:
+        # Each mark its own colour *and* shape, so they read apart in both themes and where
+        # they meet on one node: a search match a double-width ring close to the node, a
+        # pin a square, the trail a thin ring fading with age, the current entry a thick
+        # ring furthest out.  (Matches and pins once shared one orange ring: issue 14.)
+        spots: list[tuple[int, QColor, float, float, str]] = []  # index, colour, width,
+        if self._search and self._hover < 0:  # extra size, symbol
             for j in self._search_hits[:500].tolist():
-                spots.append((j, t["search"], 1.5, 5.0))
-        for k in self._selection:
+                spots.append((j, t["search"], 2.5, 5.0, "o"))
+        for k in self._selection:  # Shift+click selection: a wide ring in the text colour
             j = local_index(k)
             if j >= 0:
-                spots.append((j, t["text"], 2.0, 14.0))
+                spots.append((j, t["text"], 2.0, 14.0, "o"))
         for k in self._pins:
             j = local_index(k)
             if j >= 0:
-                spots.append((j, t["pin"], 1.5, 4.0))
+                spots.append((j, t["pin"], 2.0, 8.0, "s"))
         trail = [k for k in self._trail if k != self._current]
         for age, k in enumerate(reversed(trail)):
             j = local_index(k)
             if j >= 0:
                 c = QColor(t["trail"])
                 c.setAlphaF(max(0.25, 0.75 - 0.06 * age))
-                spots.append((j, c, 1.5, 6.0))
+                spots.append((j, c, 1.5, 10.0, "o"))
         if self._current is not None:
             j = local_index(self._current)
             if j >= 0:
-                spots.append((j, t["accent"], 3.0, 9.0))
+                spots.append((j, t["accent"], 3.0, 12.0, "o"))
         if not spots or len(self._dpos) == 0:
             self.marks.clear()
             self.marks.setVisible(False)
@@ -1232,32 +1419,36 @@ class GraphView(QWidget):
             pos=self._dpos[idx],
             size=[float(self._sizes[j] + s[3]) for j, s in zip(idx.tolist(), spots, strict=True)],
             pen=[pg.mkPen(s[1], width=s[2]) for s in spots],
+            symbol=[s[4] for s in spots],
             brush=None,
         )
 
     def _update_legend(self) -> None:
         t = THEMES[self._theme]
-        fg = t["text"].name()
-        rows = []
-        for name, colour in self._groups[:10]:
-            rows.append(f'<span style="color:{colour.name()}">●</span>&nbsp;{escape(name)}')
+        groups = list(self._groups[:12])
         colours = self._edge_colours
         present = set(np.unique(self._edge_group).tolist()) if len(self._edge_group) else set()
-        for j, name in enumerate(self._relation_names[:8]):
-            if (j + 1) in present and j + 1 < len(colours):
-                rows.append(
-                    f'<span style="color:{colours[j + 1].name()}">━</span>&nbsp;{escape(name)}'
-                )
-        if rows and (0 in present):
-            rows.append(f'<span style="color:{t["mention"].name()}">━</span>&nbsp;{MENTION}')
-        self.legend.setVisible(bool(rows) and bool(self._settings.get("legend", True)))
-        self.legend.setText(
-            f'<div style="color:{fg}; font-size:10px;">' + "<br>".join(rows) + "</div>"
-        )
-        self.legend.setStyleSheet(
-            f"background: {t['legend_bg']}; border-radius: 4px; padding: 4px;"
-        )
-        self._place_overlays()
+        relations = [
+            (name, colours[j + 1])
+            for j, name in enumerate(self._relation_names[:8])
+            if (j + 1) in present and j + 1 < len(colours)
+        ]
+        if (groups or relations) and (0 in present):
+            relations.append((MENTION, t["mention"]))
+        marks = []
+        if self._current is not None:
+            marks.append(("current", t["accent"]))
+        if len(self._trail) > 1:
+            marks.append(("trail", t["trail"]))
+        if self._pins:
+            marks.append(("pin", t["pin"]))
+        if self._search:
+            marks.append(("match", t["search"]))
+        self.legend.set_colours(t["background"], t["text"].name())
+        self.legend.set_entries(groups, relations, marks)
+        # shown whenever the setting is on, empty or not: a strip coming and going would
+        # resize the plot (and its zoom) under the reader's eyes
+        self.legend.setVisible(bool(self._settings.get("legend", True)))
 
     # ---- interaction ------------------------------------------------------------------------
     def _id_of(self, j: int) -> str | None:
@@ -1402,17 +1593,15 @@ class GraphView(QWidget):
         a.setObjectName("menuSelect")
         return menu
 
-    def _reveal(self, entry_id: str | None) -> None:
-        """Pan (keeping the zoom) so ``entry_id`` is in view."""
+    def _reveal(self, entry_id: str | None, animate: bool = True) -> None:
+        """Glide (keeping the zoom) so ``entry_id`` is well inside the view."""
         if entry_id is None or entry_id not in self._index:
             return
         hit = np.flatnonzero(self._shown == self._index[entry_id])
         if not len(hit):
             return
         x, y = self._dpos[int(hit[0])]
-        rect = self.vb.viewRect()
-        if not rect.contains(QPointF(x, y)):
-            self.vb.translateBy(x=x - rect.center().x(), y=y - rect.center().y())
+        self.camera.reveal(float(x), float(y), animate)
 
     # geometry helpers (tests, hosts) ---------------------------------------------------------
     def node_scene_pos(self, entry_id: str) -> QPointF | None:
@@ -1470,83 +1659,16 @@ class GraphView(QWidget):
         """The shown graph as node-link JSON; the number of nodes written."""
         return write_node_link_json(self._data, self._shown_graph, path)
 
-    def export_png(self, path: str) -> None:
-        """The current view (what the canvas shows, legend included) as a PNG."""
-        self.edges.refresh()
-        self.nodes.refresh()
-        pixmap = self.view.grab()
-        if pixmap.isNull() or not pixmap.save(str(path), "PNG"):
-            raise OSError(f"could not write {path}")
+    def export_png(self, path: str, width: int | None = None) -> tuple[int, int]:
+        """The whole shown graph (not the viewport) as a PNG ``width`` px wide (default:
+        the Export menu's width); returns the image's (width, height)."""
+        from anthology.ui.graph_export import export_png
 
-    def export_svg(self, path: str) -> None:
-        """The current view as a vector SVG: edges, nodes, rings and the shown labels."""
-        t = THEMES[self._theme]
-        vp = self.view.viewport()
-        w, h = max(1, vp.width()), max(1, vp.height())
-        tr = self.nodes.deviceTransform_()
-        out = [
-            '<?xml version="1.0" encoding="UTF-8"?>',
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-            f'viewBox="0 0 {w} {h}">',
-            f'<rect width="100%" height="100%" fill="{t["background"]}"/>',
-        ]
-        if tr is not None and len(self._dpos):
-            d = device_coords(tr, self._dpos)
-            dim = self._hover >= 0 or bool(self._search)
-            hl = np.zeros(len(d), dtype=bool)
-            hl[self._highlight] = True
-            if len(self._sub_edges):
-                a, b = d[self._sub_edges[:, 0]], d[self._sub_edges[:, 1]]
-                vis = ~(
-                    ((a[:, 0] < 0) & (b[:, 0] < 0))
-                    | ((a[:, 0] > w) & (b[:, 0] > w))
-                    | ((a[:, 1] < 0) & (b[:, 1] < 0))
-                    | ((a[:, 1] > h) & (b[:, 1] > h))
-                )
-                width = float(self._settings["link_width"])
-                for g in np.unique(self._edge_group[vis]).tolist():
-                    sel = vis & (self._edge_group == g)
-                    c = self._edge_colours[g % len(self._edge_colours)]
-                    op = c.alphaF() * (0.15 if dim else 1.0)
-                    segs = " ".join(
-                        f"M{x0:.1f} {y0:.1f}L{x1:.1f} {y1:.1f}"
-                        for (x0, y0), (x1, y1) in zip(a[sel].tolist(), b[sel].tolist(), strict=True)
-                    )
-                    out.append(
-                        f'<path d="{segs}" stroke="{c.name()}" stroke-opacity="{op:.3f}" '
-                        f'stroke-width="{width:.2f}" fill="none"/>'
-                    )
-            inside = (d[:, 0] > -50) & (d[:, 0] < w + 50) & (d[:, 1] > -50) & (d[:, 1] < h + 50)
-            out.append("<g>")
-            for j in np.flatnonzero(inside).tolist():
-                c = self._brush_table[int(self._brush_idx[j])]
-                op = c.alphaF() * (0.18 if dim and not hl[j] else 1.0)
-                out.append(
-                    f'<circle cx="{d[j, 0]:.1f}" cy="{d[j, 1]:.1f}" r="{self._sizes[j] / 2:.1f}" '
-                    f'fill="{c.name()}" fill-opacity="{op:.3f}"/>'
-                )
-            out.append("</g>")
-            for j, c, width, extra in self._mark_spots:
-                if inside[j]:
-                    out.append(
-                        f'<circle cx="{d[j, 0]:.1f}" cy="{d[j, 1]:.1f}" '
-                        f'r="{(self._sizes[j] + extra) / 2:.1f}" fill="none" '
-                        f'stroke="{c.name()}" stroke-opacity="{c.alphaF():.3f}" '
-                        f'stroke-width="{width:.1f}"/>'
-                    )
-            fg = t["text"]
-            texts = self.labels._text
-            for j in self.labels.shown:
-                if j < len(d) and inside[j] and j < len(texts):
-                    y = d[j, 1] + self._sizes[j] / 2 + 13
-                    op = self.labels.alphas.get(j, 1.0)
-                    out.append(
-                        f'<text x="{d[j, 0]:.1f}" y="{y:.1f}" text-anchor="middle" '
-                        f'font-family="sans-serif" font-size="11" fill="{fg.name()}" '
-                        f'fill-opacity="{op:.3f}">{escape(texts[j])}</text>'
-                    )
-        out.append(f"<title>{escape(self._vault_key or 'graph')}</title>")
-        out.append(f"<desc>{len(self._shown)} nodes</desc>")
-        out.append("</svg>")
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write("\n".join(out))
+        return export_png(self, path, int(width or self.png_width.value()))
+
+    def export_svg(self, path: str) -> int:
+        """The whole shown graph as SVG, every node a ``<circle class="node">``; returns the
+        number of nodes written."""
+        from anthology.ui.graph_export import export_svg
+
+        return export_svg(self, path)
