@@ -17,6 +17,7 @@ import html
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,6 +57,7 @@ from anthology.ui.index_worker import refresh_index
 from anthology.ui.outline_panel import OutlinePanel
 from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
+from anthology.ui.reading_settings import PreferencesDialog, ReadingSettings
 from anthology.ui.search_panel import SearchPanel
 from anthology.ui.task_runner import TaskRunner, describe_error
 from anthology.ui.theme import ThemeController
@@ -148,6 +150,8 @@ class MainWindow(QMainWindow):
         # when they are made)
         self.themes = ThemeController(self, str(self.settings.value("theme", "light")))
         self.themes.themeChanged.connect(self._on_theme_changed)
+        self.reading = ReadingSettings.load(self.settings)  # app-wide (reading_settings.py)
+        self.preferences: PreferencesDialog | None = None
 
         self._build_widgets()
         self._build_actions()
@@ -183,6 +187,8 @@ class MainWindow(QMainWindow):
         )
         pane.set_preview_provider(self._preview)
         pane.set_theme(self.theme)
+        pane.set_reading(self.reading.style, readable=self.reading.readable,
+                         width=self.reading.width)  # fmt: skip
         self.themes.themeChanged.connect(pane.set_theme)
         if self.index is not None:
             pane.set_vault(self.index, self.index.root)
@@ -331,6 +337,21 @@ class MainWindow(QMainWindow):
         self.act_outline = self.outline_dock.toggleViewAction()
         self.act_outline.setText("&Outline")
         self.act_outline.setStatusTip("Show or hide the outline of the entry")
+        self.act_bigger = self._action("&Bigger Text", lambda: self.zoom(1),
+                                       [K("Ctrl+="), K("Ctrl++"), K("Ctrl+Shift+=")])  # fmt: skip
+        self.act_smaller = self._action("&Smaller Text", lambda: self.zoom(-1), K("Ctrl+-"))
+        self.act_actual = self._action("&Actual Size", lambda: self.zoom(0), K("Ctrl+0"))
+        self.act_readable = self._action("Readable &Line Width",
+                                         lambda on: self.set_reading(replace(
+                                             self.reading, readable=bool(on))))  # fmt: skip
+        self.act_readable.setCheckable(True)
+        self.act_readable.setChecked(self.reading.readable)
+        self.act_serif = self._action("Se&rif Body Font", lambda on: self.set_reading(
+            replace(self.reading, serif=bool(on))))  # fmt: skip
+        self.act_serif.setCheckable(True)
+        self.act_serif.setChecked(self.reading.serif)
+        self.act_preferences = self._action("&Preferences…", self.open_preferences, K("Ctrl+,"),
+                                            "Font size, body font and line width")  # fmt: skip
         self.act_back.setText("← Back")
         self.act_forward.setText("Forward →")
 
@@ -363,6 +384,10 @@ class MainWindow(QMainWindow):
         tm.addAction(self.act_light)
         tm.addAction(self.act_dark)
         m.addAction(self.act_toggle_theme)
+        m.addSeparator()
+        for a in (self.act_bigger, self.act_smaller, self.act_actual, self.act_serif,
+                  self.act_readable, self.act_preferences):  # fmt: skip
+            m.addAction(a)
         m.addSeparator()
         m.addAction(self.act_explorer)
         m.addAction(self.act_outline)
@@ -1085,6 +1110,38 @@ class MainWindow(QMainWindow):
     @property
     def theme(self) -> str:
         return self.themes.theme
+
+    # -- reading settings --------------------------------------------------------------
+    def set_reading(self, settings: ReadingSettings) -> None:
+        """Apply reading settings to every tab's pane at once, and keep them (app-wide)."""
+        settings = settings.clamped()
+        self.reading = settings
+        settings.save(self.settings)
+        for pane in self.tabs.panes():
+            pane.set_reading(settings.style, readable=settings.readable, width=settings.width)
+        for action, on in ((self.act_readable, settings.readable),
+                           (self.act_serif, settings.serif)):  # fmt: skip
+            action.blockSignals(True)
+            action.setChecked(on)
+            action.blockSignals(False)
+        if self.preferences is not None:
+            self.preferences.set_settings(settings)
+
+    def zoom(self, steps: int) -> None:
+        """Ctrl+= / Ctrl+- (one point bigger or smaller), Ctrl+0 (``steps`` 0: the default)."""
+        if steps == 0:
+            self.set_reading(replace(self.reading, font_size=ReadingSettings().font_size))
+        else:
+            self.set_reading(self.reading.bigger(steps))
+        self.statusBar().showMessage(f"Text size {self.reading.font_size:g} pt", 2000)
+
+    def open_preferences(self) -> None:
+        if self.preferences is None:
+            self.preferences = PreferencesDialog(self.reading, self)
+            self.preferences.changed.connect(self.set_reading)
+        self.preferences.set_settings(self.reading)
+        self.preferences.show()
+        self.preferences.raise_()
 
     def set_theme(self, theme: str) -> None:
         """Restyle the window; every widget that follows ``themeChanged`` restyles itself."""

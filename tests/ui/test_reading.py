@@ -1,0 +1,138 @@
+"""Reading settings, folds, print and export, and the window's fixes, in the real window.
+
+A small Obsidian-shaped vault (folders, a name with spaces and a dot, no id/kind) is written
+to tmp_path; a "restart" is a fresh MainWindow on the same QSettings and state folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QFontInfo
+
+from anthology.ui.main_window import MainWindow
+
+
+def _para(word: str, n: int) -> str:
+    return "\n\n".join(f"{word} paragraph {i}: " + "lorem ipsum dolor sit amet " * 10
+                       for i in range(n))  # fmt: skip
+
+
+FILES = {
+    "HOME.md": "Start at [[Alpha v1.2]].\n",
+    "notes/Alpha v1.2.md": (
+        "---\ntags: [reading]\n---\nSee [[Beta]].\n\n## First part\n\n"
+        + _para("first", 4)
+        + "\n\n### Inner\n\ninner words here\n\n## Second part\n\n"
+        + _para("second", 3)
+        + "\n\nThe energy is $E = mc^2$.\n"
+    ),
+    "notes/Beta.md": "Back to [[Alpha v1.2]].\n\n> [!note]- Hidden callout\n> callout body\n",
+    "pics/dot.png": None,
+}
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QColor, QImage
+
+    root = tmp_path / "vault"
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if text is None:
+            image = QImage(8, 8, QImage.Format.Format_RGB32)
+            image.fill(QColor("red"))
+            data = QByteArray()
+            buf = QBuffer(data)
+            buf.open(QIODevice.OpenModeFlag.WriteOnly)
+            image.save(buf, "PNG")
+            path.write_bytes(bytes(data.data()))
+        else:
+            path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def open_window(qtbot, tmp_path: Path, vault: Path, settings: QSettings):
+    windows: list[MainWindow] = []
+
+    def make(entry: str | None = "notes/Alpha v1.2") -> MainWindow:
+        win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings,
+                         state_dir=tmp_path / "state", entry=entry)  # fmt: skip
+        qtbot.addWidget(win)
+        win.resize(1280, 800)
+        win.show()
+        qtbot.waitUntil(lambda: win.settled, timeout=20000)
+        qtbot.waitUntil(lambda: not win.indexing, timeout=20000)
+        windows.append(win)
+        return win
+
+    yield make
+    for win in windows:
+        win.close()
+
+
+def body_point_size(win: MainWindow) -> float:
+    """The point size of the first paragraph's text in the active pane."""
+    doc = win.entry_pane.document()
+    found = doc.find("lorem ipsum")
+    assert not found.isNull()
+    return found.charFormat().font().pointSizeF()
+
+
+def text_column(win: MainWindow) -> int:
+    pane = win.entry_pane
+    fmt = pane.document().rootFrame().frameFormat()
+    return int(pane.viewport().width() - fmt.leftMargin() - fmt.rightMargin())
+
+
+def test_reading_settings_change_every_pane_and_persist(open_window, qtbot) -> None:
+    win = open_window()
+    win.new_tab()
+    other = win.tabs.panes()[0]
+    before = body_point_size(win)
+    win.open_preferences()
+    dialog = win.preferences
+    dialog.width.setValue(400)
+    column = text_column(win)
+    assert abs(column - 400) <= 2  # a centred column of that width
+    dialog.size.setValue(16)
+    dialog.family.setCurrentIndex(1)  # serif
+    dialog.readable.setChecked(False)
+    after = body_point_size(win)
+    assert after > before
+    assert text_column(win) > column  # the whole pane, not the centred column
+    font = win.entry_pane.document().find("lorem ipsum").charFormat().font()
+    assert "serif" in " ".join(font.families()).lower() or QFontInfo(font).family()
+    assert other.reading_style.font_size == 16 and not other.readable_width
+    dialog.readable.setChecked(True)
+    dialog.width.setValue(500)
+    assert abs(text_column(win) - 500) <= 2
+    win.close()
+
+    again = open_window()  # a fresh window on the same settings
+    assert again.reading.font_size == 16 and again.reading.serif and again.reading.width == 500
+    assert abs(body_point_size(again) - after) < 0.01
+    assert abs(text_column(again) - 500) <= 2
+
+
+def test_ctrl_plus_grows_the_font_and_ctrl_0_resets(open_window, qtbot) -> None:
+    win = open_window()
+    before = body_point_size(win)
+    qtbot.keyClick(win, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(win, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert body_point_size(win) > before
+    assert win.reading.font_size == 14
+    qtbot.keyClick(win, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert win.reading.font_size == 13
+    qtbot.keyClick(win, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert abs(body_point_size(win) - before) < 0.01
