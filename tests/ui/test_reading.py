@@ -136,3 +136,64 @@ def test_ctrl_plus_grows_the_font_and_ctrl_0_resets(open_window, qtbot) -> None:
     assert win.reading.font_size == 13
     qtbot.keyClick(win, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     assert abs(body_point_size(win) - before) < 0.01
+
+
+def test_the_entry_keeps_its_width_when_the_demo_opens(open_window, qtbot) -> None:
+    from anthology.ui.main_window import ENTRY_MIN_WIDTH
+
+    win = open_window()
+    win.resize(1000, 700)
+    win.open_demo("attention-scaling")
+    qtbot.waitUntil(lambda: win.demo_dock.isVisible(), timeout=5000)
+    qtbot.wait(50)
+    assert win.tabs.width() >= ENTRY_MIN_WIDTH
+    assert win.demo_dock.widget().minimumWidth() <= 300  # its content cannot widen it
+    win.resizeDocks([win.demo_dock], [2000], Qt.Orientation.Horizontal)  # dragged wide
+    qtbot.wait(50)
+    assert win.entry_pane.width() >= ENTRY_MIN_WIDTH - 10
+
+
+def test_a_saved_layout_crushing_the_entry_is_refused(open_window, settings, qtbot) -> None:
+    from anthology.ui.main_window import ENTRY_MIN_WIDTH
+
+    win = open_window()
+    win.resize(1000, 700)
+    qtbot.wait(20)
+    win.explorer_dock.setMinimumWidth(0)
+    win.explorer.setMinimumWidth(0)
+    win.tabs.setMinimumWidth(0)  # what an older version allowed: the entry squeezed
+    win.right.setMinimumWidth(0)
+    win.resizeDocks([win.explorer_dock], [950], Qt.Orientation.Horizontal)
+    qtbot.wait(50)
+    crushed = win.tabs.width()
+    win.close()
+    assert crushed < ENTRY_MIN_WIDTH  # the saved state does crush it
+
+    again = open_window()
+    again.resize(1000, 700)
+    qtbot.waitUntil(lambda: again.tabs.width() >= ENTRY_MIN_WIDTH, timeout=3000)
+    assert again.entry_pane.width() >= ENTRY_MIN_WIDTH - 10
+
+
+def test_close_cancels_running_work_without_waiting_for_it(open_window, qtbot) -> None:
+    import threading
+
+    from anthology.tasks import Cancelled
+
+    win = open_window()
+    release = threading.Event()
+    seen: list[bool] = []
+
+    def slow(state) -> None:  # a refresh that only notices cancelling at its next check
+        while not release.wait(0.01):
+            if state.is_cancelled:
+                seen.append(True)
+                release.wait(30)  # ...and takes long to get there
+                raise Cancelled()
+
+    task = win._indexing.start(slow)
+    qtbot.waitUntil(lambda: win.indexing, timeout=2000)
+    win.close()
+    assert task.is_cancelled  # told to stop, and close() did not wait for it to end
+    assert not release.is_set()
+    release.set()

@@ -93,6 +93,9 @@ DEBOUNCE_MS = 150
 TABS_SAVE_MS = 1500  # the open tabs are saved this long after the reader last moved
 LEFT_DOCK_WIDTH = 250  # the explorer's and outline's first width (px)
 ENTRY_MIN_WIDTH = 280  # no dock may squeeze the entry tabs narrower than this
+DEMO_DOCK_WIDTH = 520  # the demo dock's first width (px); it never grows by itself
+DEMO_MIN_WIDTH = 300
+QUIT_WAIT = 0.1  # s: the longest quitting waits for a background task to reach its check
 
 
 class MainWindow(QMainWindow):
@@ -146,6 +149,7 @@ class MainWindow(QMainWindow):
         self._explorer_listing: tuple[list, list[str]] | None = None  # what it was built of
         self._tabs_timer = QTimer(self, singleShot=True, interval=TABS_SAVE_MS)
         self._tabs_timer.timeout.connect(self._save_tabs)
+        self._check_restored = False  # a saved layout was restored: checked once shown
         # the widgets follow its themeChanged (the entry pane here, the graph and a demo
         # when they are made)
         self.themes = ThemeController(self, str(self.settings.value("theme", "light")))
@@ -435,13 +439,53 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1400, 900)
+        self._default_state = self.saveState()  # put back if a saved one crushes the entry
         state = s.value("windowState")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
+            self._check_restored = True
         for splitter in (self.splitter, self.right):
             sizes = s.value(f"splitters/{splitter.objectName()}")
             if isinstance(sizes, QByteArray) and not sizes.isEmpty():
                 splitter.restoreState(sizes)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self._guard_entry_width)
+
+    def _guard_entry_width(self) -> None:
+        """No dock may crush the entry: a restored layout that leaves the entry tabs
+        narrower than ENTRY_MIN_WIDTH is refused (the default one is used), and a dock
+        grown past its share is given back to the entry."""
+        if not self.isVisible():
+            return
+        if self._check_restored:
+            self._check_restored = False
+            if self.tabs.width() < ENTRY_MIN_WIDTH:
+                self.restoreState(self._default_state)
+                self.statusBar().showMessage(
+                    "The saved window layout left the entry too narrow: the default is used",
+                    8000,
+                )
+        self._give_entry_room()
+
+    def _give_entry_room(self) -> None:
+        """Shrink the widest docks beside the entry until it has ENTRY_MIN_WIDTH."""
+        deficit = ENTRY_MIN_WIDTH - self.tabs.width()
+        if deficit <= 0:
+            return
+        docks = [d for d in self.findChildren(QDockWidget)
+                 if d.isVisible() and not d.isFloating()
+                 and self.dockWidgetArea(d) in (Qt.DockWidgetArea.LeftDockWidgetArea,
+                                                Qt.DockWidgetArea.RightDockWidgetArea)]  # fmt: skip
+        for dock in sorted(docks, key=lambda d: -d.width()):
+            room = dock.width() - max(dock.minimumSizeHint().width(), 160)
+            take = min(room, deficit)
+            if take > 0:
+                self.resizeDocks([dock], [dock.width() - take], Qt.Orientation.Horizontal)
+                deficit -= take
+            if deficit <= 0:
+                break
 
     def _save_layout(self) -> None:
         s = self.settings
@@ -515,11 +559,13 @@ class MainWindow(QMainWindow):
         self.ready = True
         return True
 
-    def _close_vault(self) -> None:
-        # Cancelled, then waited for only until they reach their next check (a batch).
-        self._indexing.stop()
+    def _close_vault(self, *, quitting: bool = False) -> None:
+        # Cancelled, then waited for only until they reach their next check (a batch);
+        # quitting waits at most QUIT_WAIT (the process ends, and the tasks with it).
+        wait = QUIT_WAIT if quitting else None
+        stopped = self._indexing.stop(wait)
         self._rerun = False
-        self._views.stop()
+        stopped = self._views.stop(wait) and stopped
         self._views_pending = False
         self._save_positions()
         self._save_tabs()
@@ -532,7 +578,8 @@ class MainWindow(QMainWindow):
         self.backlinks.clear()  # its "Show more" rows ask the index being closed
         self._close_mentions_index()
         if self.index is not None:
-            self.index.close()
+            if stopped:  # a task still reading it when quitting: the process closes it
+                self.index.close()
             self.index = None
         if self.watcher.files():
             self.watcher.removePaths(self.watcher.files())
@@ -1089,6 +1136,7 @@ class MainWindow(QMainWindow):
         """Open an embedded demo in a dock beside the entry."""
         from anthology.ui.demo_widget import create_demo_widget
 
+        fresh = self.demo_dock is None
         if self.demo_dock is None:
             self.demo_dock = QDockWidget("Demo", self)
             self.demo_dock.setObjectName("demoDock")
@@ -1103,9 +1151,15 @@ class MainWindow(QMainWindow):
         widget = create_demo_widget(name, self.demo_dock)  # the registry's contract:
         widget.entryLinkActivated.connect(self.show_entry)  # see anthology.demo
         self.themes.follow(widget.set_theme)
+        # An explicit minimum: the demo's own (its labels and plots, growing as they change)
+        # would widen the dock after a few clicks until the entry was crushed.
+        widget.setMinimumWidth(DEMO_MIN_WIDTH)
         self.demo_dock.setWindowTitle(f"Demo — {name}")
         self.demo_dock.setWidget(widget)
         self.demo_dock.show()
+        if fresh:
+            self.resizeDocks([self.demo_dock], [DEMO_DOCK_WIDTH], Qt.Orientation.Horizontal)
+        QTimer.singleShot(0, self._give_entry_room)
 
     @property
     def theme(self) -> str:
@@ -1184,13 +1238,22 @@ class MainWindow(QMainWindow):
         self.settings.remove(group)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        """Quit without waiting on background work: every task is cancelled first, all at
+        once, then what the reader did is saved; a task still busy after QUIT_WAIT is left
+        to end with the process (an index refresh is one SQLite transaction: a cut one is
+        rolled back on the next start)."""
         QApplication.instance().removeEventFilter(self)
         self._debounce.stop()
         self._poll.stop()
+        self._tabs_timer.stop()
+        self._indexing.cancel()
+        self._views.cancel()
+        if self._mentions_index is not None:
+            self._mentions_index[1].interrupt()
+        if self.demo_dock is not None and self.demo_dock.widget() is not None:
+            self.demo_dock.widget().shutdown(timeout=0)
         self._save_layout()
-        self._close_vault()
+        self._close_vault(quitting=True)
         if self.graph is not None:
             self.graph.shutdown()
-        if self.demo_dock is not None:
-            self.demo_dock.widget().shutdown()
         super().closeEvent(event)
