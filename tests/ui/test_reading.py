@@ -197,3 +197,92 @@ def test_close_cancels_running_work_without_waiting_for_it(open_window, qtbot) -
     assert task.is_cancelled  # told to stop, and close() did not wait for it to end
     assert not release.is_set()
     release.set()
+
+
+def pdf_text(data: bytes) -> str:
+    """The text of a PDF Qt wrote, without a PDF library: its streams inflated with zlib,
+    each font's ToUnicode map read, and the glyphs shown by Tj/TJ mapped back to text."""
+    import re
+    import zlib
+
+    objects: dict[int, bytes] = {}
+    for m in re.finditer(rb"(\d+) 0 obj(.*?)endobj", data, re.S):
+        objects[int(m.group(1))] = m.group(2)
+
+    def stream(body: bytes) -> bytes:
+        m = re.search(rb"stream\r?\n(.*?)\r?\nendstream", body, re.S)
+        if not m:
+            return b""
+        raw = m.group(1)
+        return zlib.decompress(raw) if b"/FlateDecode" in body else raw
+
+    def cmap(num: int) -> dict[str, str]:
+        out: dict[str, str] = {}
+        text = stream(objects[num]).decode("latin-1")
+        for block in re.findall(r"beginbfchar(.*?)endbfchar", text, re.S):
+            for src, dst in re.findall(r"<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>", block):
+                out[src.lower()] = bytes.fromhex(dst).decode("utf-16-be", "replace")
+        for block in re.findall(r"beginbfrange(.*?)endbfrange", text, re.S):
+            for lo, hi, dst in re.findall(
+                r"<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(<[0-9a-fA-F]+>|\[[^\]]*\])", block
+            ):
+                codes = range(int(lo, 16), int(hi, 16) + 1)
+                if dst.startswith("["):  # one destination per code
+                    targets = [chr(int(h, 16)) for h in re.findall(r"<([0-9a-fA-F]+)>", dst)]
+                else:  # consecutive from the first
+                    targets = [chr(int(dst[1:-1], 16) + k) for k in range(len(codes))]
+                for code, char in zip(codes, targets, strict=False):
+                    out[f"{code:0{len(lo)}x}"] = char
+        return out
+
+    fonts: dict[str, dict[str, str]] = {}
+    for body in objects.values():
+        for name, num in re.findall(rb"/(F\d+|\w+) (\d+) 0 R", body):
+            target = objects.get(int(num), b"")
+            tu = re.search(rb"/ToUnicode (\d+) 0 R", target)
+            if tu:
+                fonts[name.decode()] = cmap(int(tu.group(1)))
+    words: list[str] = []
+    for body in objects.values():
+        content = stream(body)
+        if b"Tf" not in content:
+            continue
+        font: dict[str, str] = {}
+        for m in re.finditer(rb"/(\w+) [\d.]+ Tf|<([0-9a-fA-F]+)>|\) ?Tj", content):
+            if m.group(1):
+                font = fonts.get(m.group(1).decode(), {})
+            elif m.group(2):
+                hexs = m.group(2).decode().lower()
+                width = 4 if len(hexs) % 4 == 0 else 2
+                words.append("".join(font.get(hexs[i : i + width], "")
+                                     for i in range(0, len(hexs), width)))  # fmt: skip
+    return "".join(words)
+
+
+def test_export_as_pdf_writes_the_entry_as_shown(open_window, tmp_path: Path) -> None:
+    win = open_window()
+    out = win.export_pdf(tmp_path / "alpha.pdf")
+    assert out is not None
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF")
+    text = "".join(pdf_text(data).split())  # glyphs are placed one by one: spaces vary
+    assert "Alphav1.2" in text
+    assert "Secondpart" in text  # the body, not just the title
+
+
+def test_export_as_html_is_self_contained(open_window, tmp_path: Path) -> None:
+    import re
+
+    (tmp_path / "vault" / "notes" / "Alpha v1.2.md").write_text(
+        "See [[Beta]] and ![[dot.png]].\n\nThe energy is $E = mc^2$.\n", encoding="utf-8"
+    )
+    win = open_window()
+    win.reindex()
+    win.show_entry("notes/Alpha v1.2", push=False)
+    out = win.export_html(tmp_path / "alpha.html")
+    page = out.read_text(encoding="utf-8")
+    assert "<title>Alpha v1.2</title>" in page
+    assert not re.search(r"(src|href)=\"(https?|file|vault|math|entry|figure):", page)
+    assert 'src="data:image/png;base64,' in page  # the picture, inside
+    assert "<svg" in page and "E = mc^2" in page  # the formula typeset, inline
+    assert ">Beta<" in page  # the link's text stays

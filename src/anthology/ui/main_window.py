@@ -310,6 +310,13 @@ class MainWindow(QMainWindow):
         self.act_reload = self._action("&Reload", self.reindex, K.StandardKey.Refresh,
                                        "Re-read what changed on disk")  # fmt: skip
         self.act_quit = self._action("&Quit", self.close, K.StandardKey.Quit)
+        self.act_print = self._action("&Print…", self.print_entry, K("Ctrl+Alt+P"),
+                                      "Print the entry as shown")  # fmt: skip
+        self.act_export_pdf = self._action("Export as P&DF…", lambda: self.export_pdf(),
+                                           tip="Save the entry as shown as a PDF")  # fmt: skip
+        self.act_export_html = self._action(
+            "Export as &HTML…", lambda: self.export_html(),
+            tip="Save the entry as one self-contained HTML file")  # fmt: skip
         back = [K("Alt+Left"), *K.keyBindings(K.StandardKey.Back)]
         forward = [K("Alt+Right"), *K.keyBindings(K.StandardKey.Forward)]
         self.act_back = self._action("&Back", self.go_back, back)
@@ -377,6 +384,10 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_close_tab)
         m.addSeparator()
         m.addAction(self.act_reload)
+        m.addSeparator()
+        m.addAction(self.act_print)
+        m.addAction(self.act_export_pdf)
+        m.addAction(self.act_export_html)
         m.addSeparator()
         m.addAction(self.act_quit)
         m = bar.addMenu("&Go")
@@ -1164,6 +1175,62 @@ class MainWindow(QMainWindow):
     @property
     def theme(self) -> str:
         return self.themes.theme
+
+    # -- print and export ----------------------------------------------------------------
+    def _export_name(self, suffix: str) -> str:
+        entry_id = self.current_id() or "entry"
+        stem = re.sub(r"[^\w .-]+", "_", entry_id.rsplit("/", 1)[-1]).strip() or "entry"
+        return str(Path.home() / f"{stem}{suffix}")
+
+    def print_entry(self) -> None:
+        """File › Print…: the entry as shown, on a printer the reader picks."""
+        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+        from anthology.ui.print_export import print_entry
+
+        if self.entry_pane.rendered is None:
+            return
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        dialog = QPrintDialog(printer, self)
+        dialog.setWindowTitle("Print entry")
+        if dialog.exec() == QPrintDialog.DialogCode.Accepted:
+            print_entry(self.entry_pane, printer)
+
+    def export_pdf(self, path: Path | None = None) -> Path | None:
+        """Export as PDF… (asks where when ``path`` is None); the file written."""
+        from anthology.ui.print_export import export_pdf
+
+        if self.entry_pane.rendered is None:
+            return None
+        if path is None:
+            name, _ = QFileDialog.getSaveFileName(self, "Export as PDF", self._export_name(
+                ".pdf"), "PDF (*.pdf)")  # fmt: skip
+            if not name:
+                return None
+            path = Path(name)
+        export_pdf(self.entry_pane, path)
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return path
+
+    def export_html(self, path: Path | None = None) -> Path | None:
+        """Export as HTML… (asks where when ``path`` is None); the file written."""
+        from anthology.ui.print_export import export_html
+
+        if self.entry_pane.rendered is None:
+            return None
+        if path is None:
+            name, _ = QFileDialog.getSaveFileName(self, "Export as HTML", self._export_name(
+                ".html"), "HTML (*.html *.htm)")  # fmt: skip
+            if not name:
+                return None
+            path = Path(name)
+        try:
+            export_html(self.entry_pane, path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Export failed", f"Could not write {path}: {exc}")
+            return None
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return path
 
     # -- reading settings --------------------------------------------------------------
     def set_reading(self, settings: ReadingSettings) -> None:
