@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QFontInfo
+from PySide6.QtGui import QFontInfo, QTextCursor
 
 from anthology.ui.main_window import MainWindow
 
@@ -286,3 +286,51 @@ def test_export_as_html_is_self_contained(open_window, tmp_path: Path) -> None:
     assert 'src="data:image/png;base64,' in page  # the picture, inside
     assert "<svg" in page and "E = mc^2" in page  # the formula typeset, inline
     assert ">Beta<" in page  # the link's text stays
+
+
+def click_href(qtbot, win: MainWindow, href: str) -> None:
+    """Click, with the mouse, where the pane draws the link to ``href``."""
+    pane = win.entry_pane
+    block = pane.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            if frag.charFormat().anchorHref() == href:
+                cursor = QTextCursor(pane.document())
+                cursor.setPosition(frag.position() + 1)
+                pane.ensureCursorVisible()
+                pane.setTextCursor(cursor)
+                point = pane.cursorRect(cursor).center()
+                point.setX(point.x() - 3)
+                qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton, pos=point)
+                return
+            it += 1
+        block = block.next()
+    raise AssertionError(f"no link to {href} in the pane")
+
+
+def test_a_heading_fold_hides_its_section_while_the_entry_is_open(open_window, qtbot) -> None:
+    win = open_window()
+    text = win.entry_pane.toPlainText()
+    assert "first paragraph 0" in text and "inner words here" in text
+    click_href(qtbot, win, "fold:h0")  # the marker beside "First part"
+    text = win.entry_pane.toPlainText()
+    assert "First part" in text  # the heading stays, its section goes
+    assert "first paragraph 0" not in text and "inner words here" not in text
+    assert "Inner" not in text  # a sub-heading is in the section
+    assert "Second part" in text and "second paragraph 0" in text
+    assert win.outline.headings()[:1] == ["First part"]
+
+    win.show_entry("notes/Beta")  # away and back: still folded
+    win.go_back()
+    assert "first paragraph 0" not in win.entry_pane.toPlainText()
+    click_href(qtbot, win, "fold:h0")
+    assert "first paragraph 0" in win.entry_pane.toPlainText()
+
+
+def test_a_folded_callout_opens_on_a_click(open_window, qtbot) -> None:
+    win = open_window("notes/Beta")
+    assert "callout body" not in win.entry_pane.toPlainText()
+    click_href(qtbot, win, "fold:0")
+    assert "callout body" in win.entry_pane.toPlainText()

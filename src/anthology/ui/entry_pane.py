@@ -66,9 +66,16 @@ NARROW_MARGIN = 24  # px each side when the readable line width is off
 _EXTERNAL = ("http", "https", "mailto")
 
 
+FOLD_MARKERS = ("▾\u00a0", "▸\u00a0")  # before each heading (render: fold:hN links)
+
+
 def _heading_key(text: str) -> str:
-    """A heading's text as compared across the TOC token and the laid-out block."""
-    return " ".join(html.unescape(text).split()).casefold()
+    """A heading's text as compared across the TOC token and the laid-out block (the
+    block's fold marker, and a folded one's " …", left out)."""
+    text = html.unescape(text)
+    if text.startswith(FOLD_MARKERS):
+        text = text[2:].removesuffix(" …")
+    return " ".join(text.split()).casefold()
 
 
 def _split(url: QUrl) -> tuple[str, str, str]:
@@ -147,8 +154,9 @@ class EntryPane(QTextBrowser):
         self._vault_root: Path | None = None
         self._theme = "light"
         self._entry: Entry | None = None
-        # per entry id, the foldable callouts the reader flipped (kept while the pane lives)
-        self._folds: dict[str, set[int]] = {}
+        # per entry id, the foldable callouts the reader flipped and the headings folded
+        # (kept while the pane lives)
+        self._folds: dict[str, set[int | str]] = {}
         self._rendered: RenderedEntry | None = None
         self._images: dict[str, QImage] = {}
         self._preview: Callable[[str], str | None] | None = None
@@ -342,12 +350,26 @@ class EntryPane(QTextBrowser):
 
     # ------------------------------------------------------------------ links
     def toggle_fold(self, number: str) -> None:
-        """Open or close foldable callout ``number`` of the entry shown, where the reader is."""
-        if self._entry is None or not number.isdigit():
+        """Open or close foldable callout ``number`` (``"3"``) or fold or unfold heading
+        ``"h3"`` of the entry shown, where the reader is."""
+        if self._entry is None:
+            return
+        key: int | str
+        if number.isdigit():
+            key = int(number)
+        elif number[:1] == "h" and number[1:].isdigit():
+            key = number
+        else:
             return
         flipped = self._folds.setdefault(self._entry.id, set())
-        flipped ^= {int(number)}
+        flipped ^= {key}
         self.show_entry(self._entry, keep_scroll=True)
+
+    def folded_headings(self) -> set[str]:
+        """The headings folded in the entry shown ("hN"), for tests and the outline."""
+        if self._entry is None:
+            return set()
+        return {k for k in self._folds.get(self._entry.id, ()) if isinstance(k, str)}
 
     def _on_anchor_clicked(self, url: QUrl) -> None:
         scheme, path, frag = _split(url)
