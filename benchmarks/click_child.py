@@ -48,6 +48,9 @@ while not win.settled and time.monotonic() < deadline:
     time.sleep(0.002)
 
 
+LEFT, NO_KEYS = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+
 class PaintClock(QObject):
     def __init__(self) -> None:
         super().__init__()
@@ -107,10 +110,10 @@ def link_click(prefer: str | None) -> tuple[float, float] | None:
         while not it.atEnd():
             frag = it.fragment()
             href = frag.charFormat().anchorHref()
-            if href.startswith("entry:") and not href.startswith(f"entry:{win.current_id()}"):
-                if prefer is None or href.split("#")[0] == f"entry:{prefer}":
-                    best = frag
-                    break
+            other = href.startswith("entry:") and not href.startswith(f"entry:{win.current_id()}")
+            if other and (prefer is None or href.split("#")[0] == f"entry:{prefer}"):
+                best = frag
+                break
             it += 1
         block = block.next()
     if best is None:
@@ -137,8 +140,7 @@ def node_click() -> tuple[float, float] | None:
         x, y = g._dpos[i]
         point = g.view.mapFromScene(g.vb.mapViewToScene(QPointF(float(x), float(y))))
         if vp.rect().adjusted(20, 20, -20, -20).contains(point):
-            return timed(lambda p=point: QTest.mouseClick(vp, Qt.MouseButton.LeftButton,
-                                                          Qt.KeyboardModifier.NoModifier, p))  # fmt: skip
+            return timed(lambda p=point: QTest.mouseClick(vp, LEFT, NO_KEYS, p))
     return None
 
 
