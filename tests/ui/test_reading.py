@@ -274,7 +274,8 @@ def test_export_as_html_is_self_contained(open_window, tmp_path: Path) -> None:
     import re
 
     (tmp_path / "vault" / "notes" / "Alpha v1.2.md").write_text(
-        "See [[Beta]] and ![[dot.png]].\n\nThe energy is $E = mc^2$.\n", encoding="utf-8"
+        "See [[Beta]] and ![[dot.png]].\n\nThe energy is $E = mc^2$, a ratio $\\frac{a}{b}$.\n",
+        encoding="utf-8",
     )
     win = open_window()
     win.reindex()

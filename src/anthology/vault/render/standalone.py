@@ -46,7 +46,8 @@ def _inline_svg(data: bytes, attrs: dict[str, str]) -> str:
         extra.append('style="max-width: 100%; height: auto;"')
     label = escape(unescape(attrs.get("alt", "")))
     opening = f'<svg role="img" aria-label="{label}" ' + " ".join(e for e in extra if e) + " "
-    return _SVG_OPEN_RE.sub(opening.rstrip() + " ", text, count=1)
+    # a function, not a template: the label is TeX, full of backslashes
+    return _SVG_OPEN_RE.sub(lambda _m: opening.rstrip() + " ", text, count=1)
 
 
 def _vault_picture(vault_root: Path | None, rel: str) -> str | None:
