@@ -188,6 +188,108 @@ def open_entry_times(root: Path, db: Path, n_open: int) -> tuple[float, float, f
     return statistics.median(ours), statistics.median(bare), min(hub_times), hub_links
 
 
+BASE_SRC = Path(os.environ.get("ANTHOLOGY_BASE_SRC", "/tmp/wt-base/src"))
+OURS_SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def clicks(src: Path, vault: Path, db: Path, tmpdir: Path, hub: str, rounds: int) -> dict:
+    """One child process (click_child.py) on the sources ``src``: its clicks' times."""
+    import json
+
+    ini = tmpdir / f"clicks-{abs(hash((str(src), str(vault))))}-{time.time_ns()}.ini"
+    env = {**child_env(db), "PYTHONPATH": str(src)}
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("click_child.py")), str(vault), str(db),
+         str(ini), hub, str(rounds)],
+        capture_output=True, text=True, check=True, env=env,
+    )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def click_rows(vault: Path, db: Path, tmpdir: Path, label: str, rounds: int,
+               runs: int = 2) -> list[dict]:  # fmt: skip
+    """Click to painted entry (and to every panel updated) in the real window, ours against
+    the previous commit (``BASE_SRC``, a git worktree of it) run interleaved."""
+    from anthology.vault.index import VaultIndex
+
+    with VaultIndex.open(vault, db) as index:
+        hub = index.conn.execute(
+            "SELECT e.id FROM links l JOIN entries e ON e.eid = l.target "
+            "GROUP BY l.target ORDER BY count(*) DESC LIMIT 1"
+        ).fetchone()[0]
+    sides = {"ours": OURS_SRC} | ({"base": BASE_SRC} if BASE_SRC.is_dir() else {})
+    painted: dict[str, list[float]] = {k: [] for k in sides}
+    updated: dict[str, list[float]] = {k: [] for k in sides}
+    hub_painted: dict[str, list[float]] = {k: [] for k in sides}
+    starts: dict[str, list[float]] = {k: [] for k in sides}
+    for _ in range(runs):
+        for side, src in sides.items():  # interleaved: the machine's load falls on both
+            got = clicks(src, vault, db, tmpdir, hub, rounds)
+            starts[side].append(got["start"])
+            for kind, times in got["painted"].items():
+                painted[side] += times
+                if kind == "hub":
+                    hub_painted[side] += times
+            for times in got["updated"].values():
+                updated[side] += times
+    rows = []
+    for what, data in (("painted entry", painted), ("every panel updated", updated)):
+        for stat, q in (("median", 0.5), ("p95", 0.95)):
+            ours = _percentile(data["ours"], q)
+            target = (0.05 if stat == "median" else 0.1) if what == "painted entry" else None
+            if data.get("base"):
+                rows.append(row(f"click to {what}, {stat} ({label}, {len(data['ours'])} clicks)",
+                                label, "s", ours, "previous commit",
+                                _percentile(data["base"], q)))  # fmt: skip
+            if target is not None:
+                rows.append(row(f"click to {what}, {stat} ({label})", label, "s", ours,
+                                "issue target", target))  # fmt: skip
+    nan = float("nan")
+    base_start = statistics.median(starts["base"]) if starts.get("base") else nan
+    rows.append(row(f"start to first painted entry, new docks ({label})", label, "s",
+                    statistics.median(starts["ours"]), "previous commit", base_start))  # fmt: skip
+    if hub_painted["ours"]:
+        base_hub = max(hub_painted["base"]) if hub_painted.get("base") else nan
+        rows.append(row(f"click to the hub {hub} painted, slowest ({label})", label, "s",
+                        max(hub_painted["ours"]), "previous commit", base_hub))  # fmt: skip
+    return rows
+
+
+def quit_time(src: Path, db: Path, tmpdir: Path) -> float:
+    """Seconds from File › Quit to the process gone, through the app's own run_gui."""
+    child = (
+        "import os, sys, time\n"
+        "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
+        "from PySide6.QtCore import QTimer\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "import anthology.ui.main_window as mw\n"
+        "from anthology.ui import app as appmod\n"
+        "real = mw.MainWindow\n"
+        "class Timed(real):\n"
+        "    def __init__(self, *a, **k):\n"
+        "        super().__init__(*a, **k)\n"
+        "        def tick():\n"
+        "            if self.settled:\n"
+        "                print('Q', time.time(), flush=True); self.act_quit.trigger()\n"
+        "            else:\n"
+        "                QTimer.singleShot(20, tick)\n"
+        "        QTimer.singleShot(1500, tick)\n"
+        "mw.MainWindow = Timed\n"
+        "sys.exit(appmod.run_gui(None, db=sys.argv[1]))\n"
+    )
+    env = {**child_env(db), "PYTHONPATH": str(src), "XDG_CONFIG_HOME": str(tmpdir / "cfg")}
+    out = subprocess.run([sys.executable, "-c", child, str(db)], capture_output=True,
+                         text=True, env=env, timeout=120)  # fmt: skip
+    end = time.time()
+    asked = [ln for ln in out.stdout.splitlines() if ln.startswith("Q ")]
+    return end - float(asked[-1].split()[1]) if asked else float("nan")
+
+
 def run(quick: bool = False) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -211,6 +313,22 @@ def run(quick: bool = False) -> list[dict]:
         rows.append(row(f"open the biggest hub, core calls only ({hub_links:,} backlinks)", n,
                         "s", hub, "issue target for any entry", 0.05))  # fmt: skip
         rows += synthetic_rows(2000 if quick else 10_000, tmpdir)
+        from anthology.paths import entries_dir
+
+        rounds = 3 if quick else 6
+        rows += click_rows(entries_dir(), tmpdir / "fresh0.sqlite", tmpdir, "anthology", rounds)
+        rows += click_rows(root, tmpdir / "big.sqlite", tmpdir, f"{n:,} entries", rounds)
+        sides = {"ours": OURS_SRC} | ({"base": BASE_SRC} if BASE_SRC.is_dir() else {})
+        quits: dict[str, list[float]] = {k: [] for k in sides}
+        for _ in range(1 if quick else 3):
+            for side, src in sides.items():
+                quits[side].append(quit_time(src, tmpdir / "fresh0.sqlite", tmpdir))
+        base_quit = statistics.median(quits["base"]) if "base" in quits else float("nan")
+        ours_quit = statistics.median(quits["ours"])
+        rows.append(row("quit (File › Quit to the process gone), median", 54, "s", ours_quit,
+                        "previous commit", base_quit))  # fmt: skip
+        rows.append(row("quit, median", 54, "s", statistics.median(quits["ours"]),
+                        "issue target", 0.3))  # fmt: skip
     return rows
 
 

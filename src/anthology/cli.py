@@ -404,6 +404,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     if args.sweep or args.name not in DEMOS:  # printing, or the unknown-name message
         return demo_cli.run(args)
+    from anthology.linux_setup import setup_problem
+
+    if problem := setup_problem():
+        print(problem, file=sys.stderr)
+        return 3
     from anthology.ui.app import run_demo
 
     return run_demo(args)
@@ -411,6 +416,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_gui(argv: Sequence[str]) -> int:
     args = _gui_parser().parse_args(argv)
+    from anthology.linux_setup import setup_problem
+
+    problem = setup_problem()  # before Qt aborts with its own cryptic message
+    if problem:
+        print(problem, file=sys.stderr)
+        return 3
     from anthology.ui.app import run_gui
 
     vault = Path(args.vault) if args.vault else None

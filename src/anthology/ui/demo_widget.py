@@ -796,12 +796,13 @@ class AttentionScalingDemo(QWidget):
         super().resizeEvent(event)
         self._arrange_sweep_plots(3 if self.width() >= 760 else 2)
 
-    def shutdown(self) -> None:
+    def shutdown(self, timeout: float | None = None) -> None:
         """Cancel any sweep (a waiting one never starts) and wait until it has stopped, at
-        its next chunk: no sweep outlives the widget."""
+        its next chunk: no sweep outlives the widget. ``timeout``: wait at most so long
+        (the window quitting: the process ends, and the sweep with it)."""
         self._closed = True
         self._sweep_timer.stop()
-        self._sweeps.shutdown()
+        self._sweeps.shutdown(timeout)
 
     def closeEvent(self, event) -> None:
         self.shutdown()
@@ -823,7 +824,7 @@ class UnknownDemo(QLabel):
     def set_theme(self, name: str) -> None:
         """The window's palette colours a label already."""
 
-    def shutdown(self) -> None:
+    def shutdown(self, timeout: float | None = None) -> None:
         """Nothing runs behind a label."""
 
 

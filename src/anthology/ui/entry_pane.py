@@ -53,6 +53,7 @@ from ..vault import Entry, EntryLookup, open_regular
 from ..vault.attachments import describe, open_policy
 from ..vault.render import RenderedEntry, find_heading, mathtex, render_entry
 from ..vault.render.entry import cached_render, pending_html
+from ..vault.render.reading import ReadingStyle, restyle
 from ..vault.render.safe_text import html_text
 from ..vault.render.svg_safety import UnsafeSvg, sanitise_svg
 from ..vault.render.theme import palette
@@ -60,13 +61,21 @@ from ..vault.render.theme import palette
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_SIDE = 4096  # device pixels: a declared 12000×12000 SVG is drawn smaller
 BACKGROUND_RENDER_CHARS = 20_000  # what the app passes: longer bodies render in a thread
-READING_WIDTH = 760  # px of text column; the rest is margin
+READING_WIDTH = 760  # px of text column (readable line width's default); the rest is margin
+NARROW_MARGIN = 24  # px each side when the readable line width is off
 _EXTERNAL = ("http", "https", "mailto")
 
 
+FOLD_MARKERS = ("▾\u00a0", "▸\u00a0")  # before each heading (render: fold:hN links)
+
+
 def _heading_key(text: str) -> str:
-    """A heading's text as compared across the TOC token and the laid-out block."""
-    return " ".join(html.unescape(text).split()).casefold()
+    """A heading's text as compared across the TOC token and the laid-out block (the
+    block's fold marker, and a folded one's " …", left out)."""
+    text = html.unescape(text)
+    if text.startswith(FOLD_MARKERS):
+        text = text[2:].removesuffix(" …")
+    return " ".join(text.split()).casefold()
 
 
 def _split(url: QUrl) -> tuple[str, str, str]:
@@ -145,8 +154,9 @@ class EntryPane(QTextBrowser):
         self._vault_root: Path | None = None
         self._theme = "light"
         self._entry: Entry | None = None
-        # per entry id, the foldable callouts the reader flipped (kept while the pane lives)
-        self._folds: dict[str, set[int]] = {}
+        # per entry id, the foldable callouts the reader flipped and the headings folded
+        # (kept while the pane lives)
+        self._folds: dict[str, set[int | str]] = {}
         self._rendered: RenderedEntry | None = None
         self._images: dict[str, QImage] = {}
         self._preview: Callable[[str], str | None] | None = None
@@ -155,6 +165,11 @@ class EntryPane(QTextBrowser):
         # 0: always render on the GUI thread (what the tests of the pane alone expect).
         self.background_render_chars = 0
         self._token = 0
+        # the reader's settings (ui/reading_settings.py): body size and family, and the
+        # readable line width (a centred column of ``line_width`` px) or the whole pane
+        self.reading_style = ReadingStyle()
+        self.readable_width = True
+        self.line_width = READING_WIDTH
         self._pending_scroll: tuple[int, str | None] | None = None  # (position, heading)
         self._relay = _Relay()
         self._relay.done.connect(self._on_rendered)
@@ -197,6 +212,31 @@ class EntryPane(QTextBrowser):
     def theme(self) -> str:
         return self._theme
 
+    def set_reading(self, style: ReadingStyle, *, readable: bool = True,
+                    width: int = READING_WIDTH) -> None:  # fmt: skip
+        """Set the body's size and family and the text column; the entry shown is set
+        again at once, where the reader is."""
+        style = style.clamped()
+        width = max(300, int(width))
+        if (style, readable, width) == (self.reading_style, self.readable_width,
+                                        self.line_width):  # fmt: skip
+            return
+        self.reading_style, self.readable_width, self.line_width = style, readable, width
+        self._images = {k: v for k, v in self._images.items() if not k.startswith("figure:")}
+        if self._entry is not None and self._rendered is not None:
+            bar = self.verticalScrollBar()
+            share = bar.value() / bar.maximum() if bar.maximum() else 0.0
+            self._show_rendered(self._entry, self._rendered, 0)
+            bar.setValue(round(share * bar.maximum()))  # the same place in the longer page
+        else:
+            self._apply_margins()
+
+    def page_html(self) -> str:
+        """The shown page's HTML as the pane sets it (the reader's size and family)."""
+        if self._rendered is None:
+            return self.toHtml()
+        return restyle(self._rendered.html, self._rendered.theme, self.reading_style)
+
     def show_entry(self, entry: Entry, *, keep_scroll: bool = False) -> None:
         if self._resolver is None:
             raise RuntimeError("EntryPane.set_vault() must be called before show_entry()")
@@ -213,7 +253,7 @@ class EntryPane(QTextBrowser):
             self._pending_scroll = (position, None)
             self.document().clear()
             self._apply_margins()
-            self.setHtml(pending_html(entry, theme=theme))
+            self.setHtml(restyle(pending_html(entry, theme=theme), theme, self.reading_style))
             self._apply_margins()
             task = _RenderTask(
                 self._token,
@@ -251,8 +291,11 @@ class EntryPane(QTextBrowser):
         self._images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
         doc = self.document()
         doc.clear()
+        font = QFont(doc.defaultFont())  # what relative sizes ("small") are relative to
+        font.setPointSizeF(self.reading_style.font_size)
+        doc.setDefaultFont(font)
         self._apply_margins()
-        self.setHtml(rendered.html)
+        self.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
         self._apply_margins()
         bar.setValue(min(position, bar.maximum()))
         self.renderFinished.emit(entry.id)
@@ -307,12 +350,26 @@ class EntryPane(QTextBrowser):
 
     # ------------------------------------------------------------------ links
     def toggle_fold(self, number: str) -> None:
-        """Open or close foldable callout ``number`` of the entry shown, where the reader is."""
-        if self._entry is None or not number.isdigit():
+        """Open or close foldable callout ``number`` (``"3"``) or fold or unfold heading
+        ``"h3"`` of the entry shown, where the reader is."""
+        if self._entry is None:
+            return
+        key: int | str
+        if number.isdigit():
+            key = int(number)
+        elif number[:1] == "h" and number[1:].isdigit():
+            key = number
+        else:
             return
         flipped = self._folds.setdefault(self._entry.id, set())
-        flipped ^= {int(number)}
+        flipped ^= {key}
         self.show_entry(self._entry, keep_scroll=True)
+
+    def folded_headings(self) -> set[str]:
+        """The headings folded in the entry shown ("hN"), for tests and the outline."""
+        if self._entry is None:
+            return set()
+        return {k for k in self._folds.get(self._entry.id, ()) if isinstance(k, str)}
 
     def _on_anchor_clicked(self, url: QUrl) -> None:
         scheme, path, frag = _split(url)
@@ -498,12 +555,18 @@ class EntryPane(QTextBrowser):
             f" selection-background-color: {pal.chip_bg}; selection-color: {pal.text}; }}"
         )
 
+    def _column(self) -> int:
+        """The text column's width in px: the readable line width, else the whole pane."""
+        if self.readable_width:
+            return self.line_width
+        return max(200, self.viewport().width() - 2 * NARROW_MARGIN)
+
     def _text_width(self) -> int:
-        return min(READING_WIDTH, max(200, self.viewport().width() - 48))
+        return min(self._column(), max(200, self.viewport().width() - 2 * NARROW_MARGIN))
 
     def _apply_margins(self) -> None:
         doc = self.document()
-        side = max(24, (self.viewport().width() - READING_WIDTH) // 2)
+        side = max(NARROW_MARGIN, (self.viewport().width() - self._column()) // 2)
         frame = doc.rootFrame()
         fmt = frame.frameFormat()
         if (fmt.leftMargin(), fmt.rightMargin()) == (side, side):

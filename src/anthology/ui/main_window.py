@@ -17,6 +17,7 @@ import html
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,7 @@ from anthology.ui.outline_panel import OutlinePanel
 from anthology.ui.path_finder import PathFinderDialog
 from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
+from anthology.ui.reading_settings import PreferencesDialog, ReadingSettings
 from anthology.ui.search_panel import SearchPanel
 from anthology.ui.task_runner import TaskRunner, describe_error
 from anthology.ui.theme import ThemeController
@@ -93,6 +95,9 @@ DEBOUNCE_MS = 150
 TABS_SAVE_MS = 1500  # the open tabs are saved this long after the reader last moved
 LEFT_DOCK_WIDTH = 250  # the explorer's and outline's first width (px)
 ENTRY_MIN_WIDTH = 280  # no dock may squeeze the entry tabs narrower than this
+DEMO_DOCK_WIDTH = 520  # the demo dock's first width (px); it never grows by itself
+DEMO_MIN_WIDTH = 300
+QUIT_WAIT = 0.1  # s: the longest quitting waits for a background task to reach its check
 
 
 class MainWindow(QMainWindow):
@@ -146,10 +151,13 @@ class MainWindow(QMainWindow):
         self._explorer_listing: tuple[list, list[str]] | None = None  # what it was built of
         self._tabs_timer = QTimer(self, singleShot=True, interval=TABS_SAVE_MS)
         self._tabs_timer.timeout.connect(self._save_tabs)
+        self._check_restored = False  # a saved layout was restored: checked once shown
         # the widgets follow its themeChanged (the entry pane here, the graph and a demo
         # when they are made)
         self.themes = ThemeController(self, str(self.settings.value("theme", "light")))
         self.themes.themeChanged.connect(self._on_theme_changed)
+        self.reading = ReadingSettings.load(self.settings)  # app-wide (reading_settings.py)
+        self.preferences: PreferencesDialog | None = None
 
         self._build_widgets()
         self._build_actions()
@@ -185,6 +193,8 @@ class MainWindow(QMainWindow):
         )
         pane.set_preview_provider(self._preview)
         pane.set_theme(self.theme)
+        pane.set_reading(self.reading.style, readable=self.reading.readable,
+                         width=self.reading.width)  # fmt: skip
         self.themes.themeChanged.connect(pane.set_theme)
         if self.index is not None:
             pane.set_vault(self.index, self.index.root)
@@ -305,6 +315,13 @@ class MainWindow(QMainWindow):
         self.act_reload = self._action("&Reload", self.reindex, K.StandardKey.Refresh,
                                        "Re-read what changed on disk")  # fmt: skip
         self.act_quit = self._action("&Quit", self.close, K.StandardKey.Quit)
+        self.act_print = self._action("&Print…", self.print_entry, K("Ctrl+Alt+P"),
+                                      "Print the entry as shown")  # fmt: skip
+        self.act_export_pdf = self._action("Export as P&DF…", lambda: self.export_pdf(),
+                                           tip="Save the entry as shown as a PDF")  # fmt: skip
+        self.act_export_html = self._action(
+            "Export as &HTML…", lambda: self.export_html(),
+            tip="Save the entry as one self-contained HTML file")  # fmt: skip
         back = [K("Alt+Left"), *K.keyBindings(K.StandardKey.Back)]
         forward = [K("Alt+Right"), *K.keyBindings(K.StandardKey.Forward)]
         self.act_back = self._action("&Back", self.go_back, back)
@@ -344,6 +361,21 @@ class MainWindow(QMainWindow):
         self.act_outline = self.outline_dock.toggleViewAction()
         self.act_outline.setText("&Outline")
         self.act_outline.setStatusTip("Show or hide the outline of the entry")
+        self.act_bigger = self._action("&Bigger Text", lambda: self.zoom(1),
+                                       [K("Ctrl+="), K("Ctrl++"), K("Ctrl+Shift+=")])  # fmt: skip
+        self.act_smaller = self._action("&Smaller Text", lambda: self.zoom(-1), K("Ctrl+-"))
+        self.act_actual = self._action("&Actual Size", lambda: self.zoom(0), K("Ctrl+0"))
+        self.act_readable = self._action("Readable &Line Width",
+                                         lambda on: self.set_reading(replace(
+                                             self.reading, readable=bool(on))))  # fmt: skip
+        self.act_readable.setCheckable(True)
+        self.act_readable.setChecked(self.reading.readable)
+        self.act_serif = self._action("Se&rif Body Font", lambda on: self.set_reading(
+            replace(self.reading, serif=bool(on))))  # fmt: skip
+        self.act_serif.setCheckable(True)
+        self.act_serif.setChecked(self.reading.serif)
+        self.act_preferences = self._action("&Preferences…", self.open_preferences, K("Ctrl+,"),
+                                            "Font size, body font and line width")  # fmt: skip
         self.act_back.setText("← Back")
         self.act_forward.setText("Forward →")
 
@@ -366,6 +398,10 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_reload)
         m.addSeparator()
+        m.addAction(self.act_print)
+        m.addAction(self.act_export_pdf)
+        m.addAction(self.act_export_html)
+        m.addSeparator()
         m.addAction(self.act_quit)
         m = bar.addMenu("&Go")
         for a in (self.act_back, self.act_forward, self.act_home, None, self.act_switcher,
@@ -378,6 +414,10 @@ class MainWindow(QMainWindow):
         tm.addAction(self.act_light)
         tm.addAction(self.act_dark)
         m.addAction(self.act_toggle_theme)
+        m.addSeparator()
+        for a in (self.act_bigger, self.act_smaller, self.act_actual, self.act_serif,
+                  self.act_readable, self.act_preferences):  # fmt: skip
+            m.addAction(a)
         m.addSeparator()
         m.addAction(self.act_explorer)
         m.addAction(self.act_outline)
@@ -425,13 +465,53 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1400, 900)
+        self._default_state = self.saveState()  # put back if a saved one crushes the entry
         state = s.value("windowState")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
+            self._check_restored = True
         for splitter in (self.splitter, self.right):
             sizes = s.value(f"splitters/{splitter.objectName()}")
             if isinstance(sizes, QByteArray) and not sizes.isEmpty():
                 splitter.restoreState(sizes)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self._guard_entry_width)
+
+    def _guard_entry_width(self) -> None:
+        """No dock may crush the entry: a restored layout that leaves the entry tabs
+        narrower than ENTRY_MIN_WIDTH is refused (the default one is used), and a dock
+        grown past its share is given back to the entry."""
+        if not self.isVisible():
+            return
+        if self._check_restored:
+            self._check_restored = False
+            if self.tabs.width() < ENTRY_MIN_WIDTH:
+                self.restoreState(self._default_state)
+                self.statusBar().showMessage(
+                    "The saved window layout left the entry too narrow: the default is used",
+                    8000,
+                )
+        self._give_entry_room()
+
+    def _give_entry_room(self) -> None:
+        """Shrink the widest docks beside the entry until it has ENTRY_MIN_WIDTH."""
+        deficit = ENTRY_MIN_WIDTH - self.tabs.width()
+        if deficit <= 0:
+            return
+        docks = [d for d in self.findChildren(QDockWidget)
+                 if d.isVisible() and not d.isFloating()
+                 and self.dockWidgetArea(d) in (Qt.DockWidgetArea.LeftDockWidgetArea,
+                                                Qt.DockWidgetArea.RightDockWidgetArea)]  # fmt: skip
+        for dock in sorted(docks, key=lambda d: -d.width()):
+            room = dock.width() - max(dock.minimumSizeHint().width(), 160)
+            take = min(room, deficit)
+            if take > 0:
+                self.resizeDocks([dock], [dock.width() - take], Qt.Orientation.Horizontal)
+                deficit -= take
+            if deficit <= 0:
+                break
 
     def _save_layout(self) -> None:
         s = self.settings
@@ -505,11 +585,13 @@ class MainWindow(QMainWindow):
         self.ready = True
         return True
 
-    def _close_vault(self) -> None:
-        # Cancelled, then waited for only until they reach their next check (a batch).
-        self._indexing.stop()
+    def _close_vault(self, *, quitting: bool = False) -> None:
+        # Cancelled, then waited for only until they reach their next check (a batch);
+        # quitting waits at most QUIT_WAIT (the process ends, and the tasks with it).
+        wait = QUIT_WAIT if quitting else None
+        stopped = self._indexing.stop(wait)
         self._rerun = False
-        self._views.stop()
+        stopped = self._views.stop(wait) and stopped
         self._views_pending = False
         self._save_positions()
         self._save_tabs()
@@ -522,7 +604,8 @@ class MainWindow(QMainWindow):
         self.backlinks.clear()  # its "Show more" rows ask the index being closed
         self._close_mentions_index()
         if self.index is not None:
-            self.index.close()
+            if stopped:  # a task still reading it when quitting: the process closes it
+                self.index.close()
             self.index = None
         if self.watcher.files():
             self.watcher.removePaths(self.watcher.files())
@@ -780,6 +863,10 @@ class MainWindow(QMainWindow):
         pane.show_entry(entry, keep_scroll=keep_scroll or (same and not push))
         if heading:
             pane.scroll_to_heading(heading)
+        if pane.isVisible() and not pane.rendering:
+            # The entry is painted now, before the backlinks, graph and outline follow it
+            # (a hub's take ~0.1 s more): the reader sees what they clicked at once.
+            pane.viewport().repaint()
         if push and not same:
             history.push(entry.id, leaving_scroll=leaving)
         elif history.current is None:  # a tab's first entry, shown without a push
@@ -1127,6 +1214,7 @@ class MainWindow(QMainWindow):
         """Open an embedded demo in a dock beside the entry."""
         from anthology.ui.demo_widget import create_demo_widget
 
+        fresh = self.demo_dock is None
         if self.demo_dock is None:
             self.demo_dock = QDockWidget("Demo", self)
             self.demo_dock.setObjectName("demoDock")
@@ -1141,13 +1229,107 @@ class MainWindow(QMainWindow):
         widget = create_demo_widget(name, self.demo_dock)  # the registry's contract:
         widget.entryLinkActivated.connect(self.show_entry)  # see anthology.demo
         self.themes.follow(widget.set_theme)
+        # An explicit minimum: the demo's own (its labels and plots, growing as they change)
+        # would widen the dock after a few clicks until the entry was crushed.
+        widget.setMinimumWidth(DEMO_MIN_WIDTH)
         self.demo_dock.setWindowTitle(f"Demo — {name}")
         self.demo_dock.setWidget(widget)
         self.demo_dock.show()
+        if fresh:
+            self.resizeDocks([self.demo_dock], [DEMO_DOCK_WIDTH], Qt.Orientation.Horizontal)
+        QTimer.singleShot(0, self._give_entry_room)
 
     @property
     def theme(self) -> str:
         return self.themes.theme
+
+    # -- print and export ----------------------------------------------------------------
+    def _export_name(self, suffix: str) -> str:
+        entry_id = self.current_id() or "entry"
+        stem = re.sub(r"[^\w .-]+", "_", entry_id.rsplit("/", 1)[-1]).strip() or "entry"
+        return str(Path.home() / f"{stem}{suffix}")
+
+    def print_entry(self) -> None:
+        """File › Print…: the entry as shown, on a printer the reader picks."""
+        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+        from anthology.ui.print_export import print_entry
+
+        if self.entry_pane.rendered is None:
+            return
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        dialog = QPrintDialog(printer, self)
+        dialog.setWindowTitle("Print entry")
+        if dialog.exec() == QPrintDialog.DialogCode.Accepted:
+            print_entry(self.entry_pane, printer)
+
+    def export_pdf(self, path: Path | None = None) -> Path | None:
+        """Export as PDF… (asks where when ``path`` is None); the file written."""
+        from anthology.ui.print_export import export_pdf
+
+        if self.entry_pane.rendered is None:
+            return None
+        if path is None:
+            name, _ = QFileDialog.getSaveFileName(self, "Export as PDF", self._export_name(
+                ".pdf"), "PDF (*.pdf)")  # fmt: skip
+            if not name:
+                return None
+            path = Path(name)
+        export_pdf(self.entry_pane, path)
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return path
+
+    def export_html(self, path: Path | None = None) -> Path | None:
+        """Export as HTML… (asks where when ``path`` is None); the file written."""
+        from anthology.ui.print_export import export_html
+
+        if self.entry_pane.rendered is None:
+            return None
+        if path is None:
+            name, _ = QFileDialog.getSaveFileName(self, "Export as HTML", self._export_name(
+                ".html"), "HTML (*.html *.htm)")  # fmt: skip
+            if not name:
+                return None
+            path = Path(name)
+        try:
+            export_html(self.entry_pane, path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Export failed", f"Could not write {path}: {exc}")
+            return None
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return path
+
+    # -- reading settings --------------------------------------------------------------
+    def set_reading(self, settings: ReadingSettings) -> None:
+        """Apply reading settings to every tab's pane at once, and keep them (app-wide)."""
+        settings = settings.clamped()
+        self.reading = settings
+        settings.save(self.settings)
+        for pane in self.tabs.panes():
+            pane.set_reading(settings.style, readable=settings.readable, width=settings.width)
+        for action, on in ((self.act_readable, settings.readable),
+                           (self.act_serif, settings.serif)):  # fmt: skip
+            action.blockSignals(True)
+            action.setChecked(on)
+            action.blockSignals(False)
+        if self.preferences is not None:
+            self.preferences.set_settings(settings)
+
+    def zoom(self, steps: int) -> None:
+        """Ctrl+= / Ctrl+- (one point bigger or smaller), Ctrl+0 (``steps`` 0: the default)."""
+        if steps == 0:
+            self.set_reading(replace(self.reading, font_size=ReadingSettings().font_size))
+        else:
+            self.set_reading(self.reading.bigger(steps))
+        self.statusBar().showMessage(f"Text size {self.reading.font_size:g} pt", 2000)
+
+    def open_preferences(self) -> None:
+        if self.preferences is None:
+            self.preferences = PreferencesDialog(self.reading, self)
+            self.preferences.changed.connect(self.set_reading)
+        self.preferences.set_settings(self.reading)
+        self.preferences.show()
+        self.preferences.raise_()
 
     def set_theme(self, theme: str) -> None:
         """Restyle the window; every widget that follows ``themeChanged`` restyles itself."""
@@ -1190,13 +1372,22 @@ class MainWindow(QMainWindow):
         self.settings.remove(group)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        """Quit without waiting on background work: every task is cancelled first, all at
+        once, then what the reader did is saved; a task still busy after QUIT_WAIT is left
+        to end with the process (an index refresh is one SQLite transaction: a cut one is
+        rolled back on the next start)."""
         QApplication.instance().removeEventFilter(self)
         self._debounce.stop()
         self._poll.stop()
+        self._tabs_timer.stop()
+        self._indexing.cancel()
+        self._views.cancel()
+        if self._mentions_index is not None:
+            self._mentions_index[1].interrupt()
+        if self.demo_dock is not None and self.demo_dock.widget() is not None:
+            self.demo_dock.widget().shutdown(timeout=0)
         self._save_layout()
-        self._close_vault()
+        self._close_vault(quitting=True)
         if self.graph is not None:
             self.graph.shutdown()
-        if self.demo_dock is not None:
-            self.demo_dock.widget().shutdown()
         super().closeEvent(event)

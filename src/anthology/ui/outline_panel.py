@@ -16,7 +16,7 @@ import html
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from anthology.ui.entry_pane import EntryPane
+from anthology.ui.entry_pane import EntryPane, _heading_key
 from anthology.vault.render import RenderedEntry
 from anthology.vault.render.safe_text import plain_text, tooltip_html
 
@@ -27,7 +27,7 @@ READING_LINE_PX = 24  # a heading this close below the pane's top counts as reac
 
 
 def _key(text: str) -> str:
-    return " ".join(html.unescape(text).split()).casefold()
+    return _heading_key(text)  # the block's fold marker left out
 
 
 def heading_tops(pane: EntryPane, headings: list[tuple[int, str, str]]) -> list[int]:

@@ -72,8 +72,9 @@ class RenderContext:
     chain: tuple[str, ...] = ()
     headings: list[tuple[int, str, str]] = field(default_factory=list)
     budget: RenderBudget = field(default_factory=RenderBudget)
-    # the foldable callouts (by number) the reader has flipped from how they are written
-    folds: frozenset[int] = frozenset()
+    # the foldable callouts (by number) the reader has flipped from how they are written,
+    # and the entry's headings (as "hN", N in reading order) whose sections are folded
+    folds: frozenset[int | str] = frozenset()
 
     def child(self, entry_id: str, source_path: str) -> RenderContext:
         return RenderContext(

@@ -124,7 +124,7 @@ def _cache_key(
     resolver: EntryLookup,
     theme: str,
     vault_root: Path | None,
-    folds: frozenset[int] = frozenset(),
+    folds: frozenset[int | str] = frozenset(),
 ) -> tuple:
     digest = hashlib.sha1(entry.body.encode("utf-8", "surrogatepass")).hexdigest()
     meta = repr(
@@ -150,7 +150,7 @@ def _cache_key(
         id(resolver),
         getattr(resolver, "generation", None),
         str(vault_root) if vault_root else None,
-        tuple(sorted(folds)),
+        tuple(sorted(folds, key=str)),
     )
 
 
@@ -160,7 +160,7 @@ def cached_render(
     *,
     theme: str = "light",
     vault_root: Path | None = None,
-    folds: frozenset[int] = frozenset(),
+    folds: frozenset[int | str] = frozenset(),
 ) -> RenderedEntry | None:
     """The cached render :func:`render_entry` would return, or None (nothing is rendered)."""
     if vault_root is None:
@@ -188,7 +188,7 @@ def render_entry(
     *,
     theme: str = "light",
     vault_root: Path | None = None,
-    folds: frozenset[int] = frozenset(),
+    folds: frozenset[int | str] = frozenset(),
 ) -> RenderedEntry:
     """The entry as a complete HTML document, cached (LRU by id, mtime, theme, contents).
 
@@ -196,7 +196,9 @@ def render_entry(
     listed in ``problems``. ``vault_root`` (else ``resolver.vault_root`` / ``resolver.root``
     when the resolver has one) makes image sources vault-relative (``vault:img/a.png``).
     ``folds`` are the foldable callouts (``> [!faq]-`` / ``+``, numbered in reading order)
-    the reader has opened or closed: their title is a ``fold:N`` link that flips them.
+    the reader has opened or closed: their title is a ``fold:N`` link that flips them; and
+    the headings the reader folded (``"hN"``: the entry's Nth heading, a ``fold:hN`` link
+    beside it), whose sections are left out.
     """
     if vault_root is None:
         root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
@@ -220,7 +222,7 @@ def _render(
     resolver: EntryLookup,
     theme: str,
     vault_root: Path | None,
-    folds: frozenset[int] = frozenset(),
+    folds: frozenset[int | str] = frozenset(),
 ) -> RenderedEntry:
     pal = palette(theme)
     ctx = RenderContext(

@@ -138,6 +138,8 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         p = self.ctx.palette
+        if self.ctx.depth == 0:
+            self._fold_headings(root)
         for toc in root.iter("div"):
             if toc.get("class") == "toc":
                 self._prune_toc(toc)
@@ -178,6 +180,44 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
                     child.set("style", f"background-color: {p.inline_code_bg};")
                 elif tag == "li":
                     self._task(parent, child)
+
+    def _fold_headings(self, root: etree.Element) -> None:
+        """A fold marker before each of the entry's own headings (a ``fold:hN`` link, N in
+        reading order); a folded heading's section (up to the next heading of its level or
+        higher) is left out. Embedded entries' headings are not the entry's: not folded."""
+        muted = self.ctx.palette.muted
+        kids = list(root)
+        folding_level = 0  # inside a folded section of this level (0: none)
+        number = 0
+        for kid in kids:
+            level = int(kid.tag[1]) if kid.tag in _HEADING_TAGS else 0
+            if folding_level and (not level or level > folding_level):
+                root.remove(kid)
+                continue
+            folding_level = 0
+            if not level:
+                continue
+            folded = f"h{number}" in self.ctx.folds
+            marker = etree.Element(
+                "a",
+                {
+                    "href": f"fold:h{number}",
+                    "class": "fold",
+                    "title": "Unfold the section" if folded else "Fold the section",
+                    "style": f"color: {muted}; text-decoration: none; font-weight: normal;",
+                },
+            )
+            marker.text = "▸\u00a0" if folded else "▾\u00a0"
+            marker.tail = kid.text
+            kid.text = None
+            kid.insert(0, marker)
+            if folded:
+                folding_level = level
+                if len(kid) > 1:
+                    kid[-1].tail = (kid[-1].tail or "") + " …"
+                else:
+                    marker.tail = (marker.tail or "") + " …"
+            number += 1
 
     def _heading_anchor(self, heading: etree.Element) -> None:
         """One ``<a name>`` per heading, and none past :data:`MAX_HEADING_ANCHORS`."""

@@ -1,0 +1,186 @@
+"""Run in a child process by bench_window.py: clicks in the real window, timed.
+
+    python click_child.py VAULT DB SETTINGS HUB ROUNDS
+
+Offscreen, a real MainWindow; each round clicks, through Qt mouse events, a link in the
+entry (one round in three to the vault's biggest hub), a node of the graph and a row of
+the backlinks panel. Each click is timed to the entry's first paint (an event filter on the
+pane's viewport) and to everything updated (the events the click posted handled, the
+backlinks and the graph repainted). Prints one JSON object: {"painted": {kind: [s…]},
+"updated": {kind: [s…]}, "start": s to the first painted entry}.
+"""
+
+import json
+import os
+import sys
+import time
+
+t_start = time.time()
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from pathlib import Path  # noqa: E402
+
+from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, Qt  # noqa: E402
+from PySide6.QtGui import QTextCursor  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from anthology.ui.main_window import MainWindow  # noqa: E402
+
+vault, db, ini, hub, rounds = (
+    Path(sys.argv[1]),
+    Path(sys.argv[2]),
+    sys.argv[3],
+    sys.argv[4],
+    int(sys.argv[5]),
+)
+app = QApplication([])
+win = MainWindow(vault, db=db, settings=QSettings(ini, QSettings.Format.IniFormat))
+win.resize(1400, 900)
+win.show()
+while not win.ready:
+    app.processEvents()
+app.processEvents()
+win.entry_pane.viewport().repaint()
+start = time.time() - t_start
+deadline = time.monotonic() + 60
+while not win.settled and time.monotonic() < deadline:
+    app.processEvents()
+    time.sleep(0.002)
+
+
+LEFT, NO_KEYS = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+
+class PaintClock(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.first: float | None = None
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Paint and self.first is None:
+            self.first = time.perf_counter()
+        return False
+
+
+clock = PaintClock()
+watched = None
+
+
+def settle(seconds: float = 0.5) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.005)
+    win.backlinks.wait_unlinked()
+    app.processEvents()
+
+
+def timed(click) -> tuple[float, float] | None:
+    global watched
+    viewport = win.entry_pane.viewport()
+    if watched is not viewport:
+        if watched is not None:
+            watched.removeEventFilter(clock)
+        viewport.installEventFilter(clock)
+        watched = viewport
+    before = win.current_id()
+    clock.first = None
+    t0 = time.perf_counter()
+    click()  # Qt delivers the press and release now: the window's handlers run in it
+    if win.current_id() == before:
+        return None
+    if clock.first is None:  # not painted by the handler: the next paint is the pane's
+        app.processEvents()
+        win.entry_pane.viewport().repaint()
+    painted = (clock.first or time.perf_counter()) - t0
+    win.backlinks.tree.viewport().repaint()  # the panels as updated by the click
+    if win.graph is not None:
+        win.graph.view.viewport().repaint()
+    updated = time.perf_counter() - t0
+    return painted, updated
+
+
+def link_click(prefer: str | None) -> tuple[float, float] | None:
+    pane = win.entry_pane
+    doc = pane.document()
+    best = None
+    block = doc.begin()
+    while block.isValid() and best is None:
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            href = frag.charFormat().anchorHref()
+            other = href.startswith("entry:") and not href.startswith(f"entry:{win.current_id()}")
+            if other and (prefer is None or href.split("#")[0] == f"entry:{prefer}"):
+                best = frag
+                break
+            it += 1
+        block = block.next()
+    if best is None:
+        return None
+    cursor = QTextCursor(doc)
+    cursor.setPosition(best.position() + max(1, best.length() // 2))
+    pane.setTextCursor(cursor)
+    pane.ensureCursorVisible()
+    app.processEvents()
+    point = pane.cursorRect(cursor).center()
+    return timed(lambda: QTest.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton,
+                                          Qt.KeyboardModifier.NoModifier, point))  # fmt: skip
+
+
+def node_click() -> tuple[float, float] | None:
+    g = win.graph
+    if g is None:
+        return None
+    ids = g.shown_ids()
+    vp = g.view.viewport()
+    for i, entry_id in enumerate(ids):
+        if entry_id == win.current_id():
+            continue
+        x, y = g._dpos[i]
+        point = g.view.mapFromScene(g.vb.mapViewToScene(QPointF(float(x), float(y))))
+        if vp.rect().adjusted(20, 20, -20, -20).contains(point):
+            return timed(lambda p=point: QTest.mouseClick(vp, LEFT, NO_KEYS, p))
+    return None
+
+
+def backlink_click() -> tuple[float, float] | None:
+    from anthology.ui.backlinks_panel import ROLE_ID
+
+    tree = win.backlinks.tree
+    model = tree.model()
+    tree.expandAll()
+    app.processEvents()
+    for g in range(model.rowCount()):
+        parent = model.index(g, 0)
+        for r in range(min(5, model.rowCount(parent))):
+            index = model.index(r, 0, parent)
+            if index.data(ROLE_ID) and index.data(ROLE_ID) != win.current_id():
+                tree.scrollTo(index)
+                app.processEvents()
+                rect = tree.visualRect(index)
+                if rect.isValid():
+                    point = rect.center()
+                    return timed(lambda p=point: QTest.mouseClick(
+                        tree.viewport(), Qt.MouseButton.LeftButton,
+                        Qt.KeyboardModifier.NoModifier, p))  # fmt: skip
+    return None
+
+
+painted: dict[str, list[float]] = {"link": [], "hub": [], "node": [], "backlink": []}
+updated: dict[str, list[float]] = {k: [] for k in painted}
+for k in range(rounds):
+    for kind, click in (
+        ("hub" if k % 3 == 0 else "link", lambda k=k: link_click(hub if k % 3 == 0 else None)),
+        ("node", node_click),
+        ("backlink", backlink_click),
+    ):
+        result = click()
+        if result is None and kind == "hub":  # no link to the hub here: any link
+            kind, result = "link", link_click(None)
+        if result is not None:
+            painted[kind].append(result[0])
+            updated[kind].append(result[1])
+        settle()
+print(json.dumps({"painted": painted, "updated": updated, "start": start}))
+win.close()

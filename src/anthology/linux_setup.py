@@ -1,0 +1,74 @@
+"""Before the window starts on Linux: are the X11 libraries Qt's xcb platform needs there?
+
+PySide6's wheel carries Qt but not the system's libxcb-* libraries its ``xcb`` plugin loads;
+on a bare box (a fresh Debian or Ubuntu, a container) the app otherwise aborts with Qt's
+"Could not load the Qt platform plugin "xcb" … This application failed to start". We try
+to load each library the plugin needs (``dlopen``, as the plugin would) only when the
+platform will be xcb and a display is set, and name the packages and the command that
+installs them, in one line. Qt-free: nothing of Qt is loaded to find out.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+from collections.abc import Callable, Mapping
+
+# soname → its Debian/Ubuntu package: what libqxcb.so links to beyond a desktop's basics
+XCB_LIBRARIES: dict[str, str] = {
+    "libxcb-cursor.so.0": "libxcb-cursor0",
+    "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-image.so.0": "libxcb-image0",
+    "libxcb-keysyms.so.1": "libxcb-keysyms1",
+    "libxcb-randr.so.0": "libxcb-randr0",
+    "libxcb-render-util.so.0": "libxcb-render-util0",
+    "libxcb-shape.so.0": "libxcb-shape0",
+    "libxcb-xinerama.so.0": "libxcb-xinerama0",
+    "libxcb-xkb.so.1": "libxcb-xkb1",
+    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0",
+}
+
+
+def will_use_xcb(env: Mapping[str, str], platform: str = sys.platform) -> bool:
+    """Qt will pick its xcb platform: Linux, an X display, and no other platform asked for
+    (nor a Wayland session, which Qt prefers when it has one)."""
+    if not platform.startswith("linux") or not env.get("DISPLAY"):
+        return False
+    asked = env.get("QT_QPA_PLATFORM", "").strip().lower()
+    if asked:
+        return asked.split(";")[0].startswith("xcb")
+    return not env.get("WAYLAND_DISPLAY")
+
+
+def _loads(soname: str) -> bool:
+    try:
+        ctypes.CDLL(soname)
+    except OSError:
+        return False
+    return True
+
+
+def missing_packages(loads: Callable[[str], bool] = _loads) -> list[str]:
+    """The packages of the xcb libraries that cannot be loaded, in a stable order."""
+    return [package for soname, package in XCB_LIBRARIES.items() if not loads(soname)]
+
+
+def setup_problem(
+    env: Mapping[str, str] | None = None,
+    loads: Callable[[str], bool] | None = None,
+    platform: str | None = None,
+) -> str | None:
+    """One line saying what to install, or None when nothing is missing (or xcb is not
+    the platform to be used)."""
+    env = os.environ if env is None else env
+    if not will_use_xcb(env, sys.platform if platform is None else platform):
+        return None
+    missing = missing_packages(loads or _loads)
+    if not missing:
+        return None
+    names = " ".join(missing)
+    return (
+        f"anthology: Qt's X11 (xcb) platform needs libraries this system lacks ({names}); "
+        f"install them with: sudo apt-get install {names}"
+    )

@@ -1,0 +1,50 @@
+"""The check made before the window starts on Linux: missing xcb libraries are named, with
+the command that installs them, instead of Qt's abort."""
+
+from __future__ import annotations
+
+import pytest
+
+from anthology import cli, linux_setup
+from anthology.linux_setup import setup_problem, will_use_xcb
+
+X11 = {"DISPLAY": ":0"}
+
+
+def without(*missing: str):
+    return lambda soname: soname not in missing
+
+
+def test_a_missing_xcb_cursor_is_named_with_its_install_command() -> None:
+    line = setup_problem(X11, without("libxcb-cursor.so.0"), platform="linux")
+    assert line is not None and "\n" not in line
+    assert "libxcb-cursor0" in line
+    assert "sudo apt-get install libxcb-cursor0" in line
+    assert "libxcb-icccm4" not in line  # only what is missing
+
+
+def test_nothing_is_said_when_everything_loads_or_xcb_is_not_used() -> None:
+    assert setup_problem(X11, without(), platform="linux") is None
+    everything_missing = without(*linux_setup.XCB_LIBRARIES)
+    assert setup_problem({}, everything_missing, platform="linux") is None  # no display
+    offscreen = {**X11, "QT_QPA_PLATFORM": "offscreen"}
+    assert setup_problem(offscreen, everything_missing, platform="linux") is None
+    assert setup_problem(X11, everything_missing, platform="darwin") is None
+    assert will_use_xcb({**X11, "QT_QPA_PLATFORM": "xcb"}, "linux")
+    assert not will_use_xcb({**X11, "WAYLAND_DISPLAY": "wayland-0"}, "linux")
+
+
+def test_the_gui_command_stops_with_the_message(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("DISPLAY", ":99")
+    monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
+    monkeypatch.setattr(linux_setup.sys, "platform", "linux")
+    monkeypatch.setattr(linux_setup, "_loads", without("libxcb-cursor.so.0", "libxcb-xkb.so.1"))
+    status = cli.main([])
+    err = capsys.readouterr().err
+    assert status != 0
+    assert "sudo apt-get install libxcb-cursor0 libxcb-xkb1" in err
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="Linux only")
+def test_the_real_loader_finds_libc() -> None:
+    assert linux_setup._loads("libc.so.6")
