@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -549,6 +550,7 @@ def _no_page(relation: str | None, offset: int, limit: int) -> list[LinkRow]:
 class BacklinksPanel(QWidget):
     entryActivated = Signal(str)
     entryActivatedNewTab = Signal(str)  # a row Ctrl+clicked or middle-clicked
+    entryHovered = Signal(str)  # the pointer is on a row of this source ("": on none)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -568,6 +570,10 @@ class BacklinksPanel(QWidget):
         self.tree.activated.connect(self._activate)
         self.tree.clicked.connect(self._activate)
         NewTabClicks(self.tree, self._activate_new_tab)
+        # The pointer on a row previews its source (the window shows the page preview).
+        self.tree.setMouseTracking(True)
+        self.tree.entered.connect(lambda index: self.entryHovered.emit(index.data(ROLE_ID) or ""))
+        self.tree.viewport().installEventFilter(self)
         # Scrolling (wheel, scroll bar) a "Show more" row into view fetches its page; the
         # keyboard moving onto it does not (Enter does), nor a layout of the view.
         self.tree.verticalScrollBar().actionTriggered.connect(
@@ -686,6 +692,11 @@ class BacklinksPanel(QWidget):
     def clear(self) -> None:
         """Show nothing, and forget where pages came from (the vault is closing)."""
         self.show_backlinks(None, [])
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.tree.viewport() and event.type() == QEvent.Type.Leave:
+            self.entryHovered.emit("")
+        return super().eventFilter(obj, event)
 
     def _fetch_visible(self) -> None:
         """Fetch the next page of each open group whose "Show more" row is in view."""

@@ -54,6 +54,7 @@ from anthology.ui.entry_tabs import EntryTabs, TabHistory, Visit
 from anthology.ui.file_explorer import FileExplorer
 from anthology.ui.index_worker import refresh_index
 from anthology.ui.outline_panel import OutlinePanel
+from anthology.ui.page_preview import PreviewController
 from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
@@ -74,6 +75,7 @@ from anthology.vault import (
     vault_root,
 )
 from anthology.vault.render import clear_render_cache, preview_html
+from anthology.vault.render.previews import clear_preview_cache
 from anthology.vault.render.safe_text import plain_text
 
 if TYPE_CHECKING:  # pyqtgraph costs ~0.7 s to import: loaded once the first entry is shown
@@ -181,7 +183,11 @@ class MainWindow(QMainWindow):
         pane.unresolvedLinkActivated.connect(
             lambda text: self.statusBar().showMessage(f"“{text}” is not an entry yet", 4000)
         )
-        pane.set_preview_provider(self._preview)
+        # the page preview of a hovered link (ui/page_preview.py), not a tooltip
+        pane.linkHovered.connect(
+            lambda target, frag, ctrl: self.previews.hover(target, frag, immediate=ctrl)
+        )
+        pane.linkLeft.connect(self.previews.leave)
         pane.set_theme(self.theme)
         self.themes.themeChanged.connect(pane.set_theme)
         if self.index is not None:
@@ -209,6 +215,13 @@ class MainWindow(QMainWindow):
         return self.tabs.history().pos
 
     def _build_widgets(self) -> None:
+        self.previews = PreviewController(
+            self,
+            lambda i: self.index.entry(i, cited_by_limit=CITED_BY_SHOWN) if self.index else None,
+            lambda: self.index,
+            lambda: self.theme,
+        )
+        self.previews.linkActivated.connect(self._follow_link)
         self.tabs = EntryTabs(self._new_pane)
         self.tabs.setMinimumWidth(ENTRY_MIN_WIDTH)
         self.tabs.paneChanged.connect(self._on_pane_changed)
@@ -224,6 +237,7 @@ class MainWindow(QMainWindow):
         self.backlinks = BacklinksPanel()
         self.backlinks.entryActivated.connect(self.show_entry)
         self.backlinks.entryActivatedNewTab.connect(self.open_in_new_tab)
+        self.backlinks.entryHovered.connect(self._hover_entry)
 
         self.right = QSplitter(Qt.Orientation.Vertical)
         self.right.setObjectName("rightSplitter")
@@ -591,6 +605,7 @@ class MainWindow(QMainWindow):
             self._attach_index(VaultIndex.open(self.root, self.db_path, refresh=False))
         elif report.added or report.changed or report.removed:
             clear_render_cache()  # an embedded or linked entry may have changed
+            clear_preview_cache()
             self._refresh_views(report=report)
         if not self._watching or report.added or report.removed:  # what to watch changed
             self._sync_watches()
@@ -725,6 +740,12 @@ class MainWindow(QMainWindow):
             graph.entryActivated.connect(self.show_entry)
             graph.entryActivatedNewTab.connect(self.open_in_new_tab)
             graph.layoutSettled.connect(self._save_positions)
+            # a node hovered previews its entry (graph_view's own hover signal, untouched)
+            nodes = getattr(graph, "nodes", None)
+            if nodes is not None and hasattr(nodes, "nodeHovered"):
+                nodes.nodeHovered.connect(
+                    lambda j, g=graph: self._hover_entry(g.hovered_id() or "")
+                )
             self.themes.follow(graph.set_theme)
             self.right.replaceWidget(0, graph)
             self._graph_slot.deleteLater()
@@ -772,6 +793,7 @@ class MainWindow(QMainWindow):
     def _panels_follow(self, pane: EntryPane, ref: EntryRef) -> None:
         """The backlinks, graph, outline, explorer, tab title and window title follow the
         entry ``pane`` (the active tab's) shows."""
+        self.previews.hide()  # a preview over the page left is stale
         self._show_backlinks(ref.id)
         if self.graph is not None:
             self.graph.set_current(ref.id)
@@ -979,6 +1001,14 @@ class MainWindow(QMainWindow):
             return
         self.show_entry(entry_id, heading=heading)
 
+    def _hover_entry(self, entry_id: str) -> None:
+        """The pointer is on a graph node or a backlinks row of ``entry_id`` ("": left)."""
+        if entry_id:
+            ctrl = QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier
+            self.previews.hover(entry_id, immediate=bool(ctrl))
+        else:
+            self.previews.leave()
+
     def _preview(self, entry_id: str) -> str | None:
         if self.index is None:
             return None
@@ -1128,6 +1158,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         QApplication.instance().removeEventFilter(self)
+        self.previews.hide()
         self._debounce.stop()
         self._poll.stop()
         self._save_layout()

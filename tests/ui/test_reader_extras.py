@@ -1,0 +1,153 @@
+"""Page previews, rendered backlink contexts, the tag pane, bookmarks and recent entries,
+in the real window on a vault shaped like an Obsidian one (folders, spaces, no ids).
+
+A "restart" is a fresh MainWindow on the same state folder and QSettings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from PySide6.QtCore import QPoint, QSettings, Qt, QUrl
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QApplication
+
+from anthology.ui.main_window import MainWindow
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+FILES = {
+    "Home.md": "# Home\n\nStart with [[Attention basics#Scaled scores]] and [[Other note]].\n",
+    "Concepts/Attention basics.md": (
+        "---\ntags: [ml/attention, reading]\nauthor: Someone\n---\n"
+        "Intro paragraph about **attention**.\n\n"
+        "## Queries\n\nQueries are vectors. [[Other note]] has more.\n\n"
+        "## Scaled scores\n\nScores are divided by $\\sqrt{d_k}$ where $d_k$ is the "
+        "head dimension; see [[Other note|the other one]].\n\n"
+        "## Later\n\nSomething after the section.\n"
+    ),
+    "Concepts/Other note.md": (
+        "---\ntags: [ml/attention/heads, ml]\n---\n"
+        "The **Other** note, back to [[Attention basics]] and `code`.\n\n"
+        "Again [[Attention basics#Queries|queries]] with $x^2$ here.\n"
+    ),
+    "Daily/2024 01 02.md": "Read [[Other note]] today. #reading\n",
+    "Daily/2024 01 03.md": "Nothing linked. #ml/training\n",
+}
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "My Vault"
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def open_window(qtbot, tmp_path: Path, vault: Path, settings: QSettings):
+    windows: list[MainWindow] = []
+
+    def make(entry: str | None = None) -> MainWindow:
+        win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings,
+                         state_dir=tmp_path / "state", entry=entry)  # fmt: skip
+        qtbot.addWidget(win)
+        win.resize(1280, 800)
+        win.show()
+        qtbot.waitUntil(lambda: win.settled, timeout=20000)
+        qtbot.waitUntil(lambda: not win.indexing, timeout=20000)
+        windows.append(win)
+        return win
+
+    yield make
+    for win in windows:
+        win.previews.hide()
+        win.close()
+
+
+def link_point(win: MainWindow, target: str) -> QPoint:
+    pane = win.entry_pane
+    block = pane.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            if unquote(frag.charFormat().anchorHref()).startswith(f"entry:{target}"):
+                cursor = QTextCursor(pane.document())
+                cursor.setPosition(frag.position() + 1)
+                return pane.cursorRect(cursor).center()
+            it += 1
+        block = block.next()
+    raise AssertionError(f"no link to {target} in the pane")
+
+
+def images_in(doc) -> list[str]:
+    names = []
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fmt = it.fragment().charFormat()
+            if fmt.isImageFormat():
+                names.append(fmt.toImageFormat().name())
+            it += 1
+        block = block.next()
+    return names
+
+
+def hover(qtbot, win: MainWindow, target: str, modifier=Qt.KeyboardModifier.NoModifier):
+    pane = win.entry_pane
+    qtbot.mouseMove(pane.viewport(), link_point(win, target) + QPoint(0, 0))
+    qtbot.mouseMove(pane.viewport(), link_point(win, target) + QPoint(1, 0))
+
+
+def test_hovering_a_link_previews_the_rendered_heading_section(qtbot, open_window) -> None:
+    win = open_window("Home")
+    assert win.current_id() == "Home"
+    previews = win.previews
+    hover(qtbot, win, "Concepts/Attention basics")
+    assert not previews.visible  # not at once: after the hover delay
+    qtbot.waitUntil(lambda: previews.visible, timeout=5000)
+    text = previews.popup.text()
+    assert "Attention basics" in text  # the title
+    assert "Scaled scores" in text and "Scores are divided by" in text  # the section …
+    assert "Intro paragraph" not in text and "Something after" not in text  # … only
+    assert "the other one" in text
+    for raw in ("$", "[[", "**", "headdim"):
+        assert raw not in text
+    maths = [n for n in images_in(previews.popup.browser.document()) if n.startswith("math:")]
+    assert len(maths) == 2  # \sqrt{d_k} and d_k, typeset
+    assert "Someone" in text and "#ml/attention" in text  # the properties summary
+
+    # Leaving the link (and not entering the popover) dismisses it.
+    qtbot.mouseMove(win.entry_pane.viewport(), QPoint(5, win.entry_pane.viewport().height() - 5))
+    qtbot.waitUntil(lambda: not previews.visible, timeout=5000)
+
+
+def test_ctrl_hover_previews_at_once_and_a_click_inside_navigates(
+    qtbot, open_window, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    win = open_window("Home")
+    monkeypatch.setattr(
+        QApplication, "keyboardModifiers", staticmethod(lambda: Qt.KeyboardModifier.ControlModifier)
+    )
+    hover(qtbot, win, "Concepts/Other note")
+    # asked for at once: no hover delay running (it renders on a worker, then shows)
+    assert not win.previews._show_timer.isActive() and win.previews._wanted is not None
+    qtbot.waitUntil(lambda: win.previews.visible, timeout=5000)
+    assert "back to Attention basics" in win.previews.popup.text()
+    monkeypatch.undo()
+    # a click on a link inside the popover opens it in the window
+    browser = win.previews.popup.browser
+    browser.anchorClicked.emit(QUrl.fromEncoded(b"entry:Concepts%2FAttention%20basics"))
+    qtbot.waitUntil(lambda: win.current_id() == "Concepts/Attention basics", timeout=5000)
+    assert not win.previews.visible
