@@ -52,6 +52,8 @@ APPLICATION_ID = 0x414E5455  # "ANTU", in the SQLite header (the index's is "ANT
 GRAPH_VIEW = "graph.view"
 READER_TABS = "reader.tabs"
 EXPLORER_VIEW = "explorer.view"
+BOOKMARKS = "reader.bookmarks"  # entry ids, in the order they were bookmarked
+RECENT = "reader.recent"  # entry ids, the last opened first
 _SIBLINGS = ("-wal", "-shm", "-journal")
 _DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 

@@ -14,6 +14,7 @@ from PySide6.QtCore import QPoint, QSettings, Qt, QUrl
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
+from anthology.ui.backlinks_panel import ROLE_HTML
 from anthology.ui.main_window import MainWindow
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -151,3 +152,106 @@ def test_ctrl_hover_previews_at_once_and_a_click_inside_navigates(
     browser.anchorClicked.emit(QUrl.fromEncoded(b"entry:Concepts%2FAttention%20basics"))
     qtbot.waitUntil(lambda: win.current_id() == "Concepts/Attention basics", timeout=5000)
     assert not win.previews.visible
+
+
+def test_backlink_contexts_read_rendered_and_the_header_counts_its_groups(
+    qtbot, open_window
+) -> None:
+    win = open_window("Concepts/Other note")
+    panel = win.backlinks
+    groups = panel.groups()
+    # Attention basics links here twice (two lines): listed once, both lines beneath it
+    mentions = next(ids for title, ids in groups.items() if title.startswith("mentions"))
+    assert mentions.count("Concepts/Attention basics") == 1
+    assert sorted(mentions) == ["Concepts/Attention basics", "Daily/2024 01 02", "Home"]
+    counted = sum(int(t.rsplit("(", 1)[1].rstrip(")")) for t in groups)
+    assert panel.title.text() == f"Backlinks · {counted}"
+    row = panel.item_for("mentions", "Concepts/Attention basics")
+    html = row.data(ROLE_HTML)
+    assert "Queries are vectors" in html and "Scores are divided by" in html
+    text = row.data()
+    for raw in ("[[", "]]", "**", "$"):
+        assert raw not in html and raw not in text
+    assert '<img src="math:' in html  # \sqrt{d_k} typeset
+    panel.tree.expandAll()
+    panel.grab()  # painted: the formulas were given to the row's document
+    assert panel.delegate.doc.asked == []
+
+
+def test_tag_pane_nests_counts_and_searches(qtbot, open_window) -> None:
+    win = open_window("Home")
+    win.act_tags.trigger()
+    qtbot.waitUntil(lambda: win.tags_dock.isVisible(), timeout=5000)
+    tags = win.tag_panel.tags()
+    # ml: Attention basics (ml/attention), Other note (ml, ml/attention/heads), 01 03
+    assert tags["ml"] == 3
+    assert tags["ml/attention"] == 2 and tags["ml/attention/heads"] == 1
+    assert tags["ml/training"] == 1 and tags["reading"] == 2
+    item = win.tag_panel.item_for("ml/attention/heads")
+    assert item.text(0) == "heads" and item.parent().data(0, Qt.ItemDataRole.UserRole) == (
+        "ml/attention"
+    )
+    top = win.tag_panel.item_for("ml/attention")
+    win.tag_panel.tree.expandAll()
+    rect = win.tag_panel.tree.visualItemRect(top)
+    qtbot.mouseClick(win.tag_panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert win.search_panel.box.text() == "tag:ml/attention"
+    assert sorted(win.search_panel.result_ids()) == [
+        "Concepts/Attention basics",
+        "Concepts/Other note",
+    ]
+
+
+def test_bookmarks_toggle_and_survive_a_restart(qtbot, open_window) -> None:
+    win = open_window("Home")
+    qtbot.keyClick(win.entry_pane, Qt.Key.Key_D, CTRL)
+    assert win.bookmarks == ["Home"] and win.act_bookmark.isChecked()
+    win.show_entry("Concepts/Other note")
+    assert not win.act_bookmark.isChecked()
+    win.act_bookmark.trigger()
+    assert win.bookmarks_panel.ids() == ["Home", "Concepts/Other note"]
+    win._fill_bookmarks_menu()
+    titles = [a.text() for a in win.bookmarks_menu.actions()]
+    assert "Home" in titles and "Other note" in titles
+    win.act_bookmark.trigger()  # Ctrl+D again: off
+    assert win.bookmarks == ["Home"]
+    win.act_bookmark.trigger()
+    win.close()
+
+    again = open_window()
+    assert again.bookmarks == ["Home", "Concepts/Other note"]
+    assert again.bookmarks_panel.ids() == ["Home", "Concepts/Other note"]
+    # a click on a bookmark opens it; removing one takes it off the list and the state
+    again.show_entry("Daily/2024 01 03")
+    item = again.bookmarks_panel.list.item(0)
+    again.bookmarks_dock.show()
+    rect = again.bookmarks_panel.list.visualItemRect(item)
+    qtbot.mouseClick(again.bookmarks_panel.list.viewport(), Qt.MouseButton.LeftButton,
+                     pos=rect.center())  # fmt: skip
+    assert again.current_id() == "Home"
+    again.remove_bookmark("Home")
+    assert again.bookmarks_panel.ids() == ["Concepts/Other note"]
+    again.close()
+    assert open_window().bookmarks == ["Concepts/Other note"]
+
+
+def test_quick_switcher_lists_recent_entries_first(qtbot, open_window) -> None:
+    win = open_window("Home")
+    for entry in ("Daily/2024 01 03", "Concepts/Other note", "Daily/2024 01 02"):
+        win.show_entry(entry)
+    win.open_switcher()
+    assert win.switcher.visible_ids()[:4] == [
+        "Daily/2024 01 02",
+        "Concepts/Other note",
+        "Daily/2024 01 03",
+        "Home",
+    ]
+    assert len(win.switcher.visible_ids()) == 5  # and then the others
+    win.switcher.input.setText("other")
+    assert win.switcher.visible_ids()[0] == "Concepts/Other note"
+    win.switcher.hide()
+    win.close()
+    again = open_window()  # recent entries are kept per vault
+    again.open_switcher()
+    assert again.switcher.visible_ids()[0] == "Daily/2024 01 02"
+    again.switcher.hide()

@@ -49,6 +49,7 @@ from anthology import __version__
 from anthology.demo import DEMOS
 from anthology.paths import entries_dir
 from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
+from anthology.ui.bookmarks_panel import BookmarksPanel
 from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.entry_tabs import EntryTabs, TabHistory, Visit
 from anthology.ui.file_explorer import FileExplorer
@@ -58,10 +59,18 @@ from anthology.ui.page_preview import PreviewController
 from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
+from anthology.ui.tag_panel import TagPanel
 from anthology.ui.task_runner import TaskRunner, describe_error
 from anthology.ui.theme import ThemeController
 from anthology.ui.views_loader import ViewsData, load_views
-from anthology.user_state import EXPLORER_VIEW, GRAPH_VIEW, READER_TABS, UserState
+from anthology.user_state import (
+    BOOKMARKS,
+    EXPLORER_VIEW,
+    GRAPH_VIEW,
+    READER_TABS,
+    RECENT,
+    UserState,
+)
 from anthology.vault import (
     DiskResolver,
     EntryRef,
@@ -70,6 +79,7 @@ from anthology.vault import (
     VaultIndex,
     check_place,
     default_db_path,
+    display_labels,
     first_entry_path,
     read_first_entry,
     vault_root,
@@ -77,11 +87,13 @@ from anthology.vault import (
 from anthology.vault.render import clear_render_cache, preview_html
 from anthology.vault.render.previews import clear_preview_cache
 from anthology.vault.render.safe_text import plain_text
+from anthology.vault.tags import vault_tags
 
 if TYPE_CHECKING:  # pyqtgraph costs ~0.7 s to import: loaded once the first entry is shown
     from anthology.ui.graph_view import GraphView
 
 MAX_RECENT = 8
+MAX_RECENT_ENTRIES = 30  # the quick switcher's recent entries, per vault
 # Citing entries listed per relation in an entry's Properties box; a hub's others are in the
 # backlinks panel, grouped by the same relations.
 CITED_BY_SHOWN = 10
@@ -288,6 +300,29 @@ class MainWindow(QMainWindow):
                          Qt.Orientation.Vertical)  # fmt: skip
         self.resizeDocks([self.explorer_dock], [LEFT_DOCK_WIDTH], Qt.Orientation.Horizontal)
 
+        # Tags and bookmarks: docks on the right, hidden until asked for (View menu).
+        self.tag_panel = TagPanel()
+        self.tag_panel.tagActivated.connect(lambda tag: self.search(f"tag:{tag}"))
+        self.tags_dock = QDockWidget("Tags", self)
+        self.tags_dock.setObjectName("tagsDock")
+        self.tags_dock.setWidget(self.tag_panel)
+        self.tags_dock.visibilityChanged.connect(lambda shown: shown and self._build_tags())
+        self.bookmarks_panel = BookmarksPanel()
+        self.bookmarks_panel.entryActivated.connect(self.show_entry)
+        self.bookmarks_panel.entryActivatedNewTab.connect(self.open_in_new_tab)
+        self.bookmarks_panel.removeRequested.connect(self.remove_bookmark)
+        self.bookmarks_dock = QDockWidget("Bookmarks", self)
+        self.bookmarks_dock.setObjectName("bookmarksDock")
+        self.bookmarks_dock.setWidget(self.bookmarks_panel)
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        self.addDockWidget(right, self.tags_dock)
+        self.tabifyDockWidget(self.tags_dock, self.bookmarks_dock)
+        self.tags_dock.hide()
+        self.bookmarks_dock.hide()
+        self._tags_dirty = True
+        self.bookmarks: list[str] = []  # the open vault's, in the order they were added
+        self.recent: list[str] = []  # the open vault's entries opened last, latest first
+
         self.switcher = QuickSwitcher(self)
         self.switcher.entryChosen.connect(self.show_entry)
         self.problems_dialog = ProblemsDialog(self)
@@ -345,6 +380,16 @@ class MainWindow(QMainWindow):
         self.act_outline = self.outline_dock.toggleViewAction()
         self.act_outline.setText("&Outline")
         self.act_outline.setStatusTip("Show or hide the outline of the entry")
+        self.act_bookmark = self._action("&Bookmark This Entry", self.toggle_bookmark,
+                                         K("Ctrl+D"), "Bookmark the entry, or remove its "
+                                         "bookmark")  # fmt: skip
+        self.act_bookmark.setCheckable(True)
+        self.act_tags = self.tags_dock.toggleViewAction()
+        self.act_tags.setText("&Tags")
+        self.act_tags.setStatusTip("Show or hide the vault's tags")
+        self.act_bookmarks = self.bookmarks_dock.toggleViewAction()
+        self.act_bookmarks.setText("&Bookmarks")
+        self.act_bookmarks.setStatusTip("Show or hide the bookmarks")
         self.act_back.setText("← Back")
         self.act_forward.setText("Forward →")
 
@@ -380,10 +425,15 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_explorer)
         m.addAction(self.act_outline)
+        m.addAction(self.act_tags)
+        m.addAction(self.act_bookmarks)
         m.addAction(self.search_dock.toggleViewAction())
         m.addAction(self.act_problems)
         for action in self.demo_actions:
             m.addAction(action)
+        self.bookmarks_menu = bar.addMenu("&Bookmarks")
+        self.bookmarks_menu.aboutToShow.connect(self._fill_bookmarks_menu)
+        self._fill_bookmarks_menu()
         m = bar.addMenu("&Help")
         m.addAction(self.act_about)
 
@@ -459,6 +509,10 @@ class MainWindow(QMainWindow):
         self.root = root
         self.state = UserState.for_vault(root, folder=self.state_dir, report=self.stateProblem.emit)
         self._adopt_old_graph_settings()
+        self.bookmarks = self._id_list(BOOKMARKS)
+        self.recent = self._id_list(RECENT)
+        self.switcher.set_recent(self.recent)
+        self._tags_dirty = True
         if self.explorer is not None:
             self.explorer.restore_view_state(self.state.get(EXPLORER_VIEW))
         self.setWindowTitle(f"{root.name} — Anthology")
@@ -717,6 +771,10 @@ class MainWindow(QMainWindow):
         self.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''}"
                                      if problems else "No problems")  # fmt: skip
         self.switcher.set_entries(data.switcher_items)
+        self._tags_dirty = True
+        if self.tags_dock.isVisible():
+            self._build_tags()
+        self._refresh_bookmarks()
         self._place_side_panels()
         self._update_explorer([ref for ref, _aliases in data.switcher_items])
         graph = self._ensure_graph()
@@ -794,6 +852,9 @@ class MainWindow(QMainWindow):
         """The backlinks, graph, outline, explorer, tab title and window title follow the
         entry ``pane`` (the active tab's) shows."""
         self.previews.hide()  # a preview over the page left is stale
+        self.recent = [ref.id, *(i for i in self.recent if i != ref.id)][:MAX_RECENT_ENTRIES]
+        self.switcher.set_recent(self.recent)
+        self.act_bookmark.setChecked(ref.id in self.bookmarks)
         self._show_backlinks(ref.id)
         if self.graph is not None:
             self.graph.set_current(ref.id)
@@ -914,6 +975,7 @@ class MainWindow(QMainWindow):
                 current = len(tabs)
             tabs.append(history.to_json())
         self.state.put(READER_TABS, {"tabs": tabs, "current": current})
+        self.state.put(RECENT, self.recent)
 
     # -- the file explorer -------------------------------------------------------------
     def _update_explorer(self, refs: list[EntryRef]) -> None:
@@ -1000,6 +1062,78 @@ class MainWindow(QMainWindow):
                 self.entry_pane.scroll_to_heading(heading)
             return
         self.show_entry(entry_id, heading=heading)
+
+    # -- tags and bookmarks --------------------------------------------------------------
+    def _build_tags(self) -> None:
+        """Fill the tag pane from the index (when it is shown, once per refresh)."""
+        if self.index is None or not self._tags_dirty:
+            return
+        self._tags_dirty = False
+        try:
+            self.tag_panel.set_tags(vault_tags(self.index))
+        except Exception as exc:  # a closed or replaced index: said, not raised
+            self.statusBar().showMessage(f"Could not list the tags: {exc}", 6000)
+
+    def _id_list(self, key: str) -> list[str]:
+        """A list of entry ids kept in the user state (anything else there is ignored)."""
+        value = self.state.get(key) if self.state is not None else None
+        if not isinstance(value, list):
+            return []
+        return list(dict.fromkeys(v for v in value if isinstance(v, str) and v))
+
+    def toggle_bookmark(self) -> None:
+        """Ctrl+D: bookmark the entry being read, or take its bookmark off."""
+        current = self.current_id()
+        if current is None or self.state is None:
+            self.act_bookmark.setChecked(False)
+            return
+        if current in self.bookmarks:
+            self.bookmarks.remove(current)
+            self.statusBar().showMessage("Bookmark removed", 3000)
+        else:
+            self.bookmarks.append(current)
+            self.statusBar().showMessage("Bookmarked", 3000)
+        self._save_bookmarks()
+
+    def remove_bookmark(self, entry_id: str) -> None:
+        if entry_id in self.bookmarks:
+            self.bookmarks.remove(entry_id)
+            self._save_bookmarks()
+
+    def _save_bookmarks(self) -> None:
+        if self.state is not None:
+            self.state.put(BOOKMARKS, self.bookmarks)
+        self.act_bookmark.setChecked(self.current_id() in self.bookmarks)
+        self._refresh_bookmarks()
+
+    def _bookmark_refs(self) -> list[EntryRef]:
+        """The bookmarked entries the index has (one deleted on disk is left out, kept)."""
+        if self.index is None:
+            return []
+        return [ref for i in self.bookmarks if (ref := self.index.entry_ref(i)) is not None]
+
+    def _refresh_bookmarks(self) -> None:
+        self.bookmarks_panel.set_bookmarks(self._bookmark_refs())
+
+    def _fill_bookmarks_menu(self) -> None:
+        m = self.bookmarks_menu
+        # Only the listed entries are made anew (QMenu.clear would delete the dock's own
+        # toggle action with them).
+        for action in getattr(self, "_bookmark_actions", []):
+            m.removeAction(action)
+            action.deleteLater()
+        if not m.actions():
+            m.addAction(self.act_bookmark)
+            m.addAction(self.act_bookmarks)
+        self._bookmark_actions = []
+        refs = self._bookmark_refs()
+        if refs:
+            self._bookmark_actions.append(m.addSeparator())
+        for ref, label in zip(refs, display_labels(refs), strict=True):
+            action = m.addAction(plain_text(label, 120))
+            self._bookmark_actions.append(action)
+            action.setStatusTip(plain_text(ref.path, 300))
+            action.triggered.connect(lambda _c=False, i=ref.id: self.show_entry(i))
 
     def _hover_entry(self, entry_id: str) -> None:
         """The pointer is on a graph node or a backlinks row of ``entry_id`` ("": left)."""
