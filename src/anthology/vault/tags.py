@@ -39,11 +39,12 @@ def tag_tree(pairs: Iterable[tuple[str, int]]) -> list[TagNode]:
     nodes: dict[str, TagNode] = {}
     roots: list[TagNode] = []
     for key in sorted(names, key=lambda k: (k.count("/"), k)):
-        path = names[key]
-        node = TagNode(path.rsplit("/", 1)[-1], path, len(entries[key]))
+        name = names[key].rsplit("/", 1)[-1]
+        parent = nodes.get(key.rsplit("/", 1)[0]) if "/" in key else None
+        # a child's path goes on from its parent's, as the parent is spelt
+        node = TagNode(name, f"{parent.path}/{name}" if parent else name, len(entries[key]))
         nodes[key] = node
-        parent = key.rsplit("/", 1)[0] if "/" in key else None
-        (nodes[parent].children if parent in nodes else roots).append(node)
+        (parent.children if parent else roots).append(node)
     _sort(roots)
     return roots
 
