@@ -31,7 +31,8 @@ from anthology.vault.render.theme import palette
 
 DELAY_MS = 400  # hover this long over a link before its preview shows
 HIDE_MS = 300  # the popover goes this long after the pointer left the link and it
-SIZE = (480, 380)  # the popover's size (px)
+SIZE = (480, 380)  # the popover's largest size (px); a longer page scrolls
+MIN_HEIGHT = 80
 
 
 def _render(
@@ -227,7 +228,15 @@ class PreviewController(QObject):
 
     def _present(self, wanted: tuple[str, str], rendered: RenderedEntry) -> None:
         popup = self.popup
+        popup.resize(*SIZE)
         popup.browser.show_rendered(rendered, wanted[1])
+        # as high as the page, up to SIZE: a short section gets a short popover (measured
+        # on a copy: the browser lays its own out at its viewport's width, not yet final)
+        measure = popup.browser.document().clone(popup)
+        measure.setTextWidth(SIZE[0] - 2 - popup.browser.verticalScrollBar().sizeHint().width())
+        height = min(SIZE[1], max(MIN_HEIGHT, int(measure.size().height()) + 6))
+        measure.deleteLater()
+        popup.resize(SIZE[0], height)
         popup.shown_for = wanted
         popup.move(self._place(self._at))
         popup.show()
