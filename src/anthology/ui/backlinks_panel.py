@@ -165,7 +165,7 @@ class _Row:
     when first asked: a page holds 100 links, a screen shows some twenty rows."""
 
     __slots__ = ("_context_of", "_contexts", "_html", "_images", "_label", "_muted",
-                 "_sources", "_tooltip", "entry_id")  # fmt: skip
+                 "_sources", "_theme", "_tooltip", "entry_id")  # fmt: skip
 
     def __init__(
         self,
@@ -173,8 +173,10 @@ class _Row:
         muted: str,
         context_of: Callable[[LinkRow], str] | None = None,
         label: str | None = None,
+        theme: str = "light",
     ) -> None:
         ref = source.source if isinstance(source, LinkRow) else source.entry
+        self._theme = theme
         self.entry_id = ref.id
         # As display_labels gives it over the row's page; alone, the source's own.
         self._label = ref.short_label if label is None else label
@@ -192,6 +194,11 @@ class _Row:
             and isinstance(self._sources[0], LinkRow)
             and isinstance(other._sources[0], LinkRow)
         )
+
+    def restyle(self, muted: str, theme: str) -> None:
+        """Drawn again in another theme's colours (its strings are made anew when asked)."""
+        self._muted, self._theme = muted, theme
+        self._html = None
 
     def add(self, other: _Row) -> None:
         self._sources.extend(other._sources)
@@ -232,9 +239,11 @@ class _Row:
         out = []
         for src, context in zip(self._sources, self.contexts, strict=False):
             if isinstance(src, LinkRow):
-                out.append(highlight_link(context, src.text, src.alias, typeset=True))
+                out.append(
+                    highlight_link(context, src.text, src.alias, typeset=True, theme=self._theme)
+                )
             else:
-                out.append(inline_html(context, limit=MAX_SHOWN_CHARS))
+                out.append(inline_html(context, limit=MAX_SHOWN_CHARS, theme=self._theme))
         return out
 
     @property
@@ -287,6 +296,7 @@ class BacklinksModel(QAbstractItemModel):
         super().__init__(parent)
         self.groups: list[_Group] = []
         self.muted = "#808080"
+        self.theme = "light"
         self._page: Callable[[str | None, int, int], list[LinkRow]] = lambda r, o, n: []
         self._context_of: Callable[[LinkRow], str] | None = None
 
@@ -310,7 +320,7 @@ class BacklinksModel(QAbstractItemModel):
         labels = display_labels([link.source for link in links])  # told apart per page
         rows: list[_Row] = []
         for link, label in zip(links, labels, strict=True):
-            row = _Row(link, self.muted, self._context_of, label)
+            row = _Row(link, self.muted, self._context_of, label, self.theme)
             if rows and rows[-1].joins(row):
                 rows[-1].add(row)
             else:
@@ -655,7 +665,7 @@ class BacklinksPanel(QWidget):
         if hits:
             labels = display_labels([hit.entry for hit in hits])
             rows = [
-                _Row(hit, self.model.muted, label=label)
+                _Row(hit, self.model.muted, label=label, theme=self.model.theme)
                 for hit, label in zip(hits, labels, strict=True)
             ]
             group = self.model.add_group(_Group(f"{UNLINKED} ({len(hits)})", rows=rows))
@@ -692,6 +702,15 @@ class BacklinksPanel(QWidget):
     def clear(self) -> None:
         """Show nothing, and forget where pages came from (the vault is closing)."""
         self.show_backlinks(None, [])
+
+    def set_theme(self, theme: str) -> None:
+        """Links, marks and code in the context lines in ``theme``'s colours."""
+        self.model.theme = theme
+        self.model.muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
+        for group in self.model.groups:
+            for row in group.rows:
+                row.restyle(self.model.muted, theme)
+        self.tree.viewport().update()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.tree.viewport() and event.type() == QEvent.Type.Leave:

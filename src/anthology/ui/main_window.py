@@ -250,6 +250,7 @@ class MainWindow(QMainWindow):
         self.backlinks.entryActivated.connect(self.show_entry)
         self.backlinks.entryActivatedNewTab.connect(self.open_in_new_tab)
         self.backlinks.entryHovered.connect(self._hover_entry)
+        self.themes.follow(self.backlinks.set_theme)
 
         self.right = QSplitter(Qt.Orientation.Vertical)
         self.right.setObjectName("rightSplitter")
@@ -272,6 +273,7 @@ class MainWindow(QMainWindow):
         self.search_panel = SearchPanel()
         self.search_panel.entryActivated.connect(self.show_entry)
         self.search_panel.entryActivatedNewTab.connect(self.open_in_new_tab)
+        self.themes.follow(self.search_panel.set_theme)
         self.search_dock = QDockWidget("Search", self)
         self.search_dock.setObjectName("searchDock")
         self.search_dock.setWidget(self.search_panel)
