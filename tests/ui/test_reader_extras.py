@@ -255,3 +255,16 @@ def test_quick_switcher_lists_recent_entries_first(qtbot, open_window) -> None:
     again.open_switcher()
     assert again.switcher.visible_ids()[0] == "Daily/2024 01 02"
     again.switcher.hide()
+
+
+def test_search_snippets_read_rendered(qtbot, open_window) -> None:
+    win = open_window("Home")
+    win.search("divided")
+    ids = win.search_panel.result_ids()
+    assert ids == ["Concepts/Attention basics"]
+    label = win.search_panel.results.itemWidget(win.search_panel.results.item(0))
+    html = label.text()
+    assert "divided</b>" in html  # the match marked
+    for raw in ("[[", "**", "$"):
+        assert raw not in html
+    assert "sqrt{d_k}" in html  # its formula as clean TeX (a label shows no images)

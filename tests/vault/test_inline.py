@@ -52,6 +52,9 @@ def test_prices_are_not_math_and_unclosed_markup_is_not_shown() -> None:
     out = inline_html("an **unclosed bold and a [[broken link and `tick")
     assert "**" not in out.html
     assert "unclosed bold" in out.text
+    assert inline_html("a snippet cut in a link: see [[Other no…").text == (
+        "a snippet cut in a link: see Other no…"
+    )
     out = inline_html("a $x^2 unclosed formula")
     assert out.text == "a $x^2 unclosed formula"  # one dollar: a dollar
 

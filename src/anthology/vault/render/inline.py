@@ -41,6 +41,7 @@ _TOKEN_RE = re.compile(
     r"|(?P<dmath>(?<!\\)\$\$(?!\$)(?P<dtex>[^$\n]+?)(?<!\\)\$\$)"
     r"|(?P<imath>(?<![\\$])\$(?![\s$])(?P<itex>(?:\\\$|[^$\n]){1,2000}?)(?<![\s\\])\$(?![\d$]))"
     r"|(?P<wiki>!?\[\[(?P<wbody>[^\]\n]{0,1000})\]\])"
+    r"|(?P<brackets>!?\[\[|\]\])"  # half a wikilink (a cut line): not shown
     r"|(?P<img>!\[(?P<alt>[^\]\n]{0,1000})\]\([^)\n]{0,2000}\))"
     r"|(?P<md>\[(?P<mdtext>[^\]\n]{1,1000})\]\([^)\n]{0,2000}\))"
     r"|(?P<fn>\[\^[^\]\n]{0,200}\])"
@@ -130,7 +131,7 @@ def _tokens(line: str) -> list[_Atom]:
         elif kind == "md":
             shown = _plain(m.group("mdtext"))
             atoms.append(_Atom("link", shown, target=shown))
-        elif kind in ("fn", "comment", "tag"):
+        elif kind in ("fn", "comment", "tag", "brackets"):
             continue
         elif kind == "delim":
             d = m.group()
