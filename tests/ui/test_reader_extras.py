@@ -268,3 +268,27 @@ def test_search_snippets_read_rendered(qtbot, open_window) -> None:
     for raw in ("[[", "**", "$"):
         assert raw not in html
     assert "sqrt{d_k}" in html  # its formula as clean TeX (a label shows no images)
+
+
+def test_hovering_a_backlink_row_or_a_graph_node_previews_its_entry(qtbot, open_window) -> None:
+    win = open_window("Concepts/Other note")
+    panel = win.backlinks
+    index = panel.item_for("mentions", "Daily/2024 01 02")
+    panel.tree.scrollTo(index)
+    rect = panel.tree.visualRect(index)
+    qtbot.mouseMove(panel.tree.viewport(), rect.center())
+    qtbot.mouseMove(panel.tree.viewport(), rect.center() + QPoint(2, 0))
+    qtbot.waitUntil(lambda: win.previews.visible, timeout=5000)
+    assert win.previews.popup.shown_for == ("Daily/2024 01 02", "")
+    assert "Read Other note today" in win.previews.popup.text()
+    win.previews.leave()
+    qtbot.waitUntil(lambda: not win.previews.visible, timeout=5000)
+
+    graph = win.graph
+    assert graph is not None
+    graph.hover("Home")  # finds the node's number; then the signal a pointer on it sends
+    graph.nodes.nodeHovered.emit(graph.nodes._hover)
+    qtbot.waitUntil(lambda: win.previews.visible, timeout=5000)
+    assert win.previews.popup.shown_for == ("Home", "")
+    graph.nodes.nodeHovered.emit(-1)  # off every node
+    qtbot.waitUntil(lambda: not win.previews.visible, timeout=5000)
