@@ -84,7 +84,7 @@ from anthology.vault import (
     read_first_entry,
     vault_root,
 )
-from anthology.vault.render import clear_render_cache, preview_html
+from anthology.vault.render import clear_render_cache
 from anthology.vault.render.previews import clear_preview_cache
 from anthology.vault.render.safe_text import plain_text
 from anthology.vault.tags import vault_tags
@@ -1144,12 +1144,6 @@ class MainWindow(QMainWindow):
             self.previews.hover(entry_id, immediate=bool(ctrl))
         else:
             self.previews.leave()
-
-    def _preview(self, entry_id: str) -> str | None:
-        if self.index is None:
-            return None
-        entry = self.index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN)
-        return preview_html(entry, theme=self.theme) if entry else None
 
     def _open_path(self, path: str) -> None:
         if self.index is None:
