@@ -96,11 +96,15 @@ _ROW_FLAGS = (
 _ROOT = QModelIndex()  # the invalid index: the parent of groups
 
 
+MATH_SCALE = 0.8  # formulas typeset for the page, drawn at the panel's smaller size
+
+
 def highlight_link(context: str, text: str, alias: str | None, *, typeset: bool = False,
                    theme: str = "light") -> InlineHtml:  # fmt: skip
     """The context line as it reads (see :mod:`anthology.vault.render.inline`): links as
     their text, emphasis, code and math as such, cut at words around the link to ``text``."""
-    return inline_html(context, focus_link=text or alias, theme=theme, typeset=typeset)
+    return inline_html(context, focus_link=text or alias, theme=theme, typeset=typeset,
+                       math_scale=MATH_SCALE)  # fmt: skip
 
 
 def snippet_text(snippet: str) -> str:

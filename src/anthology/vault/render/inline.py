@@ -323,11 +323,13 @@ def inline_html(
     colours: EntryColours | None = None,
     typeset: bool = False,
     math_colour: str | None = None,
+    math_scale: float = 1.0,
 ) -> InlineHtml:
     """``line`` (one line of Markdown; search snippets' match markers allowed) as inline
     HTML, cut to about ``limit`` characters around the link to ``focus_link`` (or the first
     match). ``typeset``: formulas become ``<img src="math:…">`` with their SVG in
-    ``resources``; otherwise (or when one cannot be typeset) their TeX in italics."""
+    ``resources`` (drawn ``math_scale`` times their size: a side panel's font is smaller
+    than the page's); otherwise (or when one cannot be typeset) their TeX in italics."""
     pal = colours or palette(theme)
     line = plain_text(" ".join(str(line).split()))
     line, raw_left, raw_right = _raw_window(line, _focus_at(line, focus_link), limit)
@@ -375,8 +377,8 @@ def inline_html(
             if image is not None:
                 resources[image.key] = image.svg
                 html.append(
-                    f'<img src="{image.key}" width="{image.width:.0f}" '
-                    f'height="{image.height:.0f}" style="vertical-align: middle;" '
+                    f'<img src="{image.key}" width="{image.width * math_scale:.0f}" '
+                    f'height="{image.height * math_scale:.0f}" style="vertical-align: middle;" '
                     f'alt="{escape(a.text)}" />'
                 )
             else:
