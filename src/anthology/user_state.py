@@ -55,6 +55,8 @@ GRAPH_VIEW = "graph.view"
 GRAPH_CAMERA = "graph.camera"
 READER_TABS = "reader.tabs"
 EXPLORER_VIEW = "explorer.view"
+BOOKMARKS = "reader.bookmarks"  # entry ids, in the order they were bookmarked
+RECENT = "reader.recent"  # entry ids, the last opened first
 _SIBLINGS = ("-wal", "-shm", "-journal")
 _DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -59,21 +60,25 @@ from PySide6.QtWidgets import (
 )
 
 from anthology.tasks import TaskState
+from anthology.ui.math_images import add_math
 from anthology.ui.new_tab_clicks import NewTabClicks
 from anthology.ui.task_runner import TaskRunner
 from anthology.vault import (
     MATCH_END,
-    MATCH_START,
     BacklinksView,
     LinkRow,
     SearchHit,
     display_labels,
 )
+from anthology.vault.render.inline import InlineHtml, inline_html
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, plain_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole
 ROLE_MORE = Qt.ItemDataRole.UserRole + 1  # on a "Show more" row: its group's index
-ROLE_HTML = Qt.ItemDataRole.UserRole + 2  # on a link row: its two lines, escaped rich text
+ROLE_HTML = Qt.ItemDataRole.UserRole + 2  # on a link row: its lines, escaped rich text
+ROLE_LINES = Qt.ItemDataRole.UserRole + 3  # on a link row: how many lines it has
+ROLE_IMAGES = Qt.ItemDataRole.UserRole + 4  # on a link row: its formulas, key → SVG bytes
+LINES_SHOWN = 6  # context lines under one source; past them "and N more"
 PAGE = 100
 MENTIONS = "mentions"
 UNLINKED = "Unlinked mentions"
@@ -91,35 +96,25 @@ _ROW_FLAGS = (
 _ROOT = QModelIndex()  # the invalid index: the parent of groups
 
 
-def highlight_link(context: str, text: str, alias: str | None) -> str:
-    """The context line as HTML (escaped), with the link itself in bold."""
-    escaped = html_text(context, MAX_SHOWN_CHARS)
-    for needle in (f"[[{text}", alias or "", text):
-        needle = html_text(needle)
-        if needle and needle in escaped:
-            start = escaped.index(needle)
-            if needle.startswith("[["):
-                end = escaped.find("]]", start)
-                end = end + 2 if end >= 0 else start + len(needle)
-            else:
-                end = start + len(needle)
-            return f"{escaped[:start]}<b>{escaped[start:end]}</b>{escaped[end:]}"
-    return escaped
+MATH_SCALE = 0.8  # formulas typeset for the page, drawn at the panel's smaller size
+
+
+def highlight_link(context: str, text: str, alias: str | None, *, typeset: bool = False,
+                   theme: str = "light") -> InlineHtml:  # fmt: skip
+    """The context line as it reads (see :mod:`anthology.vault.render.inline`): links as
+    their text, emphasis, code and math as such, cut at words around the link to ``text``."""
+    return inline_html(context, focus_link=text or alias, theme=theme, typeset=typeset,
+                       math_scale=MATH_SCALE)  # fmt: skip
 
 
 def snippet_text(snippet: str) -> str:
-    """A search snippet as one plain line, its match markers removed."""
-    return " ".join(snippet.replace(MATCH_START, "").replace(MATCH_END, "").split())
+    """A search snippet as one plain line, its markup and match markers taken off."""
+    return inline_html(snippet, limit=MAX_SHOWN_CHARS).text.replace(MATCH_END, "")
 
 
-def snippet_html(snippet: str) -> str:
-    """A search snippet as HTML: the text escaped, each match in bold."""
-    out = (
-        html_text(" ".join(snippet.split()), MAX_SHOWN_CHARS)
-        .replace(MATCH_START, "<b>")
-        .replace(MATCH_END, "</b>")
-    )
-    return out + "</b>" * (out.count("<b>") - out.count("</b>"))  # a cut inside a match
+def snippet_html(snippet: str, *, theme: str = "light") -> str:
+    """A search snippet as inline HTML: the line as it reads, each match marked."""
+    return inline_html(snippet, limit=MAX_SHOWN_CHARS, theme=theme).html
 
 
 def _find_mentions(
@@ -149,21 +144,32 @@ class _Group:
     rows: list[_Row] = field(default_factory=list)
     wanted: bool = False  # the reader asked for the next page (clicked or scrolled to it)
     open_ended: bool = False  # counted only up to COUNT_SHOWN: more than ``count``
+    fetched: int = 0  # links fetched so far (a row holds all of one source's)
 
     @property
     def left(self) -> int:
         if not self.paged:
             return 0
-        return PAGE if self.open_ended else self.count - len(self.rows)
+        return PAGE if self.open_ended else self.count - self.fetched
+
+    def take(self, rows: list[_Row]) -> list[_Row]:
+        """Add a page's rows: the first one joins the last row when both are the same
+        source's (a source's links come together, a page may end among them). The rows
+        that are new are returned."""
+        if rows and self.rows and self.rows[-1].joins(rows[0]):
+            self.rows[-1].add(rows[0])
+            rows = rows[1:]
+        self.rows.extend(rows)
+        return rows
 
 
 class _Row:
-    """A row: the source's label over its context line (a link's, or an unlinked
-    mention's snippet). Its strings are made when first asked: a page holds 100 rows, a
-    screen shows some twenty."""
+    """A row: the source's label over its context lines (each link's, or an unlinked
+    mention's snippet), a source with several links in a group once. Its strings are made
+    when first asked: a page holds 100 links, a screen shows some twenty rows."""
 
-    __slots__ = ("_context", "_context_of", "_html", "_label", "_muted", "_source", "_tooltip",
-                 "entry_id")  # fmt: skip
+    __slots__ = ("_context_of", "_contexts", "_html", "_images", "_label", "_muted",
+                 "_sources", "_theme", "_tooltip", "entry_id")  # fmt: skip
 
     def __init__(
         self,
@@ -171,65 +177,115 @@ class _Row:
         muted: str,
         context_of: Callable[[LinkRow], str] | None = None,
         label: str | None = None,
+        theme: str = "light",
     ) -> None:
         ref = source.source if isinstance(source, LinkRow) else source.entry
+        self._theme = theme
         self.entry_id = ref.id
         # As display_labels gives it over the row's page; alone, the source's own.
         self._label = ref.short_label if label is None else label
-        self._source, self._muted, self._context_of = source, muted, context_of
-        self._context: str | None = None
+        self._sources: list[LinkRow | SearchHit] = [source]
+        self._muted, self._context_of = muted, context_of
+        self._contexts: list[str] | None = None
         self._html: str | None = None
+        self._images: dict[str, bytes] = {}
         self._tooltip: str | None = None
+
+    def joins(self, other: _Row) -> bool:
+        """Whether ``other`` is another link of this row's source (to be shown here)."""
+        return (
+            other.entry_id == self.entry_id
+            and isinstance(self._sources[0], LinkRow)
+            and isinstance(other._sources[0], LinkRow)
+        )
+
+    def restyle(self, muted: str, theme: str) -> None:
+        """Drawn again in another theme's colours (its strings are made anew when asked)."""
+        self._muted, self._theme = muted, theme
+        self._html = None
+
+    def add(self, other: _Row) -> None:
+        self._sources.extend(other._sources)
+        self._contexts = self._html = self._tooltip = None
+
+    @property
+    def lines(self) -> int:
+        """Context lines under the label (the "and N more" line counted)."""
+        n = len(self._sources)
+        return n if n <= LINES_SHOWN else LINES_SHOWN + 1
+
+    def _context(self, src: LinkRow) -> str:
+        found = src.context
+        if not found and src.span is not None and self._context_of is not None:
+            try:
+                found = self._context_of(src)
+            except Exception:  # a closed or replaced index: the line is left out
+                found = ""
+        return found
+
+    @property
+    def contexts(self) -> list[str]:
+        """Each link's context line: as it came, or cut from its source when first shown
+        (a page of 100 links read 100 bodies to show twenty)."""
+        if self._contexts is None:
+            self._contexts = [
+                self._context(src) if isinstance(src, LinkRow) else src.snippet
+                for src in self._sources[:LINES_SHOWN]
+            ]
+        return self._contexts
 
     @property
     def context(self) -> str:
-        """A link's context line: as it came, or cut from its source when first shown (a
-        page of 100 links read 100 bodies to show twenty)."""
-        if self._context is None:
-            src = self._source
-            assert isinstance(src, LinkRow)
-            found = src.context
-            if not found and src.span is not None and self._context_of is not None:
-                try:
-                    found = self._context_of(src)
-                except Exception:  # a closed or replaced index: the line is left out
-                    found = ""
-            self._context = found
-        return self._context
+        """The first link's context line."""
+        return self.contexts[0] if self.contexts else ""
 
-    def _label_context(self) -> tuple[str, str]:
-        src = self._source
-        if isinstance(src, LinkRow):
-            return self._label, " ".join(self.context.split())
-        return self._label, snippet_text(src.snippet)
+    def _inline(self) -> list[InlineHtml]:
+        out = []
+        for src, context in zip(self._sources, self.contexts, strict=False):
+            if isinstance(src, LinkRow):
+                out.append(
+                    highlight_link(context, src.text, src.alias, typeset=True, theme=self._theme)
+                )
+            else:
+                out.append(inline_html(context, limit=MAX_SHOWN_CHARS, theme=self._theme))
+        return out
 
     @property
     def html(self) -> str:
-        """Escaped rich text: the label in bold, a line break, the muted context line."""
+        """Escaped rich text: the label in bold, then each muted context line."""
         if self._html is None:
-            src = self._source
-            if isinstance(src, LinkRow):
-                label, context = self._label, highlight_link(self.context, src.text, src.alias)
-            else:
-                label, context = self._label, snippet_html(src.snippet)
-            self._html = (
-                f"<b>{html_text(label, MAX_SHOWN_CHARS)}</b><br>"
-                f"<span style='color:{self._muted}'>{context}</span>"
+            lines = self._inline()
+            self._images = {k: v for line in lines for k, v in line.resources.items()}
+            more = len(self._sources) - LINES_SHOWN
+            shown = [line.html for line in lines]
+            if more > 0:
+                shown.append(f"<i>and {more} more</i>")
+            self._html = f"<b>{html_text(self._label, MAX_SHOWN_CHARS)}</b>" + "".join(
+                f"<br><span style='color:{self._muted}'>{line}</span>" for line in shown
             )
         return self._html
 
     @property
+    def images(self) -> dict[str, bytes]:
+        """The typeset formulas :attr:`html` names, by resource key."""
+        if self._html is None:
+            _ = self.html
+        return self._images
+
+    def _plain_lines(self) -> list[str]:
+        return [line.text for line in self._inline()]
+
+    @property
     def text(self) -> str:
         """The same as plain text (a screen reader, DisplayRole)."""
-        label, context = self._label_context()
-        return f"{plain_text(label, MAX_SHOWN_CHARS)}\n{plain_text(context, 500)}"
+        lines = [plain_text(line, 500) for line in self._plain_lines()]
+        return "\n".join([plain_text(self._label, MAX_SHOWN_CHARS), *lines])
 
     @property
     def tooltip(self) -> str:
         # Qt would read a tooltip that looks like HTML as HTML: give it escaped text only.
         if self._tooltip is None:
-            label, context = self._label_context()
-            self._tooltip = tooltip_html(f"{label}\n{context}")
+            self._tooltip = tooltip_html("\n".join([self._label, *self._plain_lines()]))
         return self._tooltip
 
 
@@ -244,6 +300,7 @@ class BacklinksModel(QAbstractItemModel):
         super().__init__(parent)
         self.groups: list[_Group] = []
         self.muted = "#808080"
+        self.theme = "light"
         self._page: Callable[[str | None, int, int], list[LinkRow]] = lambda r, o, n: []
         self._context_of: Callable[[LinkRow], str] | None = None
 
@@ -263,17 +320,23 @@ class BacklinksModel(QAbstractItemModel):
         self.endResetModel()
 
     def _rows(self, links: list[LinkRow]) -> list[_Row]:
+        """A row per source, its consecutive links (a page's links come by source) in it."""
         labels = display_labels([link.source for link in links])  # told apart per page
-        return [
-            _Row(link, self.muted, self._context_of, label)
-            for link, label in zip(links, labels, strict=True)
-        ]
+        rows: list[_Row] = []
+        for link, label in zip(links, labels, strict=True):
+            row = _Row(link, self.muted, self._context_of, label, self.theme)
+            if rows and rows[-1].joins(row):
+                rows[-1].add(row)
+            else:
+                rows.append(row)
+        return rows
 
     def _append(self, group: _Group) -> None:
-        links = self._page(group.relation, len(group.rows), PAGE) if group.left > 0 else []
-        group.rows.extend(self._rows(links))
+        links = self._page(group.relation, group.fetched, PAGE) if group.left > 0 else []
+        group.fetched += len(links)
+        group.take(self._rows(links))
         if not links or (group.open_ended and len(links) < PAGE):
-            group.count = len(group.rows)  # the index changed under us: stop asking
+            group.count = group.fetched  # the index changed under us: stop asking
             group.open_ended = False
 
     def remove_groups(self, keep: Callable[[_Group], bool]) -> None:
@@ -342,26 +405,34 @@ class BacklinksModel(QAbstractItemModel):
             return
         group.wanted = False
         parent = self.index(parent.row(), 0)
-        shown = len(group.rows)
-        links = self._page(group.relation, shown, PAGE)
+        shown, fetched = len(group.rows), group.fetched
+        links = self._page(group.relation, fetched, PAGE)
         if group.open_ended:  # how many there are is not known: a short page is the last
             last = len(links) < PAGE
         else:
-            last = shown + len(links) >= group.count or not links
+            last = fetched + len(links) >= group.count or not links
         if last:
             group.open_ended = False
             # The "Show more" row goes first, while the model still has it; a short page
             # (the index changed under us) ends the group too.
             self.beginRemoveRows(parent, shown, shown)
-            group.count = shown
+            group.count = fetched
             self.endRemoveRows()
-        if links:
+        rows = self._rows(links)
+        if rows and group.rows and group.rows[-1].joins(rows[0]):  # the last source goes on
+            group.rows[-1].add(rows.pop(0))
+            joined = self.index(shown - 1, 0, parent)
+            self.dataChanged.emit(joined, joined)
+        group.fetched += len(links)
+        if rows:
             # The new rows go before the "Show more" row, which stays last.
-            self.beginInsertRows(parent, shown, shown + len(links) - 1)
-            group.rows.extend(self._rows(links))
+            self.beginInsertRows(parent, shown, shown + len(rows) - 1)
+            group.rows.extend(rows)
             if last:
-                group.count = len(group.rows)
+                group.count = group.fetched
             self.endInsertRows()
+        elif last:
+            group.count = group.fetched
         if not last:
             more = self.index(len(group.rows), 0, parent)
             self.dataChanged.emit(more, more)  # its "(N not shown)"
@@ -396,6 +467,10 @@ class BacklinksModel(QAbstractItemModel):
                 return item.entry_id
             if role == ROLE_HTML:
                 return item.html
+            if role == ROLE_LINES:
+                return item.lines
+            if role == ROLE_IMAGES:
+                return item.images
             if role == Qt.ItemDataRole.DisplayRole:
                 return item.text
             if role == Qt.ItemDataRole.ToolTipRole:
@@ -427,9 +502,10 @@ class _InertDocument(QTextDocument):
 
 
 class RowDelegate(QStyledItemDelegate):
-    """Paints a link row's two unwrapped lines (source, then context), clipped at the
-    panel's edge: rows stay one height, and the whole context is in the tooltip. Group
-    titles and "Show more" rows are plain text, painted as any item."""
+    """Paints a link row's unwrapped lines (source, then each context line), clipped at the
+    panel's edge: a row is as high as its lines, and the whole context is in the tooltip.
+    Formulas are our typeset images (given to the document, never loaded). Group titles and
+    "Show more" rows are plain text, painted as any item."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -440,13 +516,17 @@ class RowDelegate(QStyledItemDelegate):
         option.setWrapMode(QTextOption.WrapMode.NoWrap)
         self.doc.setDefaultTextOption(option)
 
-    def row_height(self, option: QStyleOptionViewItem) -> int:
-        return 2 * option.fontMetrics.lineSpacing() + _PAD[1] + _PAD[3] + 6
+    def row_height(self, option: QStyleOptionViewItem, lines: int = 1) -> int:
+        """The label's line and ``lines`` context lines (a formula stands a little taller
+        than text: each context line has room for one)."""
+        spacing = option.fontMetrics.lineSpacing()
+        return spacing + lines * (spacing + 4) + _PAD[1] + _PAD[3] + 2
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
-        if index.data(ROLE_HTML) is None:
+        lines = index.data(ROLE_LINES)
+        if lines is None:  # asked without the row's text: contexts are cut when painted
             return super().sizeHint(option, index)
-        return QSize(0, self.row_height(option))
+        return QSize(0, self.row_height(option, lines))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         html = index.data(ROLE_HTML)
@@ -461,6 +541,9 @@ class RowDelegate(QStyledItemDelegate):
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         self.doc.setDefaultFont(opt.font)
         self.doc.setHtml(html)
+        images = index.data(ROLE_IMAGES)
+        if images:
+            add_math(self.doc, images, widget.devicePixelRatioF() if widget else 2.0)
         rect = opt.rect.adjusted(_PAD[0], _PAD[1], -_PAD[2], -_PAD[3])
         context = QAbstractTextDocumentLayout.PaintContext()
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
@@ -481,6 +564,7 @@ def _no_page(relation: str | None, offset: int, limit: int) -> list[LinkRow]:
 class BacklinksPanel(QWidget):
     entryActivated = Signal(str)
     entryActivatedNewTab = Signal(str)  # a row Ctrl+clicked or middle-clicked
+    entryHovered = Signal(str)  # the pointer is on a row of this source ("": on none)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -500,6 +584,10 @@ class BacklinksPanel(QWidget):
         self.tree.activated.connect(self._activate)
         self.tree.clicked.connect(self._activate)
         NewTabClicks(self.tree, self._activate_new_tab)
+        # The pointer on a row previews its source (the window shows the page preview).
+        self.tree.setMouseTracking(True)
+        self.tree.entered.connect(lambda index: self.entryHovered.emit(index.data(ROLE_ID) or ""))
+        self.tree.viewport().installEventFilter(self)
         # Scrolling (wheel, scroll bar) a "Show more" row into view fetches its page; the
         # keyboard moving onto it does not (Enter does), nor a layout of the view.
         self.tree.verticalScrollBar().actionTriggered.connect(
@@ -530,24 +618,37 @@ class BacklinksPanel(QWidget):
         :meth:`show_unlinked` (they are searched off the GUI thread)."""
         entry_id = view.entry_id if view is not None else None
         groups = view.groups if view is not None else []
-        sources = view.sources if view is not None else 0
         page = view.page if view is not None else _no_page
         context_of = view.context if view is not None else None
         self._mentions.cancel()
         self._entry_id = entry_id
         self._fetched_at = None
-        many = f"{SOURCES_SHOWN:,}+" if sources > SOURCES_SHOWN else f"{sources:,}"
-        self.title.setText(f"Backlinks · {many}" if entry_id else "Backlinks")
+        per_group = view.group_sources if view is not None else None
         shown: list[_Group] = []
-        for relation, count in groups:
+        # The header counts what the groups count: the entries each lists (a source with
+        # several links in a group once), summed; without those counts, the links.
+        total, capped = 0, False
+        for k, (relation, count) in enumerate(groups):
             # A group's title is drawn as plain text; the relation is a front-matter key,
             # cut and rid of bidi controls all the same.
             name = plain_text(relation, 200) if relation is not None else MENTIONS
-            if count > COUNT_SHOWN:
-                shown.append(_Group(f"{name} ({COUNT_SHOWN:,}+)", relation, count, paged=True,
-                                    open_ended=True))  # fmt: skip
+            listed, cap = count, COUNT_SHOWN
+            if per_group is not None and k < len(per_group):
+                listed, cap = per_group[k], SOURCES_SHOWN
+            if listed > cap or (per_group is None and count > COUNT_SHOWN):
+                total, capped = total + cap, True
+                title = f"{name} ({cap:,}+)"
             else:
-                shown.append(_Group(f"{name} ({count:,})", relation, count, paged=True))
+                total += listed
+                title = f"{name} ({listed:,})"
+            shown.append(_Group(title, relation, count, paged=True,
+                                open_ended=count > COUNT_SHOWN))  # fmt: skip
+        many = f"{total:,}+" if capped else f"{total:,}"
+        self.title.setText(f"Backlinks · {many}" if entry_id else "Backlinks")
+        self.title.setToolTip(
+            "Entries linking here, counted once per group they are listed in"
+            if entry_id else ""
+        )  # fmt: skip
         if not groups and entry_id:
             shown.append(_Group(NO_BACKLINKS))
         muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
@@ -568,7 +669,7 @@ class BacklinksPanel(QWidget):
         if hits:
             labels = display_labels([hit.entry for hit in hits])
             rows = [
-                _Row(hit, self.model.muted, label=label)
+                _Row(hit, self.model.muted, label=label, theme=self.model.theme)
                 for hit, label in zip(hits, labels, strict=True)
             ]
             group = self.model.add_group(_Group(f"{UNLINKED} ({len(hits)})", rows=rows))
@@ -605,6 +706,20 @@ class BacklinksPanel(QWidget):
     def clear(self) -> None:
         """Show nothing, and forget where pages came from (the vault is closing)."""
         self.show_backlinks(None, [])
+
+    def set_theme(self, theme: str) -> None:
+        """Links, marks and code in the context lines in ``theme``'s colours."""
+        self.model.theme = theme
+        self.model.muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
+        for group in self.model.groups:
+            for row in group.rows:
+                row.restyle(self.model.muted, theme)
+        self.tree.viewport().update()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.tree.viewport() and event.type() == QEvent.Type.Leave:
+            self.entryHovered.emit("")
+        return super().eventFilter(obj, event)
 
     def _fetch_visible(self) -> None:
         """Fetch the next page of each open group whose "Show more" row is in view."""

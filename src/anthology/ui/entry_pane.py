@@ -43,11 +43,12 @@ from PySide6.QtGui import (
     QDesktopServices,
     QFont,
     QImage,
+    QKeyEvent,
     QMouseEvent,
     QPainter,
     QTextDocument,
 )
-from PySide6.QtWidgets import QMessageBox, QTextBrowser, QToolTip, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip, QWidget
 
 from ..vault import Entry, EntryLookup, open_regular
 from ..vault.attachments import describe, open_policy
@@ -142,6 +143,9 @@ class EntryPane(QTextBrowser):
     demoRequested = Signal(str)
     unresolvedLinkActivated = Signal(str)
     renderFinished = Signal(str)  # entry id, once its rendered page is shown
+    # the pointer came onto an entry link (id, heading or "^block", Ctrl held) or left it
+    linkHovered = Signal(str, str, bool)
+    linkLeft = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -160,6 +164,7 @@ class EntryPane(QTextBrowser):
         self._rendered: RenderedEntry | None = None
         self._images: dict[str, QImage] = {}
         self._preview: Callable[[str], str | None] | None = None
+        self._hovered_link: tuple[str, str] | None = None  # the entry link under the pointer
         # Injectable for tests: (parent, vault-relative path, "a .sh file") → show in folder?
         self.ask_attachment: Callable[[QWidget, str, str], bool] = ask_attachment
         # 0: always render on the GUI thread (what the tests of the pane alone expect).
@@ -402,6 +407,18 @@ class EntryPane(QTextBrowser):
         scheme, path, frag = _split(QUrl(self.anchorAt(event.position().toPoint())))
         return (path, frag) if scheme == "entry" and path else None
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Ctrl pressed over a link: its preview at once, as a Ctrl+hover would
+        if event.key() == Qt.Key.Key_Control and self._hovered_link is not None:
+            self.linkHovered.emit(*self._hovered_link, True)
+        super().keyPressEvent(event)
+
+    def leaveEvent(self, event) -> None:
+        if self._hovered_link is not None:  # out of the pane: off the link too
+            self._hovered_link = None
+            self.linkLeft.emit()
+        super().leaveEvent(event)
+
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if self._new_tab_link(event) is None:
             super().mousePressEvent(event)
@@ -429,7 +446,14 @@ class EntryPane(QTextBrowser):
             self.open_external(QUrl.fromLocalFile(str(target.parent)))
 
     def _on_highlighted(self, url: QUrl) -> None:
-        scheme, path, _frag = _split(url)
+        scheme, path, frag = _split(url)
+        if scheme == "entry" and path:
+            self._hovered_link = (path, frag)
+            ctrl = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
+            self.linkHovered.emit(path, frag, ctrl)
+        elif self._hovered_link is not None:
+            self._hovered_link = None
+            self.linkLeft.emit()
         if scheme != "entry" or self._preview is None or not path:
             QToolTip.hideText()
             return

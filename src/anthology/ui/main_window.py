@@ -50,21 +50,31 @@ from anthology import __version__
 from anthology.demo import DEMOS
 from anthology.paths import entries_dir
 from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
+from anthology.ui.bookmarks_panel import BookmarksPanel
 from anthology.ui.command_palette import CommandPalette
 from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.entry_tabs import EntryTabs, TabHistory, Visit
 from anthology.ui.file_explorer import FileExplorer
 from anthology.ui.index_worker import refresh_index
 from anthology.ui.outline_panel import OutlinePanel
+from anthology.ui.page_preview import PreviewController
 from anthology.ui.path_finder import PathFinderDialog
 from anthology.ui.problems_dialog import ProblemsDialog
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.reading_settings import PreferencesDialog, ReadingSettings
 from anthology.ui.search_panel import SearchPanel
+from anthology.ui.tag_panel import TagPanel
 from anthology.ui.task_runner import TaskRunner, describe_error
 from anthology.ui.theme import ThemeController
 from anthology.ui.views_loader import ViewsData, load_views
-from anthology.user_state import EXPLORER_VIEW, GRAPH_VIEW, READER_TABS, UserState
+from anthology.user_state import (
+    BOOKMARKS,
+    EXPLORER_VIEW,
+    GRAPH_VIEW,
+    READER_TABS,
+    RECENT,
+    UserState,
+)
 from anthology.vault import (
     DiskResolver,
     EntryRef,
@@ -73,17 +83,21 @@ from anthology.vault import (
     VaultIndex,
     check_place,
     default_db_path,
+    display_labels,
     first_entry_path,
     read_first_entry,
     vault_root,
 )
-from anthology.vault.render import clear_render_cache, preview_html
+from anthology.vault.render import clear_render_cache
+from anthology.vault.render.previews import clear_preview_cache
 from anthology.vault.render.safe_text import plain_text
+from anthology.vault.tags import vault_tags
 
 if TYPE_CHECKING:  # pyqtgraph costs ~0.7 s to import: loaded once the first entry is shown
     from anthology.ui.graph_view import GraphView
 
 MAX_RECENT = 8
+MAX_RECENT_ENTRIES = 30  # the quick switcher's recent entries, per vault
 # Citing entries listed per relation in an entry's Properties box; a hub's others are in the
 # backlinks panel, grouped by the same relations.
 CITED_BY_SHOWN = 10
@@ -191,7 +205,11 @@ class MainWindow(QMainWindow):
         pane.unresolvedLinkActivated.connect(
             lambda text: self.statusBar().showMessage(f"“{text}” is not an entry yet", 4000)
         )
-        pane.set_preview_provider(self._preview)
+        # the page preview of a hovered link (ui/page_preview.py), not a tooltip
+        pane.linkHovered.connect(
+            lambda target, frag, ctrl: self.previews.hover(target, frag, immediate=ctrl)
+        )
+        pane.linkLeft.connect(self.previews.leave)
         pane.set_theme(self.theme)
         pane.set_reading(self.reading.style, readable=self.reading.readable,
                          width=self.reading.width)  # fmt: skip
@@ -221,6 +239,13 @@ class MainWindow(QMainWindow):
         return self.tabs.history().pos
 
     def _build_widgets(self) -> None:
+        self.previews = PreviewController(
+            self,
+            lambda i: self.index.entry(i, cited_by_limit=CITED_BY_SHOWN) if self.index else None,
+            lambda: self.index,
+            lambda: self.theme,
+        )
+        self.previews.linkActivated.connect(self._follow_link)
         self.tabs = EntryTabs(self._new_pane)
         self.tabs.setMinimumWidth(ENTRY_MIN_WIDTH)
         self.tabs.paneChanged.connect(self._on_pane_changed)
@@ -236,6 +261,8 @@ class MainWindow(QMainWindow):
         self.backlinks = BacklinksPanel()
         self.backlinks.entryActivated.connect(self.show_entry)
         self.backlinks.entryActivatedNewTab.connect(self.open_in_new_tab)
+        self.backlinks.entryHovered.connect(self._hover_entry)
+        self.themes.follow(self.backlinks.set_theme)
 
         self.right = QSplitter(Qt.Orientation.Vertical)
         self.right.setObjectName("rightSplitter")
@@ -258,6 +285,7 @@ class MainWindow(QMainWindow):
         self.search_panel = SearchPanel()
         self.search_panel.entryActivated.connect(self.show_entry)
         self.search_panel.entryActivatedNewTab.connect(self.open_in_new_tab)
+        self.themes.follow(self.search_panel.set_theme)
         self.search_dock = QDockWidget("Search", self)
         self.search_dock.setObjectName("searchDock")
         self.search_dock.setWidget(self.search_panel)
@@ -285,6 +313,29 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.explorer_dock, self.outline_dock], [560, 240],
                          Qt.Orientation.Vertical)  # fmt: skip
         self.resizeDocks([self.explorer_dock], [LEFT_DOCK_WIDTH], Qt.Orientation.Horizontal)
+
+        # Tags and bookmarks: docks on the right, hidden until asked for (View menu).
+        self.tag_panel = TagPanel()
+        self.tag_panel.tagActivated.connect(lambda tag: self.search(f"tag:{tag}"))
+        self.tags_dock = QDockWidget("Tags", self)
+        self.tags_dock.setObjectName("tagsDock")
+        self.tags_dock.setWidget(self.tag_panel)
+        self.tags_dock.visibilityChanged.connect(lambda shown: shown and self._build_tags())
+        self.bookmarks_panel = BookmarksPanel()
+        self.bookmarks_panel.entryActivated.connect(self.show_entry)
+        self.bookmarks_panel.entryActivatedNewTab.connect(self.open_in_new_tab)
+        self.bookmarks_panel.removeRequested.connect(self.remove_bookmark)
+        self.bookmarks_dock = QDockWidget("Bookmarks", self)
+        self.bookmarks_dock.setObjectName("bookmarksDock")
+        self.bookmarks_dock.setWidget(self.bookmarks_panel)
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        self.addDockWidget(right, self.tags_dock)
+        self.tabifyDockWidget(self.tags_dock, self.bookmarks_dock)
+        self.tags_dock.hide()
+        self.bookmarks_dock.hide()
+        self._tags_dirty = True
+        self.bookmarks: list[str] = []  # the open vault's, in the order they were added
+        self.recent: list[str] = []  # the open vault's entries opened last, latest first
 
         self.switcher = QuickSwitcher(self)
         self.switcher.entryChosen.connect(self.show_entry)
@@ -376,6 +427,16 @@ class MainWindow(QMainWindow):
         self.act_serif.setChecked(self.reading.serif)
         self.act_preferences = self._action("&Preferences…", self.open_preferences, K("Ctrl+,"),
                                             "Font size, body font and line width")  # fmt: skip
+        self.act_bookmark = self._action("&Bookmark This Entry", self.toggle_bookmark,
+                                         K("Ctrl+D"), "Bookmark the entry, or remove its "
+                                         "bookmark")  # fmt: skip
+        self.act_bookmark.setCheckable(True)
+        self.act_tags = self.tags_dock.toggleViewAction()
+        self.act_tags.setText("&Tags")
+        self.act_tags.setStatusTip("Show or hide the vault's tags")
+        self.act_bookmarks = self.bookmarks_dock.toggleViewAction()
+        self.act_bookmarks.setText("&Bookmarks")
+        self.act_bookmarks.setStatusTip("Show or hide the bookmarks")
         self.act_back.setText("← Back")
         self.act_forward.setText("Forward →")
 
@@ -421,10 +482,15 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_explorer)
         m.addAction(self.act_outline)
+        m.addAction(self.act_tags)
+        m.addAction(self.act_bookmarks)
         m.addAction(self.search_dock.toggleViewAction())
         m.addAction(self.act_problems)
         for action in self.demo_actions:
             m.addAction(action)
+        self.bookmarks_menu = bar.addMenu("&Bookmarks")
+        self.bookmarks_menu.aboutToShow.connect(self._fill_bookmarks_menu)
+        self._fill_bookmarks_menu()
         m = bar.addMenu("&Help")
         m.addAction(self.act_about)
 
@@ -540,6 +606,10 @@ class MainWindow(QMainWindow):
         self.root = root
         self.state = UserState.for_vault(root, folder=self.state_dir, report=self.stateProblem.emit)
         self._adopt_old_graph_settings()
+        self.bookmarks = self._id_list(BOOKMARKS)
+        self.recent = self._id_list(RECENT)
+        self.switcher.set_recent(self.recent)
+        self._tags_dirty = True
         if self.explorer is not None:
             self.explorer.restore_view_state(self.state.get(EXPLORER_VIEW))
         self.setWindowTitle(f"{root.name} — Anthology")
@@ -689,6 +759,7 @@ class MainWindow(QMainWindow):
             self._attach_index(VaultIndex.open(self.root, self.db_path, refresh=False))
         elif report.added or report.changed or report.removed:
             clear_render_cache()  # an embedded or linked entry may have changed
+            clear_preview_cache()
             self._refresh_views(report=report)
         if not self._watching or report.added or report.removed:  # what to watch changed
             self._sync_watches()
@@ -803,6 +874,10 @@ class MainWindow(QMainWindow):
         self._switcher_items = data.switcher_items
         if self.path_finder is not None:
             self.path_finder.set_entries(data.switcher_items)
+        self._tags_dirty = True
+        if self.tags_dock.isVisible():
+            self._build_tags()
+        self._refresh_bookmarks()
         self._place_side_panels()
         self._update_explorer([ref for ref, _aliases in data.switcher_items])
         graph = self._ensure_graph()
@@ -827,6 +902,12 @@ class MainWindow(QMainWindow):
             graph.entryActivatedNewTab.connect(self.open_in_new_tab)
             graph.layoutSettled.connect(self._save_positions)
             graph.pathRequested.connect(lambda entry_id: self.open_find_path(entry_id))
+            # a node hovered previews its entry (graph_view's own hover signal, untouched)
+            nodes = getattr(graph, "nodes", None)
+            if nodes is not None and hasattr(nodes, "nodeHovered"):
+                nodes.nodeHovered.connect(
+                    lambda j, g=graph: self._hover_entry(g.hovered_id() or "")
+                )
             self.themes.follow(graph.set_theme)
             self.right.replaceWidget(0, graph)
             self._graph_slot.deleteLater()
@@ -878,6 +959,10 @@ class MainWindow(QMainWindow):
     def _panels_follow(self, pane: EntryPane, ref: EntryRef) -> None:
         """The backlinks, graph, outline, explorer, tab title and window title follow the
         entry ``pane`` (the active tab's) shows."""
+        self.previews.hide()  # a preview over the page left is stale
+        self.recent = [ref.id, *(i for i in self.recent if i != ref.id)][:MAX_RECENT_ENTRIES]
+        self.switcher.set_recent(self.recent)
+        self.act_bookmark.setChecked(ref.id in self.bookmarks)
         self._show_backlinks(ref.id)
         if self.graph is not None:
             self.graph.set_current(ref.id)
@@ -998,6 +1083,7 @@ class MainWindow(QMainWindow):
                 current = len(tabs)
             tabs.append(history.to_json())
         self.state.put(READER_TABS, {"tabs": tabs, "current": current})
+        self.state.put(RECENT, self.recent)
 
     # -- the file explorer -------------------------------------------------------------
     def _update_explorer(self, refs: list[EntryRef]) -> None:
@@ -1085,11 +1171,85 @@ class MainWindow(QMainWindow):
             return
         self.show_entry(entry_id, heading=heading)
 
-    def _preview(self, entry_id: str) -> str | None:
+    # -- tags and bookmarks --------------------------------------------------------------
+    def _build_tags(self) -> None:
+        """Fill the tag pane from the index (when it is shown, once per refresh)."""
+        if self.index is None or not self._tags_dirty:
+            return
+        self._tags_dirty = False
+        try:
+            self.tag_panel.set_tags(vault_tags(self.index))
+        except Exception as exc:  # a closed or replaced index: said, not raised
+            self.statusBar().showMessage(f"Could not list the tags: {exc}", 6000)
+
+    def _id_list(self, key: str) -> list[str]:
+        """A list of entry ids kept in the user state (anything else there is ignored)."""
+        value = self.state.get(key) if self.state is not None else None
+        if not isinstance(value, list):
+            return []
+        return list(dict.fromkeys(v for v in value if isinstance(v, str) and v))
+
+    def toggle_bookmark(self) -> None:
+        """Ctrl+D: bookmark the entry being read, or take its bookmark off."""
+        current = self.current_id()
+        if current is None or self.state is None:
+            self.act_bookmark.setChecked(False)
+            return
+        if current in self.bookmarks:
+            self.bookmarks.remove(current)
+            self.statusBar().showMessage("Bookmark removed", 3000)
+        else:
+            self.bookmarks.append(current)
+            self.statusBar().showMessage("Bookmarked", 3000)
+        self._save_bookmarks()
+
+    def remove_bookmark(self, entry_id: str) -> None:
+        if entry_id in self.bookmarks:
+            self.bookmarks.remove(entry_id)
+            self._save_bookmarks()
+
+    def _save_bookmarks(self) -> None:
+        if self.state is not None:
+            self.state.put(BOOKMARKS, self.bookmarks)
+        self.act_bookmark.setChecked(self.current_id() in self.bookmarks)
+        self._refresh_bookmarks()
+
+    def _bookmark_refs(self) -> list[EntryRef]:
+        """The bookmarked entries the index has (one deleted on disk is left out, kept)."""
         if self.index is None:
-            return None
-        entry = self.index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN)
-        return preview_html(entry, theme=self.theme) if entry else None
+            return []
+        return [ref for i in self.bookmarks if (ref := self.index.entry_ref(i)) is not None]
+
+    def _refresh_bookmarks(self) -> None:
+        self.bookmarks_panel.set_bookmarks(self._bookmark_refs())
+
+    def _fill_bookmarks_menu(self) -> None:
+        m = self.bookmarks_menu
+        # Only the listed entries are made anew (QMenu.clear would delete the dock's own
+        # toggle action with them).
+        for action in getattr(self, "_bookmark_actions", []):
+            m.removeAction(action)
+            action.deleteLater()
+        if not m.actions():
+            m.addAction(self.act_bookmark)
+            m.addAction(self.act_bookmarks)
+        self._bookmark_actions = []
+        refs = self._bookmark_refs()
+        if refs:
+            self._bookmark_actions.append(m.addSeparator())
+        for ref, label in zip(refs, display_labels(refs), strict=True):
+            action = m.addAction(plain_text(label, 120))
+            self._bookmark_actions.append(action)
+            action.setStatusTip(plain_text(ref.path, 300))
+            action.triggered.connect(lambda _c=False, i=ref.id: self.show_entry(i))
+
+    def _hover_entry(self, entry_id: str) -> None:
+        """The pointer is on a graph node or a backlinks row of ``entry_id`` ("": left)."""
+        if entry_id:
+            ctrl = QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier
+            self.previews.hover(entry_id, immediate=bool(ctrl))
+        else:
+            self.previews.leave()
 
     def _open_path(self, path: str) -> None:
         if self.index is None:
@@ -1377,6 +1537,7 @@ class MainWindow(QMainWindow):
         to end with the process (an index refresh is one SQLite transaction: a cut one is
         rolled back on the next start)."""
         QApplication.instance().removeEventFilter(self)
+        self.previews.hide()
         self._debounce.stop()
         self._poll.stop()
         self._tabs_timer.stop()

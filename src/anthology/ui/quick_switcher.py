@@ -1,4 +1,5 @@
-"""The quick switcher (Ctrl+O): type a few letters of an id, title or alias, press Enter."""
+"""The quick switcher (Ctrl+O): type a few letters of an id, title or alias, press Enter.
+With nothing typed it lists the entries opened last first (the vault's recent entries)."""
 
 from __future__ import annotations
 
@@ -34,11 +35,16 @@ class QuickSwitcher(QDialog):
         ArrowKeysToList(self.input, self.list)
         self._items: list[EntryRef] = []
         self._names: list[list[str]] = []
+        self._recent: list[str] = []  # entry ids, the last opened first
 
     def set_entries(self, entries: list[tuple[EntryRef, list[str]]]) -> None:
         self._items = [ref for ref, _ in entries]
         self._names = [[ref.id, ref.title, *aliases] for ref, aliases in entries]
         self._filter(self.input.text())
+
+    def set_recent(self, ids: list[str]) -> None:
+        """The entries opened last (first the latest): listed first for an empty query."""
+        self._recent = list(ids)
 
     def open_switcher(self) -> None:
         self.input.clear()
@@ -50,6 +56,11 @@ class QuickSwitcher(QDialog):
     def _filter(self, text: str) -> None:
         self.list.clear()
         refs = rank(text, self._items, self._names, limit=100)
+        if not text.strip() and self._recent:  # nothing typed: where the reader was, first
+            by_id = {ref.id: ref for ref in self._items}
+            recent = [by_id[i] for i in self._recent if i in by_id]
+            seen = {ref.id for ref in recent}
+            refs = (recent + [ref for ref in refs if ref.id not in seen])[:100]
         for ref, label in zip(refs, display_labels(refs), strict=True):
             # Item text is drawn as plain text; the tooltip would be read as rich text.
             item = QListWidgetItem(plain_text(label, MAX_SHOWN_CHARS))

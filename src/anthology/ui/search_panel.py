@@ -45,6 +45,12 @@ class SearchPanel(QWidget):
         ArrowKeysToList(self.box, self.results)
         NewTabClicks(self.results, lambda i: self.entryActivatedNewTab.emit(i.data(ROLE_ID)))
         self._search: Callable[[str], list[SearchHit]] | None = None
+        self.theme = "light"  # the snippets' link and mark colours
+
+    def set_theme(self, theme: str) -> None:
+        self.theme = theme
+        if self.box.text().strip():
+            self.run_search()
 
     def set_search_function(self, fn: Callable[[str], list[SearchHit]] | None) -> None:
         self._search = fn
@@ -68,9 +74,10 @@ class SearchPanel(QWidget):
             item = QListWidgetItem()
             item.setData(ROLE_ID, hit.entry.id)
             item.setToolTip(tooltip_html(hit.entry.path))
+            snippet = snippet_html(hit.snippet, theme=self.theme)  # the line as it reads
             label = QLabel(
                 f"<b>{html_text(entry_label, limit=MAX_SHOWN_CHARS)}</b><br>"
-                f"<span style='font-size:small'>{snippet_html(hit.snippet)}</span>"
+                f"<span style='font-size:small'>{snippet}</span>"
             )
             label.setWordWrap(True)
             label.setTextFormat(Qt.TextFormat.RichText)

@@ -39,6 +39,9 @@ class BacklinksView:
     sources: int
     page: Callable[[str | None, int, int], list[LinkRow]]
     context: Callable[[LinkRow], str] | None = None  # None: the pages carry their contexts
+    # per group, the number of entries whose links it holds (capped as ``sources``); None:
+    # not asked (a group's title then counts its links)
+    group_sources: list[int] | None = None
 
 
 def _cut_contexts(
@@ -113,7 +116,28 @@ class BacklinkQueries(IndexConnection):
             sources,
             partial(self.backlinks_page, entry_id, contexts=False),
             self.link_context,
+            self.backlink_group_sources(entry_id, [r for r, _n in groups], cap=sources_cap),
         )
+
+    def backlink_group_sources(
+        self, entry_id: str, relations: list[str | None], *, cap: int | None = None
+    ) -> list[int]:
+        """For each of ``relations`` (None: untyped mentions), how many entries other than
+        ``entry_id`` link to it so (with ``cap``, counted up to ``cap + 1``): what the
+        backlinks panel lists under the group, a source with several links once. Each is a
+        walk of the (target, relation, source) index, stopped at the cap."""
+        limit = -1 if cap is None else cap + 1
+        with self._lock:
+            eid = self._eid(entry_id)
+            if eid is None:
+                return [0] * len(relations)
+            return [
+                self.conn.execute(
+                    "SELECT count(*) FROM (SELECT DISTINCT source FROM links WHERE target = ?1 "
+                    "AND relation IS ?2 AND source != ?1 LIMIT ?3)", (eid, relation, limit),
+                ).fetchone()[0]
+                for relation in relations
+            ]  # fmt: skip
 
     def backlink_groups(
         self, entry_id: str, *, sources_cap: int | None = None, count_cap: int | None = None

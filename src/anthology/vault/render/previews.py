@@ -1,13 +1,24 @@
-"""The hover card of an ``entry:`` link, and a body as a short plain-text excerpt."""
+"""The hover card of an ``entry:`` link, a body as a short plain-text excerpt, and the page
+preview (:func:`render_preview`): a link's target rendered as the pane renders it, the
+linked section or block only when the link names one."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import threading
+from collections import OrderedDict
 from html import escape
+from pathlib import Path
 
-from ..model import Entry
-from .entry import minutes_to_read
-from .safe_text import html_text
+from anthology.palette import EntryColours
+
+from ..model import Entry, EntryLookup
+from .context import RenderContext
+from .embeds import block_of, section_of
+from .entry import RenderedEntry, _break_long_runs, minutes_to_read, stylesheet
+from .markdown_ext import markdown_to_html
+from .safe_text import html_text, plain_text
 from .theme import palette
 
 _STRIP_RES = [
@@ -49,4 +60,120 @@ def preview_html(entry: Entry, *, theme: str = "light") -> str:
         f'<div style="max-width: 420px;"><p style="margin: 0;"><b>{label}</b></p>'
         f'<p style="color: {pal.muted}; margin: 2px 0 6px 0;">{escape(" · ".join(facts))}</p>'
         f'<p style="margin: 0;">{escape(excerpt) if excerpt else "<i>(empty)</i>"}</p></div>'
+    )
+
+
+# ------------------------------------------------------------------ page preview
+PREVIEW_BODY_CHARS = 30_000  # a preview of a long entry shows its head (or the section)
+PREVIEW_CACHE_SIZE = 128
+_preview_cache: OrderedDict[tuple, RenderedEntry] = OrderedDict()
+_preview_lock = threading.Lock()
+
+
+def _summary_html(entry: Entry, pal: EntryColours) -> str:
+    """One muted line under the title: kind, status, a few properties, tags, reading time."""
+    facts = [f for f in (entry.kind, entry.status.capitalize() if entry.status else "") if f]
+    props = entry.properties or {}
+    for key in ("authors", "author", "year", "date", "source"):
+        value = props.get(key)
+        if isinstance(value, list | tuple):
+            value = ", ".join(str(v) for v in value[:3]) + (" …" if len(value) > 3 else "")
+        if value not in (None, "") and not isinstance(value, dict):
+            facts.append(plain_text(value, 80))
+    facts.append(f"{minutes_to_read(entry)} min read")
+    tags = " ".join(f"#{t}" for t in list(entry.tags)[:6])
+    line = escape(" · ".join(facts))
+    if tags:
+        line += f"<br/>{escape(plain_text(tags, 200))}"
+    return f'<p class="summary" style="color: {pal.muted}; margin-top: 0;">{line}</p>'
+
+
+def _preview_key(entry: Entry, fragment: str, theme: str, resolver: EntryLookup) -> tuple:
+    digest = hashlib.sha1((entry.body or "").encode("utf-8", "surrogatepass")).hexdigest()
+    return (entry.id, entry.mtime, digest, fragment, theme, id(resolver),
+            getattr(resolver, "generation", None))  # fmt: skip
+
+
+def cached_preview(
+    entry: Entry, resolver: EntryLookup, *, fragment: str = "", theme: str = "light"
+) -> RenderedEntry | None:
+    """What :func:`render_preview` would return if it has rendered it already, else None."""
+    with _preview_lock:
+        return _preview_cache.get(_preview_key(entry, fragment, theme, resolver))
+
+
+def render_preview(
+    entry: Entry,
+    resolver: EntryLookup,
+    *,
+    fragment: str = "",
+    theme: str = "light",
+    vault_root: Path | None = None,
+) -> RenderedEntry:
+    """The page preview of a link to ``entry`` (``fragment``: the heading or ``^block`` it
+    names): the title, a line of its properties, then the linked section (the heading with
+    what is under it), the block, or the body: rendered as the entry pane renders it (math
+    typeset, links live), cached per (entry, fragment, theme). ``headings`` of the result
+    has the anchor of the section's heading first. Never raises on bad content."""
+    key = _preview_key(entry, fragment, theme, resolver)
+    with _preview_lock:
+        hit = _preview_cache.get(key)
+        if hit is not None:
+            _preview_cache.move_to_end(key)
+            return hit
+    rendered = _render_preview(entry, resolver, fragment, theme, vault_root)
+    with _preview_lock:
+        _preview_cache[key] = rendered
+        while len(_preview_cache) > PREVIEW_CACHE_SIZE:
+            _preview_cache.popitem(last=False)
+    return rendered
+
+
+def clear_preview_cache() -> None:
+    with _preview_lock:
+        _preview_cache.clear()
+
+
+def _render_preview(
+    entry: Entry, resolver: EntryLookup, fragment: str, theme: str, vault_root: Path | None
+) -> RenderedEntry:
+    pal = palette(theme)
+    if vault_root is None:
+        root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
+        vault_root = Path(root) if isinstance(root, str | Path) else None
+    ctx = RenderContext(entry_id=entry.id, source_path=entry.path, resolver=resolver,
+                        palette=pal, vault_root=vault_root)  # fmt: skip
+    body = entry.body or ""
+    fragment = fragment.strip()
+    part = ""
+    if fragment.startswith("^"):
+        part = block_of(body, fragment[1:])
+    elif fragment:
+        part = section_of(body, fragment)
+    if part and not part.startswith("*(no "):
+        body = part
+    notice = ""
+    if len(body) > PREVIEW_BODY_CHARS:
+        cut = body.rfind("\n", 0, PREVIEW_BODY_CHARS)
+        body = body[: cut if cut > PREVIEW_BODY_CHARS // 2 else PREVIEW_BODY_CHARS]
+        notice = f'<p style="color: {pal.muted};"><i>… the rest is in the entry</i></p>'
+    try:
+        body_html = markdown_to_html(body, ctx)
+    except Exception as exc:  # a preview must never fail: the text, as text
+        ctx.problems.append(f"preview failed: {type(exc).__name__}: {exc}")
+        body_html = f"<pre>{escape(body)}</pre>"
+    title = html_text(entry.title or entry.id, limit=300)
+    html = (
+        '<html><head><meta charset="utf-8" />'
+        f"<style>{stylesheet(pal.name)}</style></head><body>"
+        f'<h2 class="title" style="margin-top: 0;">{title}</h2>{_summary_html(entry, pal)}'
+        f'<div class="body">{_break_long_runs(body_html)}</div>{notice}</body></html>'
+    )
+    return RenderedEntry(
+        html=html,
+        resources=dict(ctx.resources),
+        headings=list(ctx.headings),
+        problems=list(ctx.problems),
+        entry_id=entry.id,
+        theme=pal.name,
     )

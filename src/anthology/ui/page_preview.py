@@ -1,0 +1,260 @@
+"""Page preview: the target of a hovered link (a node, a backlink), rendered, in a popover.
+
+Hovering an internal link for :data:`DELAY_MS` (at once with Ctrl held) shows a frameless,
+scrollable popover with the target as the entry pane renders it (title, a line of its
+properties, then the linked heading's section, the linked block, or the body; math
+typeset): :func:`anthology.vault.render.previews.render_preview`, cached per (entry,
+fragment, theme) and rendered on a :class:`TaskRunner` when not cached yet. The popover
+stays while the pointer is on the link or on it, and goes :data:`HIDE_MS` after the
+pointer has left both. A click on a link inside it navigates (the window follows it).
+
+The popover is a tool-tip window: it never takes the focus from the pane being read.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from urllib.parse import unquote
+
+from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QCursor, QGuiApplication, QTextDocument
+from PySide6.QtWidgets import QFrame, QTextBrowser, QVBoxLayout, QWidget
+
+from anthology.tasks import TaskState
+from anthology.ui.math_images import svg_image
+from anthology.ui.task_runner import TaskRunner
+from anthology.vault import Entry, EntryLookup
+from anthology.vault.render import RenderedEntry, find_heading
+from anthology.vault.render.previews import cached_preview, render_preview
+from anthology.vault.render.theme import palette
+
+DELAY_MS = 400  # hover this long over a link before its preview shows
+HIDE_MS = 300  # the popover goes this long after the pointer left the link and it
+SIZE = (480, 380)  # the popover's largest size (px); a longer page scrolls
+MIN_HEIGHT = 80
+
+
+def _render(
+    _state: TaskState, entry: Entry, resolver: EntryLookup, fragment: str, theme: str
+) -> tuple[tuple[str, str, str], RenderedEntry]:
+    """On the runner's thread: pure Python, no widget touched."""
+    return (entry.id, fragment, theme), render_preview(
+        entry, resolver, fragment=fragment, theme=theme
+    )
+
+
+class PreviewBrowser(QTextBrowser):
+    """The popover's page: serves the render's formulas, loads nothing else."""
+
+    linkActivated = Signal(str, str)  # entry id, heading ("" for none)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("pagePreviewBrowser")
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.rendered: RenderedEntry | None = None
+        self.anchorClicked.connect(self._on_anchor)
+
+    def show_rendered(self, rendered: RenderedEntry, fragment: str) -> None:
+        self.rendered = rendered
+        pal = palette(rendered.theme)
+        self.setStyleSheet(
+            f"QTextBrowser#pagePreviewBrowser {{ background-color: {pal.background};"
+            f" color: {pal.text}; }}"
+        )
+        self.document().setDocumentMargin(14)
+        self.setHtml(rendered.html)
+        self.verticalScrollBar().setValue(0)
+        if fragment and not fragment.startswith("^"):
+            anchor = find_heading(rendered.headings, fragment)
+            if anchor and f'<a name="{html.escape(anchor)}"' in rendered.html:
+                self.scrollToAnchor(anchor)
+
+    def loadResource(self, type_: int, url: QUrl) -> object:
+        if int(type_) != int(QTextDocument.ResourceType.ImageResource):
+            return QByteArray()
+        key = url.toString()
+        data = self.rendered.resources.get(key) if self.rendered is not None else None
+        if data is not None and key.startswith(("math:", "figure:")):
+            return svg_image(key, data, max(2.0, self.devicePixelRatioF()))
+        return None  # a vault picture is left out of the preview: the entry shows it
+
+    def _on_anchor(self, url: QUrl) -> None:
+        raw = bytes(url.toEncoded().data()).decode("ascii", "replace")
+        scheme, _sep, rest = raw.partition(":")
+        if scheme.lower() == "entry":
+            path, _h, frag = rest.partition("#")
+            self.linkActivated.emit(unquote(path), unquote(frag))
+
+
+class PagePreview(QFrame):
+    """The popover: a frame around a :class:`PreviewBrowser`; says when the pointer comes
+    and goes (the controller keeps it while the pointer is on it)."""
+
+    entered = Signal()
+    left = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.ToolTip | Qt.WindowType.FramelessWindowHint)
+        self.setObjectName("pagePreview")
+        self.setFrameShape(QFrame.Shape.Box)
+        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
+        self.browser = PreviewBrowser(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(1, 1, 1, 1)
+        layout.addWidget(self.browser)
+        self.resize(*SIZE)
+        self.shown_for: tuple[str, str] | None = None  # (entry id, fragment)
+
+    def enterEvent(self, event: QEvent) -> None:
+        self.entered.emit()
+        super().enterEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        self.left.emit()
+        super().leaveEvent(event)
+
+    def text(self) -> str:
+        """What the popover shows, as plain text (for tests and screen readers)."""
+        return self.browser.toPlainText()
+
+
+class PreviewController(QObject):
+    """When to show the popover and what in it: hover timing, rendering, dismissal."""
+
+    linkActivated = Signal(str, str)  # a link clicked inside the popover
+
+    def __init__(
+        self,
+        parent: QWidget,
+        entry_of: Callable[[str], Entry | None],
+        resolver_of: Callable[[], EntryLookup | None],
+        theme_of: Callable[[], str],
+    ) -> None:
+        super().__init__(parent)
+        self._entry_of, self._resolver_of, self._theme_of = entry_of, resolver_of, theme_of
+        self.popup = PagePreview(parent)
+        self.popup.entered.connect(self._hide_timer_stop)
+        self.popup.left.connect(self.leave)
+        self.popup.browser.linkActivated.connect(self._on_link)
+        self._wanted: tuple[str, str] | None = None  # what the pointer is over
+        self._at = QPoint()
+        self._show_timer = QTimer(self, singleShot=True, interval=DELAY_MS)
+        self._show_timer.timeout.connect(self._show_wanted)
+        self._hide_timer = QTimer(self, singleShot=True, interval=HIDE_MS)
+        self._hide_timer.timeout.connect(self._hide_unless_hovered)
+        self._runner = TaskRunner(self)
+        self._runner.done.connect(self._on_rendered)
+
+    # -- the pointer ---------------------------------------------------------------------
+    def hover(self, entry_id: str, fragment: str = "", *, immediate: bool = False) -> None:
+        """The pointer is over a link to ``entry_id`` (``fragment``: its heading or
+        ``^block``): show its preview after the delay, or now (``immediate``: Ctrl held)."""
+        if not entry_id:
+            self.leave()
+            return
+        self._hide_timer.stop()
+        self._at = QCursor.pos()
+        wanted = (entry_id, fragment)
+        if self.popup.isVisible() and self.popup.shown_for == wanted:
+            return
+        self._wanted = wanted
+        if immediate:
+            self._show_timer.stop()
+            self._show_wanted()
+        else:
+            self._show_timer.start()
+
+    def leave(self) -> None:
+        """The pointer left the link (or the popover): hide soon, unless it comes back."""
+        self._show_timer.stop()
+        self._wanted = None
+        self._runner.cancel()
+        if self.popup.isVisible():
+            self._hide_timer.start()
+
+    def hide(self) -> None:
+        self._show_timer.stop()
+        self._hide_timer.stop()
+        self._runner.cancel()
+        self._wanted = None
+        self.popup.hide()
+        self.popup.shown_for = None
+
+    @property
+    def visible(self) -> bool:
+        return self.popup.isVisible()
+
+    def _hide_timer_stop(self) -> None:
+        self._hide_timer.stop()
+
+    def _hide_unless_hovered(self) -> None:
+        if self.popup.isVisible() and self.popup.underMouse():
+            return
+        if self._wanted is None:
+            self.popup.hide()
+            self.popup.shown_for = None
+
+    # -- rendering -----------------------------------------------------------------------
+    def _show_wanted(self) -> None:
+        wanted, resolver = self._wanted, self._resolver_of()
+        if wanted is None or resolver is None:
+            return
+        entry_id, fragment = wanted
+        try:
+            entry = self._entry_of(entry_id)
+        except Exception:  # a closed or replaced index: no preview
+            entry = None
+        if entry is None:
+            return
+        theme = self._theme_of()
+        rendered = cached_preview(entry, resolver, fragment=fragment, theme=theme)
+        if rendered is not None:
+            self._present(wanted, rendered)
+        else:
+            self._runner.start(_render, entry, resolver, fragment, theme)
+
+    def _on_rendered(self, result: tuple[tuple[str, str, str], RenderedEntry]) -> None:
+        (entry_id, fragment, _theme), rendered = result
+        if (
+            self._wanted is not None
+            and self._wanted[0] in (entry_id, rendered.entry_id)
+            and (self._wanted[1] == fragment)
+        ):
+            self._present(self._wanted, rendered)
+
+    def _present(self, wanted: tuple[str, str], rendered: RenderedEntry) -> None:
+        popup = self.popup
+        popup.resize(*SIZE)
+        popup.browser.show_rendered(rendered, wanted[1])
+        # as high as the page, up to SIZE: a short section gets a short popover (measured
+        # on a copy: the browser lays its own out at its viewport's width, not yet final)
+        measure = popup.browser.document().clone(popup)
+        measure.setTextWidth(SIZE[0] - 2 - popup.browser.verticalScrollBar().sizeHint().width())
+        height = min(SIZE[1], max(MIN_HEIGHT, int(measure.size().height()) + 6))
+        measure.deleteLater()
+        popup.resize(SIZE[0], height)
+        popup.shown_for = wanted
+        popup.move(self._place(self._at))
+        popup.show()
+        popup.raise_()
+
+    def _place(self, at: QPoint) -> QPoint:
+        """Below and right of the pointer, kept on its screen (above or left when there
+        is no room)."""
+        screen = QGuiApplication.screenAt(at) or QGuiApplication.primaryScreen()
+        area = screen.availableGeometry() if screen is not None else QRect(0, 0, 4000, 4000)
+        w, h = self.popup.width(), self.popup.height()
+        x, y = at.x() + 14, at.y() + 18
+        if x + w > area.right():
+            x = max(area.left(), at.x() - w - 14)
+        if y + h > area.bottom():
+            y = max(area.top(), at.y() - h - 12)
+        return QPoint(x, y)
+
+    def _on_link(self, entry_id: str, fragment: str) -> None:
+        self.hide()
+        self.linkActivated.emit(entry_id, fragment)
