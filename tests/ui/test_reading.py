@@ -153,6 +153,23 @@ def test_the_entry_keeps_its_width_when_the_demo_opens(open_window, qtbot) -> No
     assert win.entry_pane.width() >= ENTRY_MIN_WIDTH - 10
 
 
+def test_a_first_window_gives_the_explorer_room_for_titles(open_window, settings, qtbot) -> None:
+    """A first start sizes the explorer once the window is laid out: it opened at its
+    120 px minimum, every row cut to "LIT-11…"; a later start keeps the user's width."""
+    from anthology.ui.main_window import LEFT_DOCK_WIDTH
+
+    win = open_window()
+    qtbot.waitUntil(lambda: win.explorer_dock.width() >= LEFT_DOCK_WIDTH - 10, timeout=3000)
+    assert win.outline_dock.height() < win.explorer_dock.height()
+    win.resizeDocks([win.explorer_dock], [330], Qt.Orientation.Horizontal)  # the user widens it
+    qtbot.wait(20)
+    widened = win.explorer_dock.width()
+    win.close()
+    again = open_window()
+    qtbot.wait(50)
+    assert abs(again.explorer_dock.width() - widened) <= 10
+
+
 def test_a_saved_layout_crushing_the_entry_is_refused(open_window, settings, qtbot) -> None:
     from anthology.ui.main_window import ENTRY_MIN_WIDTH
 

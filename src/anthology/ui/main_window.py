@@ -310,9 +310,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.explorer_dock, self.search_dock)
         self.search_dock.hide()
         self.explorer_dock.raise_()
-        self.resizeDocks([self.explorer_dock, self.outline_dock], [560, 240],
-                         Qt.Orientation.Vertical)  # fmt: skip
-        self.resizeDocks([self.explorer_dock], [LEFT_DOCK_WIDTH], Qt.Orientation.Horizontal)
+        self._default_docks_pending = True  # their first sizes, once the window is laid out
 
         # Tags and bookmarks: docks on the right, hidden until asked for (View menu).
         self.tag_panel = TagPanel()
@@ -536,6 +534,7 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
             self._check_restored = True
+            self._default_docks_pending = False  # the user's own sizes
         for splitter in (self.splitter, self.right):
             sizes = s.value(f"splitters/{splitter.objectName()}")
             if isinstance(sizes, QByteArray) and not sizes.isEmpty():
@@ -555,11 +554,24 @@ class MainWindow(QMainWindow):
             self._check_restored = False
             if self.tabs.width() < ENTRY_MIN_WIDTH:
                 self.restoreState(self._default_state)
+                self._default_docks_pending = True
                 self.statusBar().showMessage(
                     "The saved window layout left the entry too narrow: the default is used",
                     8000,
                 )
+        if self._default_docks_pending:
+            self._default_docks_pending = False
+            self._size_default_docks()
         self._give_entry_room()
+
+    def _size_default_docks(self) -> None:
+        """The left docks' first sizes. Set before the window is laid out, resizeDocks is
+        lost and the explorer opened at its 120 px minimum, every title cut to "LIT-11…"."""
+        self.resizeDocks([self.explorer_dock], [LEFT_DOCK_WIDTH], Qt.Orientation.Horizontal)
+        if self.outline_dock.isVisible() and self.explorer_dock.isVisible():
+            h = max(self.explorer_dock.height() + self.outline_dock.height(), 1)
+            self.resizeDocks([self.explorer_dock, self.outline_dock], [h * 2 // 3, h // 3],
+                             Qt.Orientation.Vertical)  # fmt: skip
 
     def _give_entry_room(self) -> None:
         """Shrink the widest docks beside the entry until it has ENTRY_MIN_WIDTH."""
