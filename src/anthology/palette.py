@@ -192,6 +192,14 @@ _THEMES = {
                 "#3aa89b",
                 "#6c7ac4",
                 "#1f9bb5",
+                # six more, so a vault of many top folders is not half grey (40 folders in
+                # the personal-vault screenshot left 30 of them in the default colour)
+                "#c0a22a",
+                "#a0623a",
+                "#c04fb5",
+                "#3f8f5a",
+                "#d04444",
+                "#7a8a3a",
             ),
         ),
         demo=DemoColours(
@@ -258,6 +266,12 @@ _THEMES = {
                 "#73daca",
                 "#c0caf5",
                 "#2ac3de",
+                "#e8d36a",
+                "#c8956c",
+                "#e07be0",
+                "#56c288",
+                "#ff6b6b",
+                "#a9b665",
             ),
         ),
         demo=DemoColours(
