@@ -48,3 +48,16 @@ def test_the_gui_command_stops_with_the_message(monkeypatch, capsys) -> None:
 @pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="Linux only")
 def test_the_real_loader_finds_libc() -> None:
     assert linux_setup._loads("libc.so.6")
+
+
+def test_only_what_this_qt_links_to_is_asked_for(tmp_path) -> None:
+    """Qt 6's xcb plugin no longer links libxcb-xinerama: a machine without it runs the
+    app, and the check must not refuse to start (it did, in the real window)."""
+    plugin = tmp_path / "libqxcb.so"
+    plugin.write_bytes(b"\x7fELF...libxcb-cursor.so.0\x00libxcb-xkb.so.1\x00libc.so.6\x00")
+    assert linux_setup.needed_sonames([plugin]) == ["libxcb-cursor.so.0", "libxcb-xkb.so.1"]
+    assert linux_setup.needed_sonames([tmp_path / "gone.so"]) == list(linux_setup.XCB_LIBRARIES)
+    real = linux_setup.needed_sonames()
+    assert "libxcb-cursor.so.0" in real  # what Qt 6.5+ needs and bare systems lack
+    assert linux_setup.missing_packages(without("libxcb-xinerama.so.0", "libxcb-cursor.so.0"),
+                                        ["libxcb-cursor.so.0"]) == ["libxcb-cursor0"]  # fmt: skip

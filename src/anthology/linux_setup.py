@@ -11,9 +11,11 @@ installs them, in one line. Qt-free: nothing of Qt is loaded to find out.
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 # soname → its Debian/Ubuntu package: what libqxcb.so links to beyond a desktop's basics
 XCB_LIBRARIES: dict[str, str] = {
@@ -49,9 +51,41 @@ def _loads(soname: str) -> bool:
     return True
 
 
-def missing_packages(loads: Callable[[str], bool] = _loads) -> list[str]:
-    """The packages of the xcb libraries that cannot be loaded, in a stable order."""
-    return [package for soname, package in XCB_LIBRARIES.items() if not loads(soname)]
+def _qt_xcb_binaries() -> list[Path]:
+    """The installed PySide6's xcb plugin and the Qt library behind it, found without
+    importing PySide6 (importing it loads Qt)."""
+    spec = importlib.util.find_spec("PySide6")
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    qt = Path(next(iter(spec.submodule_search_locations))) / "Qt"
+    found = [qt / "plugins" / "platforms" / "libqxcb.so"]
+    found += sorted((qt / "lib").glob("libQt6XcbQpa.so*"))[:1]
+    return [f for f in found if f.is_file()]
+
+
+def needed_sonames(binaries: list[Path] | None = None) -> list[str]:
+    """The libraries of :data:`XCB_LIBRARIES` that this Qt's xcb plugin links to: their
+    names stand in its dynamic string table. Qt 6 dropped xinerama, so a fixed list named
+    a package the app did not need and refused to start without it. Unreadable binaries:
+    the whole list."""
+    binaries = _qt_xcb_binaries() if binaries is None else binaries
+    blob = b""
+    for f in binaries:
+        try:
+            blob += f.read_bytes()
+        except OSError:
+            return list(XCB_LIBRARIES)
+    if not blob:
+        return list(XCB_LIBRARIES)
+    return [soname for soname in XCB_LIBRARIES if soname.encode() in blob]
+
+
+def missing_packages(
+    loads: Callable[[str], bool] = _loads, needed: list[str] | None = None
+) -> list[str]:
+    """The packages of the needed xcb libraries that cannot be loaded, in a stable order."""
+    needed = needed_sonames() if needed is None else needed
+    return [XCB_LIBRARIES[s] for s in XCB_LIBRARIES if s in needed and not loads(s)]
 
 
 def setup_problem(

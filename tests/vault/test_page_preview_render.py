@@ -16,7 +16,7 @@ BODY = (
 def _index(tmp_path: Path) -> VaultIndex:
     root = tmp_path / "vault"
     (root / "notes").mkdir(parents=True)
-    (root / "notes" / "Long note.md").write_text("---\nyear: 2021\n---\n" + BODY)
+    (root / "notes" / "Long note.md").write_text("---\nyear: 2021\nsource: \"[[Other|the other note]]\"\n---\n" + BODY)
     (root / "Other.md").write_text("Other.\n")
     return VaultIndex.open(root, tmp_path / "i.sqlite")
 
@@ -28,6 +28,7 @@ def test_a_heading_link_previews_its_section_with_subsections(tmp_path: Path) ->
         assert "First text." in out.html and "Sub text." in out.html
         assert "Second text" not in out.html and "Intro" not in out.html
         assert "2021" in out.html  # the properties line
+        assert "the other note" in out.html and "[[" not in out.html  # its links as text
         assert cached_preview(entry, index, fragment="First") is out  # cached
         assert cached_preview(entry, index, fragment="First", theme="dark") is None
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from anthology.palette import EntryColours
 
+from ..links import WIKILINK_RE, split_wikilink
 from ..model import Entry, EntryLookup
 from .context import RenderContext
 from .embeds import block_of, section_of
@@ -70,6 +71,17 @@ _preview_cache: OrderedDict[tuple, RenderedEntry] = OrderedDict()
 _preview_lock = threading.Lock()
 
 
+def _link_texts(text: str) -> str:
+    """``[[LIT-008]]`` as ``LIT-008``, ``[[a|b]]`` as ``b``: a property's links read as
+    their text in the one-line summary (it showed the raw brackets)."""
+
+    def text_of(m: re.Match[str]) -> str:
+        target, heading, _block, alias = split_wikilink(m.group(2))
+        return alias or target or heading or m.group(2)
+
+    return WIKILINK_RE.sub(text_of, text)
+
+
 def _summary_html(entry: Entry, pal: EntryColours) -> str:
     """One muted line under the title: kind, status, a few properties, tags, reading time."""
     facts = [f for f in (entry.kind, entry.status.capitalize() if entry.status else "") if f]
@@ -79,7 +91,7 @@ def _summary_html(entry: Entry, pal: EntryColours) -> str:
         if isinstance(value, list | tuple):
             value = ", ".join(str(v) for v in value[:3]) + (" …" if len(value) > 3 else "")
         if value not in (None, "") and not isinstance(value, dict):
-            facts.append(plain_text(value, 80))
+            facts.append(plain_text(_link_texts(str(value)), 80))
     facts.append(f"{minutes_to_read(entry)} min read")
     tags = " ".join(f"#{t}" for t in list(entry.tags)[:6])
     line = escape(" · ".join(facts))
