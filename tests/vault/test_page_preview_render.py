@@ -16,7 +16,8 @@ BODY = (
 def _index(tmp_path: Path) -> VaultIndex:
     root = tmp_path / "vault"
     (root / "notes").mkdir(parents=True)
-    (root / "notes" / "Long note.md").write_text("---\nyear: 2021\nsource: \"[[Other|the other note]]\"\n---\n" + BODY)
+    front = '---\nyear: 2021\nsource: "[[Other|the other note]]"\n---\n'
+    (root / "notes" / "Long note.md").write_text(front + BODY)
     (root / "Other.md").write_text("Other.\n")
     return VaultIndex.open(root, tmp_path / "i.sqlite")
 
