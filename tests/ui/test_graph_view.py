@@ -746,7 +746,8 @@ def test_ten_thousand_nodes_smoke(qtbot, view):
     """10,000 nodes and 50,000 edges draw, pan from the cached edge layer and take hover.
 
     How long this takes is measured in benchmarks/bench_graph_view.py, not here: the test
-    asserts the work done (the edge layer is rendered once and blitted while panning).
+    asserts the work done (the edge layer is rendered once, progressively: a quick live
+    paint first, the sharp image in slices of the event loop; then blitted while panning).
     """
     n, m = 10_000, 50_000
     edges = power_law_graph(n, m, seed=0)
@@ -755,11 +756,16 @@ def test_ten_thousand_nodes_smoke(qtbot, view):
     g = graph(n, edges, kinds=list(rng.choice(["literature", "practice", "note"], n)))
     pos = {k: (float(a), float(b)) for k, (a, b) in zip(g.ids, xy.tolist(), strict=True)}
     view.set_graph(g, pos, "big")
+    view.set_paused(True)
     view.view.viewport().repaint()
     assert set(view.positions()) == set(g.ids)
     stats = view.edges.stats
+    # the first paint did not stop to draw 50,000 edges sharp: live now, sharp in slices
+    assert stats["render"] == 0 and stats["live"] >= 1 and view.edges.cache.busy
+    qtbot.waitUntil(lambda: stats["render"] >= 1, timeout=60_000)
+    assert stats["progressive"] == stats["render"] and stats["slices"] >= 1
     renders = stats["render"]
-    assert renders >= 1
+    view.view.viewport().repaint()
     for _ in range(5):
         view.vb.translateBy(x=20, y=0)
         view.view.viewport().repaint()
@@ -795,6 +801,73 @@ def test_pan_blits_the_caches_and_zoom_rerenders_after_the_gesture(qtbot, view):
     vp.repaint()
     assert e["stale"] == stale + 1  # mid-zoom: the cached image, scaled
     qtbot.waitUntil(lambda: e["render"] > renders[0], timeout=2000)  # then sharp again
+
+
+def test_a_slow_edge_layer_sharpens_in_slices_to_the_same_picture(qtbot, view, monkeypatch):
+    """A layer slow to draw renders its sharp image a slice per event-loop turn, the stale
+    image shown meanwhile, and the result is the picture a one-go render makes."""
+    from anthology.ui.graph_items import EdgeLayer
+
+    monkeypatch.setattr(EdgeLayer, "PROGRESSIVE_EDGES", 100)
+    monkeypatch.setattr(EdgeLayer, "CHUNK_EDGES", 50)  # 600 edges: 12+ steps
+    edges = power_law_graph(300, 600, seed=4)
+    g = graph(300, edges, relations=["extends" if i % 5 == 0 else None for i in range(600)])
+    rng = np.random.default_rng(1)
+    view.set_graph(g, {k: tuple(rng.normal(0, 200, 2)) for k in g.ids}, "v")
+    view.set_paused(True)
+    vp, cache, stats = view.view.viewport(), view.edges.cache, view.edges.stats
+    vp.repaint()
+    qtbot.waitUntil(lambda: stats["progressive"] >= 1, timeout=20_000)
+    view.vb.scaleBy((0.8, 0.8))
+    vp.repaint()
+    stale, done = stats["stale"], stats["progressive"]
+    assert stale >= 1 and not cache.busy  # mid-zoom: the old image, scaled
+    qtbot.waitUntil(lambda: cache.busy or stats["progressive"] > done, timeout=20_000)
+    for _ in range(3):
+        vp.repaint()  # paints while it draws keep the stale image and do not restart it
+    assert stats["stale"] > stale
+    qtbot.waitUntil(lambda: stats["progressive"] > done, timeout=20_000)
+    sliced = cache.image.copy()
+    tr, view_rect, bounds, dpr, version = cache._last_paint
+    cache._render(tr, view_rect, bounds, dpr, version)  # the same picture in one go
+    assert cache.image == sliced
+
+
+def test_dense_edges_drawn_through_opaque_layers_look_as_translucent_strokes(qtbot):
+    """The fast path for many edges (opaque strokes in layers, laid on at the group's
+    opacity) touches the same pixels as translucent strokes, as dark where one or a few
+    edges cross, and keeps the colours of the groups."""
+    from PySide6.QtGui import QColor, QPainter, QTransform
+
+    from anthology.ui.graph_items import EdgeLayer
+
+    rng = np.random.default_rng(3)
+    pos = rng.uniform(0, 400, (300, 2))
+    edges = rng.integers(0, 300, (500, 2))
+    edges = edges[edges[:, 0] != edges[:, 1]]
+    layer = EdgeLayer()
+    layer.set_graph(edges, (np.arange(len(edges)) % 7 == 0).astype(np.int64),
+                    [QColor(200, 200, 200, 90), QColor(230, 80, 60, 130)])  # fmt: skip
+    layer.set_positions(pos)
+
+    def draw(method) -> np.ndarray:
+        img = QImage(400, 400, QImage.Format.Format_ARGB32_Premultiplied)
+        img.fill(0)
+        p = QPainter(img)
+        for _ in method(p, QTransform(), layer._item_paths(), 1.0):
+            pass
+        p.end()
+        return np.frombuffer(img.constBits(), np.uint8).reshape(400, 400, 4).astype(int)
+
+    translucent, layered = draw(layer._translucent_steps), draw(layer._layered_steps)
+    assert ((translucent[..., 3] > 0) == (layered[..., 3] > 0)).all()  # the same pixels
+    once = translucent[..., 3] == 90  # crossed by one grey edge: exactly as dark
+    assert once.sum() > 1000 and np.abs(layered[once] - translucent[once]).max() <= 2
+    reds = (translucent[..., 2] > translucent[..., 1] + 30).sum()  # the relation colour
+    assert abs((layered[..., 2] > layered[..., 1] + 30).sum() - reds) < 0.1 * reds
+    assert (
+        abs(layered[..., 3].mean() - translucent[..., 3].mean()) < 0.1 * translucent[..., 3].mean()
+    )
 
 
 def test_labels_fade_in_with_zoom_hubs_first(qtbot, view):

@@ -713,6 +713,8 @@ class GraphView(QWidget):
             self._save_timer.stop()
             self.edges.cache.timer.stop()
             self.nodes.cache.timer.stop()
+            self.edges.cache.cancel()
+            self.nodes.cache.cancel()
             self.edges.cache.settle_timer.stop()
             self.nodes.cache.settle_timer.stop()
             self._zoom_timer.stop()
