@@ -870,6 +870,27 @@ def test_dense_edges_drawn_through_opaque_layers_look_as_translucent_strokes(qtb
     )
 
 
+def test_node_sprites_looked_up_per_style_match_pyqtgraphs_own(qtbot):
+    """NodeLayer finds each node's sprite once per distinct (brush, size): the same atlas
+    rectangles pyqtgraph's per-point lookup gives."""
+    import pyqtgraph as pg
+
+    from anthology.ui.graph_items import NodeLayer
+
+    rng = np.random.default_rng(2)
+    n = 2000
+    table = [pg.mkBrush(c) for c in ("#5b8def", "#5fae3e", "#d9962c", "#9a6fe0")]
+    layer = NodeLayer()
+    layer.set_nodes(rng.normal(0, 100, (n, 2)), rng.choice([6.0, 9.5, 14.0], n),
+                    [table[k] for k in rng.integers(0, 4, n)])  # fmt: skip
+    ours = layer.data["sourceRect"].copy()
+    assert (ours["w"] > 0).all()
+    assert len({tuple(r) for r in ours.tolist()}) <= 12  # 4 brushes × 3 sizes
+    layer.data["sourceRect"] = 0
+    pg.ScatterPlotItem.updateSpots(layer)
+    assert (layer.data["sourceRect"] == ours).all()
+
+
 def test_labels_fade_in_with_zoom_hubs_first(qtbot, view):
     n = 40
     edges = [(0, i) for i in range(1, 30)] + [(30 + i, 31 + i) for i in range(9)]

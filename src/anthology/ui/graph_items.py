@@ -839,6 +839,34 @@ class NodeLayer(pg.ScatterPlotItem):
             x=pos[:, 0].copy(), y=pos[:, 1].copy(), size=self._sizes, brush=brushes, pen=None
         )
 
+    def updateSpots(self, dataSet=None) -> None:
+        """pyqtgraph's, with the sprite lookup done once per distinct style instead of
+        once per point: its per-point key list cost 42 ms at 10,000 nodes on every local
+        graph shown, where nodes share a few brushes and sizes."""
+        data = self.data if dataSet is None else dataSet
+        if not (self.opts["pxMode"] and self.opts["useCache"]) or self.opts["hoverable"]:
+            super().updateSpots(dataSet)
+            return
+        mask = np.flatnonzero(data["sourceRect"]["w"] == 0)
+        if len(mask):
+            code = np.zeros(len(mask), dtype=np.int64)
+            for col in ("symbol", "pen", "brush"):
+                ids = np.fromiter(map(id, data[col][mask]), np.int64, len(mask))
+                _u, inv = np.unique(ids, return_inverse=True)
+                code = code * (int(inv.max()) + 1) + inv
+            _u, inv = np.unique(data["size"][mask], return_inverse=True)
+            code = code * (int(inv.max()) + 1) + inv
+            _u, first, inv = np.unique(code, return_index=True, return_inverse=True)
+            reps = mask[first]
+            styles = list(zip(*self._style(["symbol", "size", "pen", "brush"], data=data,
+                                           idx=reps), strict=True))  # fmt: skip
+            rects = np.array(self.fragmentAtlas[styles], dtype=data["sourceRect"].dtype)
+            data["sourceRect"][mask] = rects[inv.reshape(-1)]
+            self._maybeRebuildAtlas()
+        self._updateMaxSpotSizes(data=data)
+        if len(mask):
+            self.invalidate()
+
     def set_sizes(self, sizes: np.ndarray) -> None:
         self._sizes = np.asarray(sizes, dtype=np.float64)
         if len(self._sizes) == len(self.data) and len(self.data):
