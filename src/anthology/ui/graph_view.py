@@ -195,7 +195,7 @@ class LayerData:
     pos: np.ndarray  # (k, 2) layout coordinates of the shown nodes
     edges: np.ndarray  # (m, 2) indices into pos
     sizes: np.ndarray  # (k,) pixel diameters
-    brushes: list  # (k,) node fills
+    brushes: np.ndarray  # (k,) node fills: QBrush objects, from a small table
     edge_group: np.ndarray  # (m,) index into edge_colours (0: untyped)
     edge_colours: list[QColor]
     labels: list[str]  # (k,) label texts
@@ -265,6 +265,9 @@ class GraphView(QWidget):
         self._path: LinkPath | None = None  # the path highlighted on the graph
         self._groups: list[tuple[str, QColor]] = []
         self._brushes: list = []
+        self._brush_cache: dict[int, Any] = {}  # rgba → QBrush
+        self._brush_arr = np.empty(0, dtype=object)
+        self._shared_title: np.ndarray | None = None  # per node: a title another note has
         self._brush_table: list[QColor] = []
         self._edge_colours: list[QColor] = []
         self._edge_group = np.zeros(0, dtype=np.int64)
@@ -622,6 +625,7 @@ class GraphView(QWidget):
             )
         )
         self._data = data
+        self._shared_title = None
         self._index = index
         self._gpos = pos
         self._degree_full = data.degrees()
@@ -1139,7 +1143,7 @@ class GraphView(QWidget):
             self.overlay.setData(
                 pos=pos[self._highlight],
                 size=self._sizes[self._highlight],
-                brush=[self._brushes[k] for k in self._brush_idx[self._highlight]],
+                brush=self._brush_arr[self._brush_idx[self._highlight]],
                 pen=None,
             )
         self._update_marks()
@@ -1179,7 +1183,23 @@ class GraphView(QWidget):
         d, shown = self._data, self._shown.tolist()
         if self._settings["label_by"] != "title":
             return [d.ids[i] for i in shown]
-        return display_titles([d.titles[i] for i in shown], [d.paths[i] for i in shown])
+        titles = [d.titles[i] for i in shown]
+        # only a title that two of the vault's notes share can need its folder: those are
+        # told apart among the shown ones (display_titles over every shown node cost ~8 ms
+        # per local graph at 10,000)
+        if self._shared_title is None:
+            seen: dict[str, int] = {}
+            for t in d.titles:
+                key = t.casefold()
+                seen[key] = seen.get(key, 0) + 1
+            self._shared_title = np.fromiter((seen[t.casefold()] > 1 for t in d.titles),
+                                             bool, d.n)  # fmt: skip
+        some = np.flatnonzero(self._shared_title[self._shown]).tolist()
+        if some:
+            told = display_titles([titles[j] for j in some], [d.paths[shown[j]] for j in some])
+            for j, text in zip(some, told, strict=True):
+                titles[j] = text
+        return titles
 
     def _edge_groups(self) -> tuple[list[QColor], np.ndarray, list[str]]:
         t = THEMES[self._theme]
@@ -1210,7 +1230,13 @@ class GraphView(QWidget):
         self._sizes = sizes
         table, idx = self._node_colours()
         self._brush_table = table
-        self._brushes = [pg.mkBrush(c) for c in table]
+        # the same QBrush object for the same colour from one graph to the next: the node
+        # layer's sprite atlas keys on the brush's identity, and fresh brushes on every
+        # local graph rendered new sprites and grew the atlas each time
+        self._brushes = [self._brush_cache.setdefault(QColor(c).rgba(), pg.mkBrush(c))
+                         for c in table]  # fmt: skip
+        self._brush_arr = np.empty(len(self._brushes), dtype=object)
+        self._brush_arr[:] = self._brushes  # node k's brush: _brush_arr[idx[k]]
         self._brush_idx = idx
         colours, group, _names = self._edge_groups()
         self._edge_colours = colours
@@ -1220,7 +1246,7 @@ class GraphView(QWidget):
                 pos=self._dpos,
                 edges=self._sub_edges,
                 sizes=sizes,
-                brushes=[self._brushes[k] for k in idx.tolist()],
+                brushes=self._brush_arr[idx],
                 edge_group=group,
                 edge_colours=colours,
                 labels=self._label_texts(),  # full: the layer elides them only zoomed out
@@ -1331,7 +1357,7 @@ class GraphView(QWidget):
             self.overlay.setData(
                 pos=self._dpos[hl],
                 size=self._sizes[hl],
-                brush=[self._brushes[k] for k in self._brush_idx[hl].tolist()],
+                brush=self._brush_arr[self._brush_idx[hl]],
                 pen=None,
             )
         else:
