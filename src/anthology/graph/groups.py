@@ -13,8 +13,9 @@ so the colours stay put), and ``auto``: ``kind`` when the vault has kinds, else
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -100,6 +101,48 @@ def base_mode(data: GraphData, mode: str) -> str:
     return "kind" if has_kind else "folder"
 
 
+_MEMO: dict[tuple[int, str, int], tuple[weakref.ref, Any]] = {}
+
+
+def _per_data(data: GraphData, what: str, arg: int, make: Callable[[], Any]) -> Any:
+    """``make()`` once per graph (a local graph is recoloured on every click; the vault's
+    kind and folder codes do not change with it): kept while ``data`` lives."""
+    key = (id(data), what, arg)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0]() is data:
+        return hit[1]
+    for k in [k for k, (ref, _v) in _MEMO.items() if ref() is None]:
+        del _MEMO[k]
+    value = make()
+    _MEMO[key] = (weakref.ref(data), value)
+    return value
+
+
+def _kind_codes(data: GraphData) -> tuple[list[str], np.ndarray]:
+    """The vault's kinds in colour order, and each node's colour index by its kind."""
+
+    def make() -> tuple[list[str], np.ndarray]:
+        names = kind_order(data)
+        lookup = {name: 2 + j for j, name in enumerate(names)}
+        codes = np.fromiter((lookup.get(x, DEFAULT) for x in data.kinds), np.int64, data.n)
+        return names, codes
+
+    return _per_data(data, "kind", 0, make)
+
+
+def _folder_codes(data: GraphData, slots: int) -> tuple[list[str], np.ndarray]:
+    """The ``slots`` biggest top folders, and each node's colour index by its folder."""
+
+    def make() -> tuple[list[str], np.ndarray]:
+        key = [top_folder(p) if p else "" for p in data.paths]
+        counted = Counter(x for x, p in zip(key, data.paths, strict=True) if p)
+        names = [name for name, _ in counted.most_common(slots)]
+        lookup = {name: 2 + j for j, name in enumerate(names)}
+        return names, np.fromiter((lookup.get(x, DEFAULT) for x in key), np.int64, data.n)
+
+    return _per_data(data, "folder", slots, make)
+
+
 def kind_order(data: GraphData) -> list[str]:
     """The vault's kinds, its usual ones first (they keep their colours from vault to
     vault), then the others by frequency."""
@@ -149,18 +192,19 @@ def colour_nodes(
     mode = base_mode(data, mode)
     pal = list(palette) or ["#888888"]
     if mode == "kind":
-        names = kind_order(data)
+        names, codes = _kind_codes(data)
+        names = list(names)  # the memo's own is not to be extended with the groups
         colours = [pal[j % len(pal)] for j in range(len(names))]
-        lookup = {name: 2 + j for j, name in enumerate(names)}
-        idx = np.fromiter((lookup.get(data.kinds[i], DEFAULT) for i in nodes.tolist()), np.int64, k)
-    elif mode in ("folder", "tag"):
-        if mode == "folder":
-            # the whole vault's folders, so a folder keeps its colour in the local graph
-            counted = Counter(top_folder(p) for p in data.paths if p)
-            key = [top_folder(data.paths[i]) if data.paths[i] else "" for i in nodes.tolist()]
-        else:
-            key = [data.tags[i][0].lstrip("#") if data.tags[i] else "" for i in nodes.tolist()]
-            counted = Counter(x for x in key if x)
+        idx = codes[nodes]
+    elif mode == "folder":
+        # the whole vault's folders, so a folder keeps its colour in the local graph
+        names, codes = _folder_codes(data, len(pal))
+        names = list(names)
+        colours = pal[: len(names)]
+        idx = codes[nodes]
+    elif mode == "tag":
+        key = [data.tags[i][0].lstrip("#") if data.tags[i] else "" for i in nodes.tolist()]
+        counted = Counter(x for x in key if x)
         names = [name for name, _ in counted.most_common(len(pal))]
         colours = pal[: len(names)]
         lookup = {name: 2 + j for j, name in enumerate(names)}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -1016,7 +1016,7 @@ class LabelLayer(pg.GraphicsObject):
         self._elide: Callable[[str], str] | None = None
         self._short: dict[int, str] = {}
         self._edges = np.zeros((0, 2), dtype=np.int64)
-        self._rel_text: list[str | None] = []
+        self._rel_text: Sequence[str | None] = []
         self._rel_colors: list[QColor] = []
         self._rel_group = np.zeros(0, dtype=np.int64)
         self._rel_has = np.zeros(0, dtype=bool)
@@ -1059,17 +1059,20 @@ class LabelLayer(pg.GraphicsObject):
     def set_relations(
         self,
         edges: np.ndarray,
-        rel_text: list[str | None],
+        rel_text: Sequence[str | None],
         group: np.ndarray,
         colors: list[QColor],
     ) -> None:
+        """``rel_text[k]``: edge k's relation name (None for a mention; a list or an object
+        array, read only for the few edges labelled at close zoom)."""
         self._edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-        self._rel_text = list(rel_text)
+        self._rel_text = rel_text
         self._rel_group = np.asarray(group, dtype=np.int64)
         self._rel_colors = list(colors)
-        self._rel_has = np.fromiter(
-            (t is not None for t in self._rel_text), bool, len(self._rel_text)
-        )  # once, not per paint (50,000 Python calls cost ~5 ms a frame)
+        if isinstance(rel_text, np.ndarray):  # vectorised: a local graph per click
+            self._rel_has = np.not_equal(rel_text, None)
+        else:  # once, not per paint (50,000 Python calls cost ~5 ms a frame)
+            self._rel_has = np.fromiter((t is not None for t in rel_text), bool, len(rel_text))
         self.update()
 
     def set_positions(self, pos: np.ndarray) -> None:

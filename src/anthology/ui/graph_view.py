@@ -200,7 +200,7 @@ class LayerData:
     edge_colours: list[QColor]
     labels: list[str]  # (k,) label texts
     label_rank: np.ndarray  # (k,) shown degree: hubs are labelled first
-    relations: list[str | None]  # (m,) relation names drawn at close zoom
+    relations: np.ndarray  # (m,) relation names (object array; None: a mention), close zoom
 
 
 class SettingsStore(Protocol):
@@ -268,6 +268,7 @@ class GraphView(QWidget):
         self._brush_cache: dict[int, Any] = {}  # rgba → QBrush
         self._brush_arr = np.empty(0, dtype=object)
         self._shared_title: np.ndarray | None = None  # per node: a title another note has
+        self._relations_arr = np.empty(0, dtype=object)
         self._brush_table: list[QColor] = []
         self._edge_colours: list[QColor] = []
         self._edge_group = np.zeros(0, dtype=np.int64)
@@ -626,6 +627,8 @@ class GraphView(QWidget):
         )
         self._data = data
         self._shared_title = None
+        self._relations_arr = np.empty(len(data.relations), dtype=object)
+        self._relations_arr[:] = data.relations  # indexed per local graph, not looped
         self._index = index
         self._gpos = pos
         self._degree_full = data.degrees()
@@ -1216,7 +1219,7 @@ class GraphView(QWidget):
     def _restyle(self, rebuild: bool = False) -> None:
         """Recompute sizes, colours and labels of the shown graph and push them to the items."""
         st = self._settings
-        d, shown = self._data, self._shown
+        shown = self._shown
         deg = (
             np.bincount(self._sub_edges.ravel(), minlength=len(shown))
             if len(self._sub_edges)
@@ -1251,7 +1254,7 @@ class GraphView(QWidget):
                 edge_colours=colours,
                 labels=self._label_texts(),  # full: the layer elides them only zoomed out
                 label_rank=base,
-                relations=[d.relations[k] for k in self._sub_edge_ids.tolist()],
+                relations=self._relations_arr[self._sub_edge_ids],
             )
         )
         self._compute_search()
