@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 import re
 import string
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
@@ -15,6 +13,7 @@ from pathlib import Path
 from ..links import match_heading
 from ..model import Entry, EntryLookup, is_path_id
 from .context import RenderContext, tag_chip
+from .lru import LockedLru
 from .markdown_ext import markdown_to_html
 from .properties import byline_html, properties_html, property_rows
 from .theme import palette
@@ -110,13 +109,11 @@ def _break_long_runs(html: str) -> str:
 
 
 # ------------------------------------------------------------------ render
-_cache: OrderedDict[tuple, RenderedEntry] = OrderedDict()
-_cache_lock = threading.Lock()
+_cache: LockedLru[RenderedEntry] = LockedLru(CACHE_SIZE)
 
 
 def clear_render_cache() -> None:
-    with _cache_lock:
-        _cache.clear()
+    _cache.clear()
 
 
 def _cache_key(
@@ -166,9 +163,7 @@ def cached_render(
     if vault_root is None:
         root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
         vault_root = Path(root) if isinstance(root, str | Path) else None
-    key = _cache_key(entry, resolver, theme, vault_root, folds)
-    with _cache_lock:
-        return _cache.get(key)
+    return _cache.peek(_cache_key(entry, resolver, theme, vault_root, folds))
 
 
 def pending_html(entry: Entry, *, theme: str = "light") -> str:
@@ -204,17 +199,7 @@ def render_entry(
         root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
         vault_root = Path(root) if isinstance(root, str | Path) else None
     key = _cache_key(entry, resolver, theme, vault_root, folds)
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit
-    rendered = _render(entry, resolver, theme, vault_root, folds)
-    with _cache_lock:
-        _cache[key] = rendered
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return rendered
+    return _cache.get_or_make(key, lambda: _render(entry, resolver, theme, vault_root, folds))
 
 
 def _render(

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
-from collections import OrderedDict
 from html import escape
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from ..model import Entry, EntryLookup
 from .context import RenderContext
 from .embeds import block_of, section_of
 from .entry import RenderedEntry, _break_long_runs, minutes_to_read, stylesheet
+from .lru import LockedLru
 from .markdown_ext import markdown_to_html
 from .safe_text import html_text, plain_text
 from .theme import palette
@@ -67,8 +66,7 @@ def preview_html(entry: Entry, *, theme: str = "light") -> str:
 # ------------------------------------------------------------------ page preview
 PREVIEW_BODY_CHARS = 30_000  # a preview of a long entry shows its head (or the section)
 PREVIEW_CACHE_SIZE = 128
-_preview_cache: OrderedDict[tuple, RenderedEntry] = OrderedDict()
-_preview_lock = threading.Lock()
+_preview_cache: LockedLru[RenderedEntry] = LockedLru(PREVIEW_CACHE_SIZE)
 
 
 def _link_texts(text: str) -> str:
@@ -110,8 +108,7 @@ def cached_preview(
     entry: Entry, resolver: EntryLookup, *, fragment: str = "", theme: str = "light"
 ) -> RenderedEntry | None:
     """What :func:`render_preview` would return if it has rendered it already, else None."""
-    with _preview_lock:
-        return _preview_cache.get(_preview_key(entry, fragment, theme, resolver))
+    return _preview_cache.peek(_preview_key(entry, fragment, theme, resolver))
 
 
 def render_preview(
@@ -128,22 +125,13 @@ def render_preview(
     typeset, links live), cached per (entry, fragment, theme). ``headings`` of the result
     has the anchor of the section's heading first. Never raises on bad content."""
     key = _preview_key(entry, fragment, theme, resolver)
-    with _preview_lock:
-        hit = _preview_cache.get(key)
-        if hit is not None:
-            _preview_cache.move_to_end(key)
-            return hit
-    rendered = _render_preview(entry, resolver, fragment, theme, vault_root)
-    with _preview_lock:
-        _preview_cache[key] = rendered
-        while len(_preview_cache) > PREVIEW_CACHE_SIZE:
-            _preview_cache.popitem(last=False)
-    return rendered
+    return _preview_cache.get_or_make(
+        key, lambda: _render_preview(entry, resolver, fragment, theme, vault_root)
+    )
 
 
 def clear_preview_cache() -> None:
-    with _preview_lock:
-        _preview_cache.clear()
+    _preview_cache.clear()
 
 
 def _render_preview(
