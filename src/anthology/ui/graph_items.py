@@ -385,7 +385,7 @@ class EdgeLayer(pg.GraphicsObject):
         self._version = 0
         self._geom_version = 0
         self._paths_version = -1
-        self._paths: list[tuple[int, object]] = []
+        self._paths: list[tuple[int, int, object]] = []
         self._group_list: list[int] | None = None
         self._dim = 1.0
         self._hl_edges = np.zeros(0, dtype=np.int64)
