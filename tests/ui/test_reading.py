@@ -170,6 +170,21 @@ def test_a_first_window_gives_the_explorer_room_for_titles(open_window, settings
     assert abs(again.explorer_dock.width() - widened) <= 10
 
 
+def test_the_tags_pane_opens_wide_enough_to_read(open_window, qtbot) -> None:
+    """Shown for the first time, a side dock is given its readable width (it opened at
+    Qt's minimum, every tag cut to "#attentio…"); the entry keeps its own."""
+    from anthology.ui.main_window import ENTRY_MIN_WIDTH, SIDE_DOCK_WIDTH
+
+    win = open_window()
+    win.act_tags.trigger()
+    qtbot.waitUntil(lambda: win.tags_dock.width() >= SIDE_DOCK_WIDTH - 10, timeout=3000)
+    assert win.tabs.width() >= ENTRY_MIN_WIDTH
+    tree = win.tag_panel.tree
+    qtbot.wait(20)
+    # the names take the pane's width, the counts only theirs
+    assert tree.columnWidth(0) > 0.6 * tree.viewport().width() > tree.columnWidth(1)
+
+
 def test_a_saved_layout_crushing_the_entry_is_refused(open_window, settings, qtbot) -> None:
     from anthology.ui.main_window import ENTRY_MIN_WIDTH
 

@@ -108,6 +108,7 @@ POLL_DUTY = 0.1  # the share of time a polling refresh may take (see _on_refresh
 DEBOUNCE_MS = 150
 TABS_SAVE_MS = 1500  # the open tabs are saved this long after the reader last moved
 LEFT_DOCK_WIDTH = 250  # the explorer's and outline's first width (px)
+SIDE_DOCK_WIDTH = 240  # the Tags and Bookmarks docks' readable width (px)
 ENTRY_MIN_WIDTH = 280  # no dock may squeeze the entry tabs narrower than this
 DEMO_DOCK_WIDTH = 520  # the demo dock's first width (px); it never grows by itself
 DEMO_MIN_WIDTH = 300
@@ -331,6 +332,10 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.tags_dock, self.bookmarks_dock)
         self.tags_dock.hide()
         self.bookmarks_dock.hide()
+        for dock in (self.tags_dock, self.bookmarks_dock):
+            dock.visibilityChanged.connect(
+                lambda shown, d=dock: shown and QTimer.singleShot(0, lambda: self._room_for(d))
+            )
         self._tags_dirty = True
         self.bookmarks: list[str] = []  # the open vault's, in the order they were added
         self.recent: list[str] = []  # the open vault's entries opened last, latest first
@@ -572,6 +577,15 @@ class MainWindow(QMainWindow):
             h = max(self.explorer_dock.height() + self.outline_dock.height(), 1)
             self.resizeDocks([self.explorer_dock, self.outline_dock], [h * 2 // 3, h // 3],
                              Qt.Orientation.Vertical)  # fmt: skip
+
+    def _room_for(self, dock: QDockWidget) -> None:
+        """A side dock shown narrower than its readable width (its first showing: Qt gives
+        a hidden dock its minimum, and the Tags pane opened 120 px wide, every tag cut to
+        "#attentio…") is widened to it, within what the entry can spare."""
+        if dock.isFloating() or not dock.isVisible() or dock.width() >= SIDE_DOCK_WIDTH - 10:
+            return
+        self.resizeDocks([dock], [SIDE_DOCK_WIDTH], Qt.Orientation.Horizontal)
+        self._give_entry_room()
 
     def _give_entry_room(self) -> None:
         """Shrink the widest docks beside the entry until it has ENTRY_MIN_WIDTH."""

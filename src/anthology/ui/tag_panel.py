@@ -4,7 +4,14 @@ runs the ``tag:`` search. The tree is :func:`anthology.vault.tags.tag_tree`'s; t
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from anthology.vault.render.safe_text import plain_text, tooltip_html
 from anthology.vault.tags import TagNode
@@ -24,6 +31,12 @@ class TagPanel(QWidget):
         self.tree.setColumnCount(2)
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
+        # the name takes the width, the count only its own (a default first column cut
+        # every tag to "#attentio…" however wide the pane)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.itemClicked.connect(self._activate)
         self.tree.itemActivated.connect(self._activate)
         layout = QVBoxLayout(self)
