@@ -183,6 +183,14 @@ def test_the_tags_pane_opens_wide_enough_to_read(open_window, qtbot) -> None:
     qtbot.wait(20)
     # the names take the pane's width, the counts only theirs
     assert tree.columnWidth(0) > 0.6 * tree.viewport().width() > tree.columnWidth(1)
+    # Bookmarks, tabbed with Tags, comes to the front and pushes nothing aside (its empty
+    # state's one long line made it 410 px wide)
+    entry_width = win.tabs.width()
+    win.act_bookmarks.trigger()
+    qtbot.waitUntil(lambda: not win.bookmarks_dock.visibleRegion().isEmpty(), timeout=3000)
+    assert win.tags_dock.visibleRegion().isEmpty()
+    qtbot.wait(20)
+    assert win.tabs.width() >= entry_width - 10
 
 
 def test_a_saved_layout_crushing_the_entry_is_refused(open_window, settings, qtbot) -> None:

@@ -35,6 +35,9 @@ class BookmarksPanel(QWidget):
         self.setObjectName("bookmarksPanel")
         self.summary = QLabel("")
         self.summary.setObjectName("panelTitle")
+        # wrapped: its one long line ("No bookmarks yet: …") made the dock 410 px at least,
+        # and opening it pushed the entry aside
+        self.summary.setWordWrap(True)
         self.list = QListWidget()
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)

@@ -440,6 +440,10 @@ class MainWindow(QMainWindow):
         self.act_bookmarks = self.bookmarks_dock.toggleViewAction()
         self.act_bookmarks.setText("&Bookmarks")
         self.act_bookmarks.setStatusTip("Show or hide the bookmarks")
+        side = ((self.act_tags, self.tags_dock), (self.act_bookmarks, self.bookmarks_dock))
+        for act, dock in side:
+            # shown from the menu, a dock tabbed with the other comes to the front
+            act.triggered.connect(lambda on, d=dock: on and QTimer.singleShot(0, d.raise_))
         self.act_back.setText("← Back")
         self.act_forward.setText("Forward →")
 
