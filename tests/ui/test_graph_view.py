@@ -891,6 +891,22 @@ def test_node_sprites_looked_up_per_style_match_pyqtgraphs_own(qtbot):
     assert (layer.data["sourceRect"] == ours).all()
 
 
+def test_a_narrow_pane_keeps_every_graph_button_and_puts_the_search_under_them(qtbot, view):
+    """At the window's default width the graph pane is ~450 px: Fit, Export and Controls
+    were pushed into the toolbar's » menu; the node search goes to a row of its own."""
+    view.resize(440, 500)
+    qtbot.wait(20)
+    assert view.search_on_own_row()
+    tb = view.toolbar
+    for action in (view.action_fit, view.action_pause):
+        assert tb.widgetForAction(action).isVisible()
+    assert view.controls_button.isVisible() and view.search_edit.isVisible()
+    assert view.controls_button.geometry().right() <= tb.width()
+    view.resize(900, 500)
+    qtbot.wait(20)
+    assert not view.search_on_own_row() and view.search_edit.isVisible()
+
+
 def test_labels_fade_in_with_zoom_hubs_first(qtbot, view):
     n = 40
     edges = [(0, i) for i in range(1, 30)] + [(30 + i, 31 + i) for i in range(9)]

@@ -333,10 +333,8 @@ class GraphView(QWidget):
         self.search_edit.setObjectName("graphSearch")
         self.search_edit.setPlaceholderText("Search nodes…")
         self.search_edit.setClearButtonEnabled(True)
-        self.search_edit.setMaximumWidth(220)
+        self.search_edit.setMinimumWidth(90)
         self.search_edit.textChanged.connect(self.set_search)
-        self.toolbar.addWidget(self.search_edit)
-        self.toolbar.addSeparator()
         self.action_pause = QAction("Pause", self)
         self.action_pause.setObjectName("actionPause")
         self.action_pause.setCheckable(True)
@@ -446,11 +444,42 @@ class GraphView(QWidget):
         body.setSpacing(0)
         body.addLayout(plot, 1)
         body.addWidget(self.controls_area)
+        # The node search sits at the end of the toolbar row when the pane is wide enough,
+        # else on a row of its own under it (the window's default width left the graph
+        # pane ~450 px: the toolbar pushed Fit, Export and Controls into its » menu).
+        self._top_row = QHBoxLayout()
+        self._top_row.setContentsMargins(0, 0, 6, 0)
+        self._top_row.setSpacing(4)
+        self._top_row.addWidget(self.toolbar)
+        self._search_row = QHBoxLayout()
+        self._search_row.setContentsMargins(6, 0, 6, 4)
+        self._place_search(narrow=False)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
-        lay.addWidget(self.toolbar)
+        lay.addLayout(self._top_row)
+        lay.addLayout(self._search_row)
         lay.addLayout(body, 1)
+
+    SEARCH_ROOM = 160  # the search field's width beside the toolbar, when it goes there
+
+    def _place_search(self, narrow: bool) -> None:
+        row, other = self._search_row, self._top_row
+        if not narrow:
+            row, other = other, row
+        if row.indexOf(self.search_edit) >= 0:
+            return
+        other.removeWidget(self.search_edit)
+        self.search_edit.setMaximumWidth(16777215 if narrow else 240)
+        row.addWidget(self.search_edit, 1)
+
+    def search_on_own_row(self) -> bool:
+        """Whether the node search is on the row under the toolbar (a narrow pane)."""
+        return self._search_row.indexOf(self.search_edit) >= 0
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._place_search(self.width() < self.toolbar.sizeHint().width() + self.SEARCH_ROOM)
 
     def eventFilter(self, obj, event) -> bool:
         if obj is self.view:
