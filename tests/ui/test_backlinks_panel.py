@@ -102,7 +102,7 @@ def test_a_hub_shows_a_page_of_backlinks_and_more_on_demand(qtbot, index: VaultI
     assert not any(
         row.data(ROLE_MORE) is not None for row in children(panel, "mentions")
     )  # all shown: no "Show more" row left
-    assert "Note 249 builds on <span" in labels(panel, "mentions")[-1]
+    assert f"Note {MENTIONERS - 1} builds on <span" in labels(panel, "mentions")[-1]
     assert len(pages) == 4  # a page per click, none behind the reader's back
 
     with qtbot.waitSignal(panel.entryActivated) as opened:
