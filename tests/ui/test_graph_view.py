@@ -907,6 +907,31 @@ def test_a_narrow_pane_keeps_every_graph_button_and_puts_the_search_under_them(q
     assert not view.search_on_own_row() and view.search_edit.isVisible()
 
 
+def test_going_back_and_forth_does_not_grow_the_sprite_atlases(qtbot, view):
+    """Each layer's sprite atlas keys on its pen's and brush's identity: a fresh QPen per
+    update (pen=None on every setData, a mkPen per mark) added every node style to it on
+    every local graph shown, without end."""
+    edges = power_law_graph(400, 1200, seed=2)
+    g = graph(400, edges, kinds=["literature", "practice", "note", ""] * 100)
+    rng = np.random.default_rng(0)
+    view.set_graph(g, {k: tuple(rng.normal(0, 200, 2)) for k in g.ids}, "v")
+    view.set_paused(True)
+    view.set_local(True)
+    a, b = g.ids[int(edges[0, 0])], g.ids[int(edges[5, 1])]
+
+    def sizes() -> tuple[int, int]:
+        view.view.viewport().repaint()
+        return len(view.nodes.fragmentAtlas), len(view.marks.fragmentAtlas)
+
+    for k in (a, b, a, b):
+        view.set_current(k)
+    first = sizes()
+    for k in (a, b) * 4:
+        view.set_current(k)
+        view.hover(k)
+    assert sizes() == first
+
+
 def test_labels_fade_in_with_zoom_hubs_first(qtbot, view):
     n = 40
     edges = [(0, i) for i in range(1, 30)] + [(30 + i, 31 + i) for i in range(9)]

@@ -836,8 +836,9 @@ class NodeLayer(pg.ScatterPlotItem):
             self.clear()
             return
         self.setData(
-            x=pos[:, 0].copy(), y=pos[:, 1].copy(), size=self._sizes, brush=brushes, pen=None
-        )
+            x=pos[:, 0].copy(), y=pos[:, 1].copy(), size=self._sizes, brush=brushes
+        )  # no pen= here: each one made a new QPen, a new sprite key, and the atlas grew by
+        # every node style on every local graph (the layer's pen is none, set once)
 
     def setBrush(self, *args, **kargs) -> None:  # pyqtgraph's name
         """pyqtgraph's; an object array of QBrush (one per node, from a small table) is

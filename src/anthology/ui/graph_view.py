@@ -266,6 +266,7 @@ class GraphView(QWidget):
         self._groups: list[tuple[str, QColor]] = []
         self._brushes: list = []
         self._brush_cache: dict[int, Any] = {}  # rgba → QBrush
+        self._pen_cache: dict[tuple[int, float], Any] = {}  # (rgba, width) → the marks' QPen
         self._brush_arr = np.empty(0, dtype=object)
         self._shared_title: np.ndarray | None = None  # per node: a title another note has
         self._relations_arr = np.empty(0, dtype=object)
@@ -1176,8 +1177,7 @@ class GraphView(QWidget):
                 pos=pos[self._highlight],
                 size=self._sizes[self._highlight],
                 brush=self._brush_arr[self._brush_idx[self._highlight]],
-                pen=None,
-            )
+            )  # its pen (none) is set once: a pen= per call was a new sprite key each frame
         self._update_marks()
 
     # ---- styling ----------------------------------------------------------------------------
@@ -1390,7 +1390,6 @@ class GraphView(QWidget):
                 pos=self._dpos[hl],
                 size=self._sizes[hl],
                 brush=self._brush_arr[self._brush_idx[hl]],
-                pen=None,
             )
         else:
             self.overlay.clear()
@@ -1478,10 +1477,18 @@ class GraphView(QWidget):
         self.marks.setData(
             pos=self._dpos[idx],
             size=[float(self._sizes[j] + s[3]) for j, s in zip(idx.tolist(), spots, strict=True)],
-            pen=[pg.mkPen(s[1], width=s[2]) for s in spots],
+            pen=[self._mark_pen(s[1], s[2]) for s in spots],
             symbol=[s[4] for s in spots],
-            brush=None,
-        )
+        )  # the brush (none) set once: new pens and brushes per call were new sprite keys
+
+    def _mark_pen(self, colour: QColor, width: float):
+        """One QPen per (colour, width), kept: the marks' sprite atlas keys on the pen's
+        identity, and a fresh pen per mark per update grew it on every navigation."""
+        key = (QColor(colour).rgba(), width)
+        pen = self._pen_cache.get(key)
+        if pen is None:
+            pen = self._pen_cache[key] = pg.mkPen(colour, width=width)
+        return pen
 
     def _update_legend(self) -> None:
         t = THEMES[self._theme]
