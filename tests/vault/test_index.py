@@ -134,6 +134,22 @@ def _touch(path: Path, text: str) -> None:
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))  # a visibly new mtime
 
 
+def test_an_entrys_citers_are_kept_only_until_the_index_changes(vault: Path, db_path: Path) -> None:
+    """The typed citers of an entry are cached (a hub's take tens of ms to count); a
+    refresh that adds one shows it."""
+    with VaultIndex.open(vault, db_path) as index:
+        before = [(r.relation, r.other.id) for r in index.entry("LIT-709").cited_by]
+        assert ("paper", "NOTE-011") not in before
+        assert [(r.relation, r.other.id) for r in index.entry("LIT-709").cited_by] == before
+        _touch(
+            vault / "notes/NOTE-011.md",
+            '---\nid: NOTE-011\ntitle: Renamed\npaper: "[[LIT-709]]"\n---\n',
+        )
+        index.refresh()
+        after = [(r.relation, r.other.id) for r in index.entry("LIT-709").cited_by]
+        assert ("paper", "NOTE-011") in after
+
+
 def test_incremental_refresh_reads_only_what_changed(vault: Path, db_path: Path) -> None:
     with VaultIndex.open(vault, db_path) as index:
         again = index.refresh()

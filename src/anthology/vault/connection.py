@@ -56,6 +56,9 @@ class IndexConnection:
         # source path → {link text: (target eid, status, resolved path) or None}: see _written
         self._written_links: dict[str, dict[str, tuple | None]] = {}
         self._graph: nx.MultiDiGraph | None = None
+        # (eid, limit) → the typed relations citing an entry and their counts: a hub's take
+        # ~40 ms to count, and a reader comes back to hubs (see EntryQueries._cited_by)
+        self._cited: dict[tuple[int, int | None], tuple[list, dict[str, int]]] = {}
 
     def close(self) -> None:
         self.conn.close()
@@ -87,6 +90,7 @@ class IndexConnection:
             self._cache_version = key
             self._resolver = None
             self._written_links.clear()
+            self._cited.clear()
             self._graph = None
 
     @property
