@@ -5,8 +5,16 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import gc
+from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QSettings
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    """The window's Qt settings in a temp INI file: a second window on it is a restart."""
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
 
 
 @pytest.fixture(autouse=True)

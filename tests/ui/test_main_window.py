@@ -15,11 +15,6 @@ from anthology.ui.main_window import MainWindow
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> QSettings:
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-
-
-@pytest.fixture
 def window(qtbot, tmp_path: Path, settings: QSettings):
     vault = tmp_path / "entries"
     shutil.copytree(entries_dir(), vault)

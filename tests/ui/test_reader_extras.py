@@ -7,12 +7,11 @@ A "restart" is a fresh MainWindow on the same state folder and QSettings.
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import unquote
 
 import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt, QUrl
-from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
+from reader_window import link_point, window_opener, write_files
 
 from anthology.ui.backlinks_panel import ROLE_HTML
 from anthology.ui.main_window import MainWindow
@@ -41,54 +40,12 @@ FILES = {
 
 @pytest.fixture
 def vault(tmp_path: Path) -> Path:
-    root = tmp_path / "My Vault"
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> QSettings:
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    return write_files(tmp_path / "My Vault", FILES)
 
 
 @pytest.fixture
 def open_window(qtbot, tmp_path: Path, vault: Path, settings: QSettings):
-    windows: list[MainWindow] = []
-
-    def make(entry: str | None = None) -> MainWindow:
-        win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings,
-                         state_dir=tmp_path / "state", entry=entry)  # fmt: skip
-        qtbot.addWidget(win)
-        win.resize(1280, 800)
-        win.show()
-        qtbot.waitUntil(lambda: win.settled, timeout=20000)
-        qtbot.waitUntil(lambda: not win.indexing, timeout=20000)
-        windows.append(win)
-        return win
-
-    yield make
-    for win in windows:
-        win.previews.hide()
-        win.close()
-
-
-def link_point(win: MainWindow, target: str) -> QPoint:
-    pane = win.entry_pane
-    block = pane.document().begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            frag = it.fragment()
-            if unquote(frag.charFormat().anchorHref()).startswith(f"entry:{target}"):
-                cursor = QTextCursor(pane.document())
-                cursor.setPosition(frag.position() + 1)
-                return pane.cursorRect(cursor).center()
-            it += 1
-        block = block.next()
-    raise AssertionError(f"no link to {target} in the pane")
+    yield from window_opener(qtbot, vault, tmp_path, settings)
 
 
 def images_in(doc) -> list[str]:

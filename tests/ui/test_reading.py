@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFontInfo, QTextCursor
+from reader_window import window_opener, write_files
 
 from anthology.ui.main_window import MainWindow
 
@@ -34,51 +35,27 @@ FILES = {
 }
 
 
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
+def _png() -> bytes:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtGui import QColor, QImage
 
-    root = tmp_path / "vault"
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if text is None:
-            image = QImage(8, 8, QImage.Format.Format_RGB32)
-            image.fill(QColor("red"))
-            data = QByteArray()
-            buf = QBuffer(data)
-            buf.open(QIODevice.OpenModeFlag.WriteOnly)
-            image.save(buf, "PNG")
-            path.write_bytes(bytes(data.data()))
-        else:
-            path.write_text(text, encoding="utf-8")
-    return root
+    image = QImage(8, 8, QImage.Format.Format_RGB32)
+    image.fill(QColor("red"))
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buf, "PNG")
+    return bytes(data.data())
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> QSettings:
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+def vault(tmp_path: Path) -> Path:
+    return write_files(tmp_path / "vault", FILES, _png)
 
 
 @pytest.fixture
 def open_window(qtbot, tmp_path: Path, vault: Path, settings: QSettings):
-    windows: list[MainWindow] = []
-
-    def make(entry: str | None = "notes/Alpha v1.2") -> MainWindow:
-        win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings,
-                         state_dir=tmp_path / "state", entry=entry)  # fmt: skip
-        qtbot.addWidget(win)
-        win.resize(1280, 800)
-        win.show()
-        qtbot.waitUntil(lambda: win.settled, timeout=20000)
-        qtbot.waitUntil(lambda: not win.indexing, timeout=20000)
-        windows.append(win)
-        return win
-
-    yield make
-    for win in windows:
-        win.close()
+    yield from window_opener(qtbot, vault, tmp_path, settings, entry="notes/Alpha v1.2")
 
 
 def body_point_size(win: MainWindow) -> float:

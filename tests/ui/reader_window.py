@@ -1,0 +1,79 @@
+"""What the reader-window tests share: a vault of files written to a temp folder, a
+MainWindow opener that waits for the window to settle (and closes what it opened), and
+where in the pane a link is drawn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import unquote
+
+from PySide6.QtCore import QPoint, QSettings
+from PySide6.QtGui import QTextCursor
+
+from anthology.ui.main_window import MainWindow
+
+
+def write_files(
+    root: Path, files: dict[str, str | None], binary: Callable[[], bytes] = lambda: b""
+) -> Path:
+    """Each file of ``files`` under ``root``: text, or ``binary()`` where the text is None
+    (a picture)."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if text is None:
+            path.write_bytes(binary())
+        else:
+            path.write_text(text, encoding="utf-8")
+    return root
+
+
+def window_opener(
+    qtbot,
+    vault: Path,
+    tmp_path: Path,
+    settings: QSettings,
+    *,
+    entry: str | None = None,
+    ready: Callable[[MainWindow], bool] | None = None,
+) -> Iterator[Callable[..., MainWindow]]:
+    """A fixture's body: yields ``make(entry=…)``, which opens a real window on ``vault``
+    (one index, settings and user state for all it opens: a second window is a restart)
+    and waits until it has settled, indexed and, if given, ``ready(win)``."""
+    windows: list[MainWindow] = []
+
+    def make(entry: str | None = entry) -> MainWindow:
+        win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings,
+                         state_dir=tmp_path / "state", entry=entry)  # fmt: skip
+        qtbot.addWidget(win)
+        win.resize(1280, 800)
+        win.show()
+        qtbot.waitUntil(lambda: win.settled, timeout=20000)
+        qtbot.waitUntil(lambda: not win.indexing, timeout=20000)
+        if ready is not None:
+            qtbot.waitUntil(lambda: ready(win), timeout=5000)
+        windows.append(win)
+        return win
+
+    yield make
+    for win in windows:
+        win.previews.hide()
+        win.close()
+
+
+def link_point(win: MainWindow, target: str) -> QPoint:
+    """Where, in the active pane's viewport, the link to ``target`` is drawn."""
+    pane = win.entry_pane
+    block = pane.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            if unquote(frag.charFormat().anchorHref()).startswith(f"entry:{target}"):
+                cursor = QTextCursor(pane.document())
+                cursor.setPosition(frag.position() + 1)
+                return pane.cursorRect(cursor).center()
+            it += 1
+        block = block.next()
+    raise AssertionError(f"no link to {target} in the pane")
