@@ -251,14 +251,8 @@ class ViewportCache:
             # edges) per frame of a fresh layout: the stalls of issue 14.
             live = now - self._last_change < self.ANIMATING_S
         if live:
-            self.stats["live"] += 1
             self.settle_timer.start()
-            p.save()
-            if opacity is not None:
-                p.setOpacity(opacity)
-            inv, _ok = tr.inverted()
-            self.render_fn(p, tr, view, inv.mapRect(view), True)
-            p.restore()
+            self._paint_live(p, tr, view, opacity)
             return True
         if self.image is not None and self.version == version:
             dev = tr.mapRect(self.item_rect)
@@ -284,17 +278,21 @@ class ViewportCache:
         if self.steps_fn is not None and self.progressive():
             # slow to render: a quick live paint now, the sharp image a slice at a time
             self._start(tr, view, bounds, dpr, version)
-            self.stats["live"] += 1
-            p.save()
-            if opacity is not None:
-                p.setOpacity(opacity)
-            inv, _ok = tr.inverted()
-            self.render_fn(p, tr, view, inv.mapRect(view), True)
-            p.restore()
+            self._paint_live(p, tr, view, opacity)
             return True
         self._render(tr, view, bounds, dpr, version)
         self._blit(p, tr.mapRect(self.item_rect), opacity)
         return True
+
+    def _paint_live(self, p: QPainter, tr: QTransform, view: QRectF, opacity: float | None):
+        """Draw the layer straight onto the view (its live, cheaper form), no image."""
+        self.stats["live"] += 1
+        p.save()
+        if opacity is not None:
+            p.setOpacity(opacity)
+        inv, _ok = tr.inverted()
+        self.render_fn(p, tr, view, inv.mapRect(view), True)
+        p.restore()
 
     def _blit(self, p: QPainter, dev: QRectF, opacity: float | None) -> None:
         self.stats["blit"] += 1
