@@ -28,7 +28,6 @@ from PySide6.QtCore import (
     QByteArray,
     QObject,
     QPoint,
-    QRectF,
     QRunnable,
     QSize,
     Qt,
@@ -58,6 +57,7 @@ from ..vault.render.reading import ReadingStyle, restyle
 from ..vault.render.safe_text import html_text
 from ..vault.render.svg_safety import UnsafeSvg, sanitise_svg
 from ..vault.render.theme import palette
+from .math_images import draw_svg
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_SIDE = 4096  # device pixels: a declared 12000×12000 SVG is drawn smaller
@@ -518,16 +518,7 @@ class EntryPane(QTextBrowser):
         elif fit:  # a figure of ours: never wider than the text column
             scale = min(1.0, self._text_width() * dpr / width)
             width, height = width * scale, height * scale
-        image = QImage(
-            QSize(max(1, round(width)), max(1, round(height))),
-            QImage.Format.Format_ARGB32_Premultiplied,
-        )
-        image.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(image)
-        renderer.render(painter, QRectF(0, 0, image.width(), image.height()))
-        painter.end()
-        image.setDevicePixelRatio(dpr)
-        return image
+        return draw_svg(renderer, width, height, dpr)
 
     def _load_vault_image(self, rel: str) -> QImage | None:
         target = self._vault_path(rel)

@@ -14,6 +14,21 @@ CACHE_SIZE = 512
 _cache: OrderedDict[tuple[str, float], QImage] = OrderedDict()
 
 
+def draw_svg(renderer: QSvgRenderer, width: float, height: float, dpr: float) -> QImage:
+    """``renderer``'s picture drawn into a transparent image ``width`` × ``height`` device
+    pixels, at pixel ratio ``dpr`` (the pane's figures and pictures, and our formulas)."""
+    image = QImage(
+        QSize(max(1, round(width)), max(1, round(height))),
+        QImage.Format.Format_ARGB32_Premultiplied,
+    )
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    renderer.render(painter, QRectF(0, 0, image.width(), image.height()))
+    painter.end()
+    image.setDevicePixelRatio(dpr)
+    return image
+
+
 def svg_image(key: str, svg: bytes, dpr: float = 2.0) -> QImage | None:
     """The formula ``key`` (its SVG bytes ``svg``, ours: trusted) as an image, or None."""
     dpr = max(1.0, dpr)
@@ -25,15 +40,7 @@ def svg_image(key: str, svg: bytes, dpr: float = 2.0) -> QImage | None:
     if not renderer.isValid():
         return None
     size = renderer.defaultSize()
-    image = QImage(
-        QSize(max(1, round(size.width() * dpr)), max(1, round(size.height() * dpr))),
-        QImage.Format.Format_ARGB32_Premultiplied,
-    )
-    image.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(image)
-    renderer.render(painter, QRectF(0, 0, image.width(), image.height()))
-    painter.end()
-    image.setDevicePixelRatio(dpr)
+    image = draw_svg(renderer, size.width() * dpr, size.height() * dpr, dpr)
     _cache[(key, dpr)] = image
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
