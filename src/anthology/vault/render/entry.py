@@ -160,9 +160,7 @@ def cached_render(
     folds: frozenset[int | str] = frozenset(),
 ) -> RenderedEntry | None:
     """The cached render :func:`render_entry` would return, or None (nothing is rendered)."""
-    if vault_root is None:
-        root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
-        vault_root = Path(root) if isinstance(root, str | Path) else None
+    vault_root = vault_root_of(resolver, vault_root)
     return _cache.peek(_cache_key(entry, resolver, theme, vault_root, folds))
 
 
@@ -195,9 +193,7 @@ def render_entry(
     the headings the reader folded (``"hN"``: the entry's Nth heading, a ``fold:hN`` link
     beside it), whose sections are left out.
     """
-    if vault_root is None:
-        root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
-        vault_root = Path(root) if isinstance(root, str | Path) else None
+    vault_root = vault_root_of(resolver, vault_root)
     key = _cache_key(entry, resolver, theme, vault_root, folds)
     return _cache.get_or_make(key, lambda: _render(entry, resolver, theme, vault_root, folds))
 
@@ -292,11 +288,21 @@ def _render(
         notices.append(ctx.notice(f"⚠ Rendering was cut short: {escape(what)}.", block=True))
     body_html = _break_long_runs(body_html)
     tail = notices[:1] if len(notices) and "✂" in notices[0] else []
+    return page(
+        ctx,
+        entry,
+        f"{_break_long_runs(''.join(head))}{''.join(notices)}"
+        f'<div class="body">{body_html}</div>{"".join(tail)}',
+    )
+
+
+def page(ctx: RenderContext, entry: Entry, body: str) -> RenderedEntry:
+    """A whole document of ``body`` in the theme's style sheet, with the formulas,
+    headings and problems ``ctx`` gathered while rendering it (an entry, a preview)."""
+    pal = ctx.palette
     html = (
         '<html><head><meta charset="utf-8" />'
-        f"<style>{stylesheet(pal.name)}</style></head>"
-        f"<body>{_break_long_runs(''.join(head))}{''.join(notices)}"
-        f'<div class="body">{body_html}</div>{"".join(tail)}</body></html>'
+        f"<style>{stylesheet(pal.name)}</style></head><body>{body}</body></html>"
     )
     return RenderedEntry(
         html=html,
@@ -306,6 +312,14 @@ def _render(
         entry_id=entry.id,
         theme=pal.name,
     )
+
+
+def vault_root_of(resolver: EntryLookup, vault_root: Path | None = None) -> Path | None:
+    """``vault_root``, or the folder the resolver knows (an index's), or None."""
+    if vault_root is None:
+        root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
+        vault_root = Path(root) if isinstance(root, str | Path) else None
+    return vault_root
 
 
 def find_heading(headings: list[tuple[int, str, str]], text: str) -> str | None:

@@ -15,7 +15,7 @@ from ..links import WIKILINK_RE, split_wikilink
 from ..model import Entry, EntryLookup
 from .context import RenderContext
 from .embeds import block_of, section_of
-from .entry import RenderedEntry, _break_long_runs, minutes_to_read, stylesheet
+from .entry import RenderedEntry, _break_long_runs, minutes_to_read, page, vault_root_of
 from .lru import LockedLru
 from .markdown_ext import markdown_to_html
 from .safe_text import html_text, plain_text
@@ -138,9 +138,7 @@ def _render_preview(
     entry: Entry, resolver: EntryLookup, fragment: str, theme: str, vault_root: Path | None
 ) -> RenderedEntry:
     pal = palette(theme)
-    if vault_root is None:
-        root = getattr(resolver, "vault_root", None) or getattr(resolver, "root", None)
-        vault_root = Path(root) if isinstance(root, str | Path) else None
+    vault_root = vault_root_of(resolver, vault_root)
     ctx = RenderContext(entry_id=entry.id, source_path=entry.path, resolver=resolver,
                         palette=pal, vault_root=vault_root)  # fmt: skip
     body = entry.body or ""
@@ -163,17 +161,9 @@ def _render_preview(
         ctx.problems.append(f"preview failed: {type(exc).__name__}: {exc}")
         body_html = f"<pre>{escape(body)}</pre>"
     title = html_text(entry.title or entry.id, limit=300)
-    html = (
-        '<html><head><meta charset="utf-8" />'
-        f"<style>{stylesheet(pal.name)}</style></head><body>"
+    return page(
+        ctx,
+        entry,
         f'<h2 class="title" style="margin-top: 0;">{title}</h2>{_summary_html(entry, pal)}'
-        f'<div class="body">{_break_long_runs(body_html)}</div>{notice}</body></html>'
-    )
-    return RenderedEntry(
-        html=html,
-        resources=dict(ctx.resources),
-        headings=list(ctx.headings),
-        problems=list(ctx.problems),
-        entry_id=entry.id,
-        theme=pal.name,
+        f'<div class="body">{_break_long_runs(body_html)}</div>{notice}',
     )
