@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
+from anthology.ui.graph_view import GraphView
+
 
 @pytest.fixture
 def settings(tmp_path: Path) -> QSettings:
@@ -25,3 +27,25 @@ def _collect_qt_garbage():
     and the suite hung (seen in test_graph_view, 2026-12-03)."""
     yield
     gc.collect()
+
+
+@pytest.fixture
+def make_view(qtbot):
+    """``make(width, height)`` opens a real GraphView; each is shut down after the test,
+    its layout thread stopped."""
+    views: list[GraphView] = []
+
+    def make(width: int = 800, height: int = 600) -> GraphView:
+        v = GraphView()
+        qtbot.addWidget(v)
+        v.resize(width, height)
+        v.show()
+        qtbot.waitExposed(v)
+        views.append(v)
+        return v
+
+    yield make
+    for v in views:
+        v.shutdown()
+        worker = v.worker()
+        assert worker is None or not worker.isRunning()

@@ -30,14 +30,8 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture
-def view(qtbot):
-    v = GraphView()
-    qtbot.addWidget(v)
-    v.resize(900, 650)
-    v.show()
-    qtbot.waitExposed(v)
-    yield v
-    v.shutdown()
+def view(make_view):
+    return make_view(900, 650)
 
 
 def grid_graph(side: int = 12, spacing: float = 50.0):

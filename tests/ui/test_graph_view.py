@@ -37,26 +37,6 @@ pytestmark = pytest.mark.qt_log_ignore(
 
 
 @pytest.fixture
-def make_view(qtbot):
-    views: list[GraphView] = []
-
-    def make(width: int = 800, height: int = 600) -> GraphView:
-        v = GraphView()
-        qtbot.addWidget(v)
-        v.resize(width, height)
-        v.show()
-        qtbot.waitExposed(v)
-        views.append(v)
-        return v
-
-    yield make
-    for v in views:
-        v.shutdown()
-        worker = v.worker()
-        assert worker is None or not worker.isRunning()
-
-
-@pytest.fixture
 def view(make_view):
     return make_view()
 
@@ -99,14 +79,6 @@ def small(**kw) -> GraphData:
     return graph(SMALL_N, SMALL_EDGES, kinds=kinds[:SMALL_N], **kw)
 
 
-def viewport_point(v: GraphView, entry_id: str) -> QPoint:
-    """The node's real position on screen: layout coords → scene → viewport widget."""
-    i = v.shown_ids().index(entry_id)
-    x, y = v._dpos[i]
-    scene = v.vb.mapViewToScene(QPointF(float(x), float(y)))
-    return v.view.mapFromScene(scene)
-
-
 def settle_paint(qtbot, v: GraphView) -> None:
     v.view.viewport().repaint()
     qtbot.wait(10)
@@ -122,7 +94,7 @@ def test_click_on_node_at_its_screen_position_opens_it(qtbot, view):
     view.set_graph(g, grid_positions(g), "v")
     settle_paint(qtbot, view)
     for target in ("E0", "E7", "E10"):
-        pt = viewport_point(view, target)
+        pt = view.node_viewport_pos(target)
         assert view.view.viewport().rect().contains(pt)
         with qtbot.waitSignal(view.entryActivated, timeout=2000) as sig:
             qtbot.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton, pos=pt)
@@ -136,12 +108,12 @@ def test_ctrl_click_or_middle_click_on_a_node_opens_it_in_a_new_tab(qtbot, view)
     opened: list[str] = []
     view.entryActivated.connect(opened.append)
     vp = view.view.viewport()
-    pt = viewport_point(view, "E7")
+    pt = view.node_viewport_pos("E7")
     with qtbot.waitSignal(view.entryActivatedNewTab, timeout=2000) as sig:
         qtbot.mouseClick(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, pt)
     assert sig.args == ["E7"]
     qtbot.wait(QApplication.doubleClickInterval() + 50)  # not the second click of a double
-    pt = viewport_point(view, "E10")
+    pt = view.node_viewport_pos("E10")
     with qtbot.waitSignal(view.entryActivatedNewTab, timeout=2000) as sig:
         qtbot.mouseClick(vp, Qt.MouseButton.MiddleButton, pos=pt)
     assert sig.args == ["E10"]
@@ -152,7 +124,7 @@ def test_click_on_empty_space_opens_nothing(qtbot, view):
     g = small()
     view.set_graph(g, grid_positions(g), "v")
     settle_paint(qtbot, view)
-    a, b = viewport_point(view, "E0"), viewport_point(view, "E1")
+    a, b = view.node_viewport_pos("E0"), view.node_viewport_pos("E1")
     mid = QPoint((a.x() + b.x()) // 2, (a.y() + b.y()) // 2 + 1)
     with qtbot.assertNotEmitted(view.entryActivated, wait=100):
         qtbot.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton, pos=mid)
@@ -167,7 +139,7 @@ def test_hover_highlights_exactly_the_neighbours(qtbot, view):
         i = int(target[1:])
         expected = {f"E{j}" for j in [i, *nxg.neighbors(i)]}
         qtbot.wait(15)  # pyqtgraph drops moves closer than 10 ms (mouseRateLimit)
-        QTest.mouseMove(view.view.viewport(), viewport_point(view, target))
+        QTest.mouseMove(view.view.viewport(), view.node_viewport_pos(target))
         qtbot.waitUntil(lambda e=expected: view.highlighted_ids() == e, timeout=2000)
         assert view.hovered_id() == target
         assert view.tooltip_text() == f"{target} — Title {i}"
@@ -183,7 +155,7 @@ def test_drag_moves_and_pins_then_double_click_unpins(qtbot, view):
     view.set_paused(True)
     settle_paint(qtbot, view)
     vp = view.view.viewport()
-    start = viewport_point(view, "E10")
+    start = view.node_viewport_pos("E10")
     end = start + QPoint(60, 40)
     QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
     for k in range(1, 6):
@@ -191,7 +163,7 @@ def test_drag_moves_and_pins_then_double_click_unpins(qtbot, view):
         QTest.mouseMove(vp, start + (end - start) * (k / 5))
     QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
     assert view.pinned_ids() == ["E10"]
-    now = viewport_point(view, "E10")
+    now = view.node_viewport_pos("E10")
     assert abs(now.x() - end.x()) <= 2 and abs(now.y() - end.y()) <= 2
     # the worker got the pin too
     x, y = view.positions()["E10"]
@@ -248,7 +220,7 @@ def test_right_click_on_node_opens_the_menu(qtbot, view):
 
     view.node_menu = FakeMenu  # the offscreen plugin cannot pop a real menu up quietly
     vp = view.view.viewport()
-    pt = viewport_point(view, "E5")
+    pt = view.node_viewport_pos("E5")
     qtbot.mouseClick(vp, Qt.MouseButton.RightButton, pos=pt)
     assert [k for k, _ in opened] == ["E5"]
     assert opened[0][1] == vp.mapToGlobal(pt)
@@ -625,7 +597,7 @@ def test_single_entry(qtbot, view):
     settle_paint(qtbot, view)
     with qtbot.waitSignal(view.entryActivated) as sig:
         qtbot.mouseClick(
-            view.view.viewport(), Qt.MouseButton.LeftButton, pos=viewport_point(view, "E0")
+            view.view.viewport(), Qt.MouseButton.LeftButton, pos=view.node_viewport_pos("E0")
         )
     assert sig.args == ["E0"]
 
@@ -682,7 +654,7 @@ def test_unresolved_links_are_ghost_nodes(qtbot, view):
     # a click on a ghost does not open anything
     with qtbot.assertNotEmitted(view.entryActivated, wait=50):
         qtbot.mouseClick(
-            view.view.viewport(), Qt.MouseButton.LeftButton, pos=viewport_point(view, "E2")
+            view.view.viewport(), Qt.MouseButton.LeftButton, pos=view.node_viewport_pos("E2")
         )
 
 

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, QSettings, Qt
+from PySide6.QtCore import QSettings, Qt
 
-from anthology.ui.graph_view import GraphView
 from anthology.ui.main_window import MainWindow
 from anthology.vault import GraphData
 from sample_vault import REALISTIC_VAULT, write_vault
@@ -109,14 +108,8 @@ def test_the_shortcuts_are_the_ones_decided(window):
 
 # ---------------------------------------------------------------------------------------
 @pytest.fixture
-def view(qtbot):
-    v = GraphView()
-    qtbot.addWidget(v)
-    v.resize(800, 600)
-    v.show()
-    qtbot.waitExposed(v)
-    yield v
-    v.shutdown()
+def view(make_view):
+    return make_view()
 
 
 def chain_graph() -> GraphData:
@@ -129,12 +122,6 @@ def chain_graph() -> GraphData:
                      paths=paths)  # fmt: skip
 
 
-def click_point(v: GraphView, entry_id: str):
-    i = v.shown_ids().index(entry_id)
-    x, y = v._dpos[i]
-    return v.view.mapFromScene(v.vb.mapViewToScene(QPointF(float(x), float(y))))
-
-
 def test_shift_click_selects_and_the_selection_neighbourhood_is_shown(qtbot, view):
     g = chain_graph()
     pos = {k: ((i % 4) * 60.0, (i // 4) * 60.0) for i, k in enumerate(g.ids)}
@@ -143,7 +130,7 @@ def test_shift_click_selects_and_the_selection_neighbourhood_is_shown(qtbot, vie
     qtbot.wait(10)
     for k in ("Left/Note 0", "Right/Note 7"):
         qtbot.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton,
-                         Qt.KeyboardModifier.ShiftModifier, click_point(view, k))  # fmt: skip
+                         Qt.KeyboardModifier.ShiftModifier, view.node_viewport_pos(k))  # fmt: skip
     assert view.selection() == ["Left/Note 0", "Right/Note 7"]
     menu = view.node_menu("Left/Note 0")
     action = next(a for a in menu.actions() if a.objectName() == "menuSelectionNeighbourhood")
