@@ -17,7 +17,8 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from anthology.ui.graph_view import GraphView, bfs_depth, sanitize_graph
+from anthology.graph import neighbourhood
+from anthology.ui.graph_view import GraphView, sanitize_graph
 from anthology.vault.graph_data import GraphData
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -318,13 +319,13 @@ def test_local_graph_follows_set_current(qtbot, view):
     assert view.shown_ids() == ["E10"]
 
 
-def test_bfs_depth_matches_networkx():
+def test_one_nodes_neighbourhood_matches_networkx():
     edges = power_law_graph(200, 300, seed=3)
     nxg = nx.Graph()
     nxg.add_nodes_from(range(200))
     nxg.add_edges_from(edges.tolist())
     for depth in (1, 2, 3):
-        got = set(bfs_depth(200, edges, 5, depth).tolist())
+        got = set(neighbourhood(200, edges, [5], depth).tolist())
         assert got == set(nx.ego_graph(nxg, 5, radius=depth).nodes)
 
 

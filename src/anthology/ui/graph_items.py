@@ -578,7 +578,7 @@ class EdgeLayer(pg.GraphicsObject):
             perm = self._live_order()
             keep = np.zeros(len(length), dtype=bool)
             keep[perm[np.cumsum(length[perm]) <= self.LIVE_BUDGET]] = True
-            paths = self._subset_paths(keep)
+            paths = self._group_paths(keep)
             self.stats["decimated"] = self.stats.get("decimated", 0) + 1
         fade = self.density_opacity(total, clip)
         dev = p.device()
@@ -687,9 +687,6 @@ class EdgeLayer(pg.GraphicsObject):
         if self._group_list is None:
             self._group_list = np.unique(self._group).tolist() if len(self._group) else []
         return self._group_list
-
-    def _subset_paths(self, keep: np.ndarray) -> list[tuple[int, int, object]]:
-        return self._group_paths(keep)
 
     def arrow_size(self, zoom: float) -> float:
         """The length (px) of an arrowhead at ``zoom`` (px per layout unit): it grows with

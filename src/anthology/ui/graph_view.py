@@ -87,7 +87,6 @@ from anthology.graph.model import (
     ShownGraph,
     display_titles,
     match_nodes,
-    neighbourhood,
     sanitize_graph,
     shown_graph,
 )
@@ -145,12 +144,6 @@ def _neighbours_csr(n: int, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(a, minlength=n), out=indptr[1:])
     return indptr, b[order], k[order]
-
-
-def bfs_depth(n: int, edges: np.ndarray, start: int, depth: int) -> np.ndarray:
-    """Indices within ``depth`` undirected hops of ``start`` (sorted): the model's
-    :func:`anthology.graph.neighbourhood` of one node."""
-    return neighbourhood(n, edges, [start], depth)
 
 
 def _clean_positions(arr: np.ndarray, fallback: np.ndarray) -> np.ndarray:
