@@ -21,6 +21,7 @@ from anthology.graph import (
     format_path,
     match_nodes,
     neighbourhood,
+    node_titles,
     shown_graph,
     visible,
 )
@@ -232,6 +233,14 @@ def test_display_titles_are_full_and_tell_equal_titles_apart_by_folder() -> None
         "Plan (a/alpha)", "Plan (b/alpha)",
     ]  # fmt: skip
     assert display_titles(["Same", "Same"], ["Same.md", "x/Same.md"]) == ["Same (/)", "Same (x)"]
+
+
+def test_node_titles_tell_apart_only_the_shown_nodes_that_share_a_title() -> None:
+    g = vault_like()
+    assert node_titles(g, range(g.n)) == display_titles(g.titles, g.paths)
+    assert node_titles(g, [0, 2]) == ["Introduction", "Linking notes"]  # its twin not shown
+    assert node_titles(g, [1, 0]) == ["Introduction (Reference)", "Introduction (Guides)"]
+    assert node_titles(g, []) == []
 
 
 # paths -------------------------------------------------------------------------------------

@@ -13,16 +13,15 @@ so the colours stay put), and ``auto``: ``kind`` when the vault has kinds, else
 
 from __future__ import annotations
 
-import weakref
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from anthology.graph.model import ShownGraph, match_nodes, top_folder
+from anthology.graph.model import ShownGraph, match_nodes, per_data, top_folder
 from anthology.vault.graph_data import GraphData
 
 __all__ = [
@@ -101,23 +100,6 @@ def base_mode(data: GraphData, mode: str) -> str:
     return "kind" if has_kind else "folder"
 
 
-_MEMO: dict[tuple[int, str, int], tuple[weakref.ref, Any]] = {}
-
-
-def _per_data(data: GraphData, what: str, arg: int, make: Callable[[], Any]) -> Any:
-    """``make()`` once per graph (a local graph is recoloured on every click; the vault's
-    kind and folder codes do not change with it): kept while ``data`` lives."""
-    key = (id(data), what, arg)
-    hit = _MEMO.get(key)
-    if hit is not None and hit[0]() is data:
-        return hit[1]
-    for k in [k for k, (ref, _v) in _MEMO.items() if ref() is None]:
-        del _MEMO[k]
-    value = make()
-    _MEMO[key] = (weakref.ref(data), value)
-    return value
-
-
 def _kind_codes(data: GraphData) -> tuple[list[str], np.ndarray]:
     """The vault's kinds in colour order, and each node's colour index by its kind."""
 
@@ -127,7 +109,7 @@ def _kind_codes(data: GraphData) -> tuple[list[str], np.ndarray]:
         codes = np.fromiter((lookup.get(x, DEFAULT) for x in data.kinds), np.int64, data.n)
         return names, codes
 
-    return _per_data(data, "kind", 0, make)
+    return per_data(data, "kind", 0, make)
 
 
 def _folder_codes(data: GraphData, slots: int) -> tuple[list[str], np.ndarray]:
@@ -140,7 +122,7 @@ def _folder_codes(data: GraphData, slots: int) -> tuple[list[str], np.ndarray]:
         lookup = {name: 2 + j for j, name in enumerate(names)}
         return names, np.fromiter((lookup.get(x, DEFAULT) for x in key), np.int64, data.n)
 
-    return _per_data(data, "folder", slots, make)
+    return per_data(data, "folder", slots, make)
 
 
 def kind_order(data: GraphData) -> list[str]:

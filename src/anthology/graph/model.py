@@ -10,7 +10,8 @@ Everything here works on :class:`~anthology.vault.graph_data.GraphData` arrays.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,6 +201,47 @@ def match_nodes(data: GraphData, query: str | Query, nodes: np.ndarray | None = 
         return np.zeros(0, dtype=np.int64)
     hits = [j for j, i in enumerate(idx.tolist()) if matches(q, node_record(data, i))]
     return np.asarray(hits, dtype=np.int64)
+
+
+_MEMO: dict[tuple[int, str, int], tuple[weakref.ref, Any]] = {}
+
+
+def per_data(data: GraphData, what: str, arg: int, make: Callable[[], Any]) -> Any:
+    """``make()`` once per graph, kept while ``data`` lives: what a local graph needs of the
+    whole vault on every click (its kind and folder colour codes, its shared titles) does
+    not change from click to click."""
+    key = (id(data), what, arg)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0]() is data:
+        return hit[1]
+    for k in [k for k, (ref, _v) in _MEMO.items() if ref() is None]:
+        del _MEMO[k]
+    value = make()
+    _MEMO[key] = (weakref.ref(data), value)
+    return value
+
+
+def node_titles(data: GraphData, nodes: Sequence[int]) -> list[str]:
+    """:func:`display_titles` of ``nodes``: only the titles two of the vault's notes share
+    (found once per graph) can need their folder, so only those are compared (comparing
+    every shown title cost ~8 ms per local graph at 10,000 nodes)."""
+
+    def make() -> np.ndarray:
+        seen: dict[str, int] = {}
+        for t in data.titles:
+            key = t.casefold()
+            seen[key] = seen.get(key, 0) + 1
+        return np.fromiter((seen[t.casefold()] > 1 for t in data.titles), bool, data.n)
+
+    shared: np.ndarray = per_data(data, "shared-titles", 0, make)
+    nodes = list(nodes)
+    titles = [data.titles[i] for i in nodes]
+    some = np.flatnonzero(shared[nodes]).tolist() if nodes else []
+    if some:
+        told = display_titles([titles[j] for j in some], [data.paths[nodes[j]] for j in some])
+        for j, text in zip(some, told, strict=True):
+            titles[j] = text
+    return titles
 
 
 def display_titles(titles: Sequence[str], paths: Sequence[str]) -> list[str]:

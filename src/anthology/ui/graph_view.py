@@ -85,8 +85,8 @@ from anthology.graph.groups import (
 from anthology.graph.model import (
     Filters,
     ShownGraph,
-    display_titles,
     match_nodes,
+    node_titles,
     sanitize_graph,
     shown_graph,
 )
@@ -261,7 +261,6 @@ class GraphView(QWidget):
         self._brush_cache: dict[int, Any] = {}  # rgba → QBrush
         self._pen_cache: dict[tuple[int, float], Any] = {}  # (rgba, width) → the marks' QPen
         self._brush_arr = np.empty(0, dtype=object)
-        self._shared_title: np.ndarray | None = None  # per node: a title another note has
         self._relations_arr = np.empty(0, dtype=object)
         self._brush_table: list[QColor] = []
         self._edge_colours: list[QColor] = []
@@ -649,7 +648,6 @@ class GraphView(QWidget):
             )
         )
         self._data = data
-        self._shared_title = None
         self._relations_arr = np.empty(len(data.relations), dtype=object)
         self._relations_arr[:] = data.relations  # indexed per local graph, not looped
         self._index = index
@@ -1208,23 +1206,7 @@ class GraphView(QWidget):
         d, shown = self._data, self._shown.tolist()
         if self._settings["label_by"] != "title":
             return [d.ids[i] for i in shown]
-        titles = [d.titles[i] for i in shown]
-        # only a title that two of the vault's notes share can need its folder: those are
-        # told apart among the shown ones (display_titles over every shown node cost ~8 ms
-        # per local graph at 10,000)
-        if self._shared_title is None:
-            seen: dict[str, int] = {}
-            for t in d.titles:
-                key = t.casefold()
-                seen[key] = seen.get(key, 0) + 1
-            self._shared_title = np.fromiter((seen[t.casefold()] > 1 for t in d.titles),
-                                             bool, d.n)  # fmt: skip
-        some = np.flatnonzero(self._shared_title[self._shown]).tolist()
-        if some:
-            told = display_titles([titles[j] for j in some], [d.paths[shown[j]] for j in some])
-            for j, text in zip(some, told, strict=True):
-                titles[j] = text
-        return titles
+        return node_titles(d, shown)
 
     def _edge_groups(self) -> tuple[list[QColor], np.ndarray, list[str]]:
         t = THEMES[self._theme]
