@@ -10,6 +10,7 @@ from urllib.parse import unquote
 
 from PySide6.QtCore import QPoint, QSettings
 from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QTextBrowser
 
 from anthology.ui.main_window import MainWindow
 
@@ -62,18 +63,24 @@ def window_opener(
         win.close()
 
 
-def link_point(win: MainWindow, target: str) -> QPoint:
-    """Where, in the active pane's viewport, the link to ``target`` is drawn."""
-    pane = win.entry_pane
+def anchor_cursor(pane: QTextBrowser, match: Callable[[str], bool]) -> QTextCursor:
+    """A cursor inside the first link of ``pane`` whose href ``match`` accepts."""
     block = pane.document().begin()
     while block.isValid():
         it = block.begin()
         while not it.atEnd():
             frag = it.fragment()
-            if unquote(frag.charFormat().anchorHref()).startswith(f"entry:{target}"):
+            if match(frag.charFormat().anchorHref()):
                 cursor = QTextCursor(pane.document())
                 cursor.setPosition(frag.position() + 1)
-                return pane.cursorRect(cursor).center()
+                return cursor
             it += 1
         block = block.next()
-    raise AssertionError(f"no link to {target} in the pane")
+    raise AssertionError("no such link in the pane")
+
+
+def link_point(win: MainWindow, target: str) -> QPoint:
+    """Where, in the active pane's viewport, the link to ``target`` is drawn."""
+    pane = win.entry_pane
+    cursor = anchor_cursor(pane, lambda href: unquote(href).startswith(f"entry:{target}"))
+    return pane.cursorRect(cursor).center()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QFontInfo, QTextCursor
-from reader_window import window_opener, write_files
+from PySide6.QtGui import QFontInfo
+from reader_window import anchor_cursor, window_opener, write_files
 
 from anthology.ui.main_window import MainWindow
 
@@ -309,23 +309,12 @@ def test_export_as_html_is_self_contained(open_window, tmp_path: Path) -> None:
 def click_href(qtbot, win: MainWindow, href: str) -> None:
     """Click, with the mouse, where the pane draws the link to ``href``."""
     pane = win.entry_pane
-    block = pane.document().begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            frag = it.fragment()
-            if frag.charFormat().anchorHref() == href:
-                cursor = QTextCursor(pane.document())
-                cursor.setPosition(frag.position() + 1)
-                pane.ensureCursorVisible()
-                pane.setTextCursor(cursor)
-                point = pane.cursorRect(cursor).center()
-                point.setX(point.x() - 3)
-                qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton, pos=point)
-                return
-            it += 1
-        block = block.next()
-    raise AssertionError(f"no link to {href} in the pane")
+    cursor = anchor_cursor(pane, lambda h: h == href)
+    pane.ensureCursorVisible()
+    pane.setTextCursor(cursor)
+    point = pane.cursorRect(cursor).center()
+    point.setX(point.x() - 3)
+    qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton, pos=point)
 
 
 def test_a_heading_fold_hides_its_section_while_the_entry_is_open(open_window, qtbot) -> None:
