@@ -257,9 +257,7 @@ class GraphView(QWidget):
         self._paths: PathFinder | None = None
         self._path: LinkPath | None = None  # the path highlighted on the graph
         self._groups: list[tuple[str, QColor]] = []
-        self._brushes: list = []
-        self._brush_cache: dict[int, Any] = {}  # rgba → QBrush
-        self._pen_cache: dict[tuple[int, float], Any] = {}  # (rgba, width) → the marks' QPen
+        self._style_cache: dict[tuple, Any] = {}  # (maker, rgba, width) → QBrush / QPen
         self._brush_arr = np.empty(0, dtype=object)
         self._relations_arr = np.empty(0, dtype=object)
         self._brush_table: list[QColor] = []
@@ -1237,13 +1235,9 @@ class GraphView(QWidget):
         self._sizes = sizes
         table, idx = self._node_colours()
         self._brush_table = table
-        # the same QBrush object for the same colour from one graph to the next: the node
-        # layer's sprite atlas keys on the brush's identity, and fresh brushes on every
-        # local graph rendered new sprites and grew the atlas each time
-        self._brushes = [self._brush_cache.setdefault(QColor(c).rgba(), pg.mkBrush(c))
-                         for c in table]  # fmt: skip
-        self._brush_arr = np.empty(len(self._brushes), dtype=object)
-        self._brush_arr[:] = self._brushes  # node k's brush: _brush_arr[idx[k]]
+        # the same QBrush for the same colour from one graph to the next (see _styled)
+        self._brush_arr = np.empty(len(table), dtype=object)  # node k's: _brush_arr[idx[k]]
+        self._brush_arr[:] = [self._styled(pg.mkBrush, c) for c in table]
         self._brush_idx = idx
         colours, group, _names = self._edge_groups()
         self._edge_colours = colours
@@ -1452,18 +1446,20 @@ class GraphView(QWidget):
         self.marks.setData(
             pos=self._dpos[idx],
             size=[float(self._sizes[j] + s[3]) for j, s in zip(idx.tolist(), spots, strict=True)],
-            pen=[self._mark_pen(s[1], s[2]) for s in spots],
+            pen=[self._styled(pg.mkPen, s[1], s[2]) for s in spots],
             symbol=[s[4] for s in spots],
         )  # the brush (none) set once: new pens and brushes per call were new sprite keys
 
-    def _mark_pen(self, colour: QColor, width: float):
-        """One QPen per (colour, width), kept: the marks' sprite atlas keys on the pen's
-        identity, and a fresh pen per mark per update grew it on every navigation."""
-        key = (QColor(colour).rgba(), width)
-        pen = self._pen_cache.get(key)
-        if pen is None:
-            pen = self._pen_cache[key] = pg.mkPen(colour, width=width)
-        return pen
+    def _styled(self, make, colour: QColor, width: float | None = None):
+        """One QBrush or QPen (``make``: pg.mkBrush / pg.mkPen) per colour and width, kept:
+        the layers' sprite atlases key on its identity, and a fresh one per node or mark
+        per update grew them on every navigation."""
+        key = (make, QColor(colour).rgba(), width)
+        style = self._style_cache.get(key)
+        if style is None:
+            style = make(colour) if width is None else make(colour, width=width)
+            self._style_cache[key] = style
+        return style
 
     def _update_legend(self) -> None:
         t = THEMES[self._theme]
