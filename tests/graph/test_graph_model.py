@@ -104,6 +104,24 @@ def test_shown_graph_keeps_its_edges_in_shown_indices() -> None:
     assert sg.edges.tolist() == [[1, 0]] and sg.edge_ids.tolist() == [3]
 
 
+def test_shown_graph_follows_the_filters_as_they_change_and_change_back() -> None:
+    """What the filters keep is worked out once per graph and filters: changing them
+    (and back) shows what a fresh graph would, each time, for local and whole graphs."""
+    g = vault_like()
+    centre = [g.ids.index("Daily/2024-01-02")]
+    sequence = [Filters(), Filters(ghosts=True), Filters(tags=("ml",)),
+                Filters(hidden_relations=frozenset({"mention"})), Filters(orphans=False),
+                Filters(), Filters(ghosts=True)]  # fmt: skip
+    for filters in sequence:
+        fresh = GraphData(**{k: getattr(g, k) for k in g.__dataclass_fields__})
+        for centres in (None, centre):
+            got = shown_graph(g, filters, centres, depth=2)
+            want = shown_graph(fresh, filters, centres, depth=2)
+            assert got.nodes.tolist() == want.nodes.tolist()
+            assert got.edges.tolist() == want.edges.tolist()
+            assert got.edge_ids.tolist() == want.edge_ids.tolist()
+
+
 # neighbourhoods ----------------------------------------------------------------------------
 def test_neighbourhood_of_several_nodes_is_the_union_of_their_ego_graphs() -> None:
     rng = np.random.default_rng(3)

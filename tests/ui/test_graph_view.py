@@ -1028,3 +1028,69 @@ def test_layout_thread_rate_limit_and_stop(qapp):
     finally:
         assert t.stop()
     assert not t.isRunning()
+
+
+def test_node_records_and_picture_match_pyqtgraphs_set_data(qtbot):
+    """NodeLayer.set_nodes builds the scatter's record array itself (pyqtgraph's np.empty
+    cost 4 ms at 10,000 nodes): the same records as setData's."""
+    import pyqtgraph as pg
+
+    from anthology.ui.graph_items import NodeLayer
+
+    rng = np.random.default_rng(5)
+    n = 500
+    pos = rng.normal(0, 60, (n, 2))
+    sizes = rng.choice([6.0, 9.5, 14.0, 20.0], n)
+    table = [pg.mkBrush(c) for c in ("#5b8def", "#5fae3e", "#d9962c")]
+    brushes = np.empty(n, dtype=object)
+    brushes[:] = [table[k] for k in rng.integers(0, 3, n)]
+    ours = NodeLayer()
+    ours.set_nodes(pos, sizes, brushes)
+    theirs = pg.ScatterPlotItem(pxMode=True, antialias=True, pen=None)
+    theirs.setData(x=pos[:, 0].copy(), y=pos[:, 1].copy(), size=sizes, brush=list(brushes))
+    for field in ("x", "y", "size", "visible"):
+        assert (ours.data[field] == theirs.data[field]).all(), field
+    assert all(a is b for a, b in zip(ours.data["brush"], theirs.data["brush"], strict=True))
+    assert all(v is None for v in ours.data["pen"]) and all(v is None for v in ours.data["symbol"])
+    assert (ours.data["sourceRect"]["w"] > 0).all()
+    # the sprites: the atlas rectangles pyqtgraph's own lookup finds for the same records
+    # (painting reads nothing else of a point)
+    got = ours.data["sourceRect"].copy()
+    ours.data["sourceRect"] = 0
+    pg.ScatterPlotItem.updateSpots(ours)
+    assert (ours.data["sourceRect"] == got).all()
+    assert all(v is None for v in ours.data["data"]) and not ours.data["hovered"].any()
+
+
+def test_a_held_layout_thread_stands_still_until_released_or_its_hold_runs_out(qapp):
+    """While the window opens an entry the simulation holds (the GIL is the panes'); it
+    goes on when released, and a hold nobody releases runs out by itself."""
+    from anthology.ui.layout_worker import LayoutSpec, LayoutThread
+
+    t = LayoutThread(max_fps=60.0)
+    t.frame.connect(lambda _g, _p: t.frame_consumed())
+    edges = power_law_graph(300, 600, seed=3)
+    t.start()
+    try:
+        t.load(1, LayoutSpec(n=300, edges=edges, positions=np.full((300, 2), np.nan)))
+        give_up = time.monotonic() + 60
+        while t.ticks == 0 and time.monotonic() < give_up:
+            time.sleep(0.005)
+        assert t.ticks > 0
+        t.hold(30.0)
+        time.sleep(0.1)  # a tick under way finishes
+        before = t.ticks
+        time.sleep(0.3)
+        assert t.ticks == before  # held: not one tick
+        t.release()
+        while t.ticks == before and time.monotonic() < give_up:
+            time.sleep(0.005)
+        assert t.ticks > before  # released: it goes on
+        t.hold(0.2)  # never released
+        time.sleep(0.1)
+        held_at = t.ticks
+        while t.ticks == held_at and time.monotonic() < give_up:
+            time.sleep(0.005)
+        assert t.ticks > held_at
+    finally:
+        assert t.stop()

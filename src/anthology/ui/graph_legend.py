@@ -66,12 +66,16 @@ class GraphLegend(QFrame):
         fg = QColor(foreground)
         self._fg = fg.name()
         line = f"rgba({fg.red()}, {fg.green()}, {fg.blue()}, 60)"
-        self.setStyleSheet(
+        sheet = (
             f"QFrame#graphLegend {{ background: {bg.name()}; border-top: 1px solid {line}; }} "
             f"QLabel {{ color: {self._fg}; }} "
             f"QToolButton {{ color: {self._fg}; border: none; }}"
         )
-        self._render()
+        # asked on every local graph shown: a style sheet set again (even the same one)
+        # re-polishes the strip and its children, and the label lays its text out again
+        if sheet != self.styleSheet():
+            self.setStyleSheet(sheet)
+            self._render()
 
     def set_entries(
         self,
@@ -111,9 +115,9 @@ class GraphLegend(QFrame):
         if self.collapsed() and len(items) > 6:
             items = [*items[:6], f"… {len(self._items) - 6} more"]
         sep = "&nbsp;&nbsp;&nbsp; "  # a breakable space between entries, none inside one
-        self.text.setText(
-            f'<span style="font-size:10px; color:{self._fg}">{sep.join(items)}</span>'
-        )
+        text = f'<span style="font-size:10px; color:{self._fg}">{sep.join(items)}</span>'
+        if text != self.text.text():  # the same legend from one local graph to the next
+            self.text.setText(text)
 
 
 def _item(glyph: str, colour: QColor, name: str) -> str:

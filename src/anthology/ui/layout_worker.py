@@ -31,6 +31,8 @@ from PySide6.QtCore import QThread, Signal
 
 from anthology.tasks import TaskState
 
+HOLD_S = 0.5  # the longest LayoutThread.hold: a click's work takes a tenth of it
+
 
 @dataclass
 class LayoutSpec:
@@ -143,6 +145,8 @@ class LayoutThread(QThread):
         self.state = TaskState()  # cancelled by stop()
         self._min_interval = 1.0 / max(1.0, float(max_fps))
         self._last_emit = 0.0
+        # hold(): the loop stands still until this time.monotonic() (0: not held)
+        self._hold_until = 0.0
         self.ticks = 0  # total ticks run (for tests and benchmarks)
         self.frames = 0  # frames emitted
         self.setObjectName("graphLayoutThread")
@@ -166,6 +170,20 @@ class LayoutThread(QThread):
     def set_paused(self, paused: bool) -> None:
         self._put(self._sim.set_paused, bool(paused))
 
+    def hold(self, seconds: float = HOLD_S) -> None:
+        """Stand still (no tick, no command) for at most ``seconds``, or until
+        :meth:`release`: while the GUI thread opens an entry. Both want the one GIL on two
+        shared cores, and the simulation of the graph being left (or the build of the next
+        one) slowed a click's panes by ~10 %. A hold that is never released runs out."""
+        self._hold_until = time.monotonic() + max(0.0, float(seconds))
+
+    def release(self) -> None:
+        self._hold_until = 0.0
+        self._wake.set()
+
+    def held(self) -> bool:
+        return time.monotonic() < self._hold_until
+
     def frame_consumed(self) -> None:
         self._consumed.set()
         self._wake.set()
@@ -187,6 +205,8 @@ class LayoutThread(QThread):
     def run(self) -> None:
         sim = self._sim
         while not self.state.is_cancelled:
+            while self.held() and not self.state.is_cancelled:
+                time.sleep(0.002)  # the GIL is the GUI's
             self._run_commands()
             if self.state.is_cancelled:
                 break
@@ -220,7 +240,7 @@ class LayoutThread(QThread):
                 sim.layout.tick(1)
                 self.ticks += 1
                 sim.dirty = True
-                if sim.layout.settled() or time.monotonic() >= t_end:
+                if sim.layout.settled() or time.monotonic() >= t_end or self.held():
                     break
                 time.sleep(0)
         except Exception as exc:

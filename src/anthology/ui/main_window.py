@@ -962,6 +962,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"“{plain_text(entry_id, 120)}” opens when the index "
                                          "is ready", 0)  # fmt: skip
             return False
+        if self.graph is not None:
+            self.graph.hold_layout()  # the GIL is the panes' until they are painted
         entry = self.index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN)
         if entry is None:
             self.statusBar().showMessage(f"No entry “{entry_id}”", 5000)
