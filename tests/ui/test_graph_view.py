@@ -1094,3 +1094,19 @@ def test_a_held_layout_thread_stands_still_until_released_or_its_hold_runs_out(q
         assert t.ticks > held_at
     finally:
         assert t.stop()
+
+
+def test_opening_an_entry_holds_the_simulation_until_the_panes_are_painted(qtbot, view):
+    """hold_layout (the window calls it as it opens an entry): the simulation stands still,
+    and goes on by itself shortly after, with the new local graph moving."""
+    g = graph(300, power_law_graph(300, 600, seed=4))
+    view.set_graph(g, None, "v")
+    view.set_local(True)
+    view.set_current(g.ids[0])
+    qtbot.waitUntil(lambda: view._worker is not None and view._worker.ticks > 0, timeout=30000)
+    view.hold_layout()
+    assert view._worker.held()
+    view.set_current(g.ids[1])  # the rebuild while held: its layout waits its turn
+    qtbot.waitUntil(lambda: not view._worker.held(), timeout=30000)
+    ticks = view._worker.ticks
+    qtbot.waitUntil(lambda: view._worker.ticks > ticks, timeout=30000)

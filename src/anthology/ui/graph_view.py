@@ -162,6 +162,8 @@ def _clean_positions(arr: np.ndarray, fallback: np.ndarray) -> np.ndarray:
 
 
 LABEL_CHARS = 28
+# hold_layout's hold lasts until the panes are painted: a hub's take ~50 ms at 10,000 entries
+RELEASE_MS = 80
 
 
 def _elide(text: str, limit: int = LABEL_CHARS) -> str:
@@ -238,6 +240,10 @@ class GraphView(QWidget):
         self._zoom_step = 0
         self._brush_idx = np.zeros(0, dtype=np.int64)
         self._csr_made: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._release_timer = QTimer(self)  # see hold_layout
+        self._release_timer.setSingleShot(True)
+        self._release_timer.setInterval(RELEASE_MS)
+        self._release_timer.timeout.connect(self._release_layout)
         self._hover = -1
         self._highlight = np.zeros(0, dtype=np.int64)
         self._search = ""
@@ -717,12 +723,13 @@ class GraphView(QWidget):
 
     def hold_layout(self) -> None:
         """The simulation stands still while the window opens an entry (it would compete
-        for the GIL with the pane, the backlinks and this view's rebuild), and goes on at
-        the next event-loop turn, once the panes are painted: the new local graph's first
-        frame is its start positions, and it moves from there."""
+        for the GIL with the pane, the backlinks and this view's rebuild), and goes on
+        once the panes are painted (the window's repaint may wait a few ms for the
+        platform's update timer, so not at the next event-loop turn): the new local
+        graph's first frame is its start positions, and it moves from there."""
         if self._worker is not None and not self._shut:
             self._worker.hold()
-            QTimer.singleShot(0, self._release_layout)
+            self._release_timer.start()
 
     def _release_layout(self) -> None:
         if self._worker is not None and not self._shut:
@@ -766,6 +773,7 @@ class GraphView(QWidget):
             self.edges.cache.settle_timer.stop()
             self.nodes.cache.settle_timer.stop()
             self._zoom_timer.stop()
+            self._release_timer.stop()
             self._frame_timer.stop()
         if self._vault_key is not None:
             self._save_settings()
