@@ -122,6 +122,29 @@ def test_shown_graph_follows_the_filters_as_they_change_and_change_back() -> Non
             assert got.edge_ids.tolist() == want.edge_ids.tolist()
 
 
+def test_shown_graphs_are_found_again_until_the_graph_or_the_question_changes() -> None:
+    """A local graph asked again (back to a hub) is the one made before; other filters,
+    centres or depth, or a reloaded graph, make a new one equal to a fresh computation."""
+    from anthology.graph import ShownGraphs
+
+    g = vault_like()
+    cache = ShownGraphs(size=2)
+    a = cache.get(g, Filters(), [0], 1)
+    assert cache.get(g, Filters(), [0], 1) is a
+    assert cache.derived(a, "labels", "title", lambda: ["made"]) == ["made"]
+    assert cache.derived(a, "labels", "title", lambda: ["again"]) == ["made"]  # kept
+    b = cache.get(g, Filters(ghosts=True), [0], 1)
+    assert (
+        b is not a and b.nodes.tolist() == shown_graph(g, Filters(ghosts=True), [0]).nodes.tolist()
+    )
+    c = cache.get(g, Filters(), [0], 2)  # a third question: the oldest (a) is dropped
+    assert c is not a and cache.get(g, Filters(), [0], 1) is not a
+    assert cache.derived(a, "labels", "title", lambda: ["fresh"]) == ["fresh"]
+    reloaded = GraphData(**{k: getattr(g, k) for k in g.__dataclass_fields__})
+    d = cache.get(reloaded, Filters(), [0], 2)
+    assert d is not c and d.edges.tolist() == c.edges.tolist()
+
+
 # neighbourhoods ----------------------------------------------------------------------------
 def test_neighbourhood_of_several_nodes_is_the_union_of_their_ego_graphs() -> None:
     rng = np.random.default_rng(3)

@@ -85,10 +85,10 @@ from anthology.graph.groups import (
 from anthology.graph.model import (
     Filters,
     ShownGraph,
+    ShownGraphs,
     match_nodes,
     node_titles,
     sanitize_graph,
-    shown_graph,
 )
 from anthology.graph.paths import LinkPath, PathFinder
 from anthology.layout.force_layout import ForceParams
@@ -240,6 +240,7 @@ class GraphView(QWidget):
         self._zoom_step = 0
         self._brush_idx = np.zeros(0, dtype=np.int64)
         self._csr_made: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._shown_graphs = ShownGraphs()  # the last local graphs, found again on a revisit
         self._release_timer = QTimer(self)  # see hold_layout
         self._release_timer.setSingleShot(True)
         self._release_timer.setInterval(RELEASE_MS)
@@ -1032,7 +1033,7 @@ class GraphView(QWidget):
             return
         local = bool(self._settings["local"])
         centres = [self._index[k] for k in self._local_centres() if k in self._index]
-        sg = shown_graph(
+        sg = self._shown_graphs.get(
             self._data,
             Filters.from_settings(self._settings),
             centres if local else None,
@@ -1231,10 +1232,13 @@ class GraphView(QWidget):
     def _label_texts(self) -> list[str]:
         """The shown nodes' label strings (full: placement and elision are the view's):
         titles, the folder added where two shown titles are equal; or the ids."""
-        d, shown = self._data, self._shown.tolist()
-        if self._settings["label_by"] != "title":
-            return [d.ids[i] for i in shown]
-        return node_titles(d, shown)
+        d, by = self._data, self._settings["label_by"]
+
+        def make() -> list[str]:
+            shown = self._shown.tolist()
+            return [d.ids[i] for i in shown] if by != "title" else node_titles(d, shown)
+
+        return self._shown_graphs.derived(self._shown_graph, "labels", by, make)
 
     def _edge_groups(self) -> tuple[list[QColor], np.ndarray, list[str]]:
         t = THEMES[self._theme]
