@@ -862,6 +862,16 @@ def test_node_sprites_looked_up_per_style_match_pyqtgraphs_own(qtbot):
     layer.data["sourceRect"] = 0
     pg.ScatterPlotItem.updateSpots(layer)
     assert (layer.data["sourceRect"] == ours).all()
+    # the view's style codes (colour index × half-pixel size) find the same sprites
+    idx = np.array([table.index(b) for b in layer.data["brush"]])
+    sizes = layer.data["size"].copy()
+    layer.set_nodes(
+        np.column_stack([layer.data["x"], layer.data["y"]]),
+        sizes,
+        list(layer.data["brush"]),
+        idx * 8192 + np.rint(sizes * 2).astype(np.int64),
+    )
+    assert (layer.data["sourceRect"] == ours).all()
 
 
 def test_a_narrow_pane_keeps_every_graph_button_and_puts_the_search_under_them(qtbot, view):

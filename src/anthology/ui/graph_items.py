@@ -69,6 +69,10 @@ def _inside(code: np.ndarray, s: np.ndarray, t: np.ndarray) -> np.ndarray:
 def _bounds(pos: np.ndarray) -> QRectF:
     if pos.size == 0:
         return QRectF()
+    lo, hi = pos.min(axis=0), pos.max(axis=0)
+    if np.isfinite(lo).all() and np.isfinite(hi).all():  # every node placed: no mask, no copy
+        return QRectF(float(lo[0]), float(lo[1]), max(float(hi[0] - lo[0]), 1e-6),
+                      max(float(hi[1] - lo[1]), 1e-6))  # fmt: skip
     finite = np.isfinite(pos).all(axis=1)
     if not finite.any():
         return QRectF()
@@ -414,7 +418,7 @@ class EdgeLayer(pg.GraphicsObject):
         self._hl_edges = np.zeros(0, dtype=np.int64)
         self._hl_color = QColor(255, 255, 255)
         self.last_density_opacity = 1.0
-        self._perm: np.ndarray | None = None  # the live frames' edge order
+        self._perms: dict[int, np.ndarray] = {}  # the live frames' edge order, per edge count
         self.cache = ViewportCache(self, self._render_into, self._render_steps,
                                    self._is_slow)  # fmt: skip
         self.stats = self.cache.stats
@@ -556,9 +560,13 @@ class EdgeLayer(pg.GraphicsObject):
 
     def _live_order(self) -> np.ndarray:
         m = len(self._edges)
-        if self._perm is None or len(self._perm) != m:
-            self._perm = np.random.default_rng(m).permutation(m)
-        return self._perm
+        perm = self._perms.pop(m, None)
+        if perm is None:  # kept per size: going back and forth between two graphs
+            perm = np.random.default_rng(m).permutation(m)
+            while len(self._perms) >= 4:
+                del self._perms[next(iter(self._perms))]
+        self._perms[m] = perm
+        return perm
 
     def _pixel_lengths(self, tr: QTransform, clip: QRectF) -> np.ndarray:
         """Each edge's length on screen (px), cut to the view's diagonal; 0 for an edge
@@ -848,7 +856,16 @@ class NodeLayer(pg.ScatterPlotItem):
         finally:
             self._cull = None
 
-    def set_nodes(self, pos: np.ndarray, sizes: np.ndarray, brushes: np.ndarray | list) -> None:
+    def set_nodes(
+        self,
+        pos: np.ndarray,
+        sizes: np.ndarray,
+        brushes: np.ndarray | list,
+        styles: np.ndarray | None = None,
+    ) -> None:
+        """Every node at once. ``styles``: per node, an int equal for two nodes exactly when
+        their brush and size are (the view's colour index and half-pixel size), which
+        spares the sprite lookup finding that out (see :meth:`updateSpots`)."""
         self._sizes = np.asarray(sizes, dtype=np.float64)
         if len(pos) == 0:
             self.clear()
@@ -871,7 +888,7 @@ class NodeLayer(pg.ScatterPlotItem):
         self.informViewBoundsChanged()
         self.bounds = [None, None]
         self.invalidate()
-        self.updateSpots(data, same=("symbol", "pen"))
+        self.updateSpots(data, same=("symbol", "pen"), styles=styles)
         self.sigPlotChanged.emit(self)
 
     def setBrush(self, *args, **kargs) -> None:  # pyqtgraph's name
@@ -892,17 +909,22 @@ class NodeLayer(pg.ScatterPlotItem):
             return
         super().setBrush(*args, **kargs)
 
-    def updateSpots(self, dataSet=None, same: tuple[str, ...] = ()) -> None:
+    def updateSpots(
+        self, dataSet=None, same: tuple[str, ...] = (), styles: np.ndarray | None = None
+    ) -> None:
         """pyqtgraph's, with the sprite lookup done once per distinct style instead of
         once per point: its per-point key list cost 42 ms at 10,000 nodes on every local
         graph shown, where nodes share a few brushes and sizes. ``same``: the style columns
-        known to hold one value for every point (not told apart)."""
+        known to hold one value for every point (not told apart); ``styles``: the points'
+        style codes when the caller knows them (see :meth:`set_nodes`)."""
         data = self.data if dataSet is None else dataSet
         if not (self.opts["pxMode"] and self.opts["useCache"]) or self.opts["hoverable"]:
             super().updateSpots(dataSet)
             return
         mask = np.flatnonzero(data["sourceRect"]["w"] == 0)
-        if len(mask):
+        if len(mask) and styles is not None and len(styles) == len(mask) == len(data):
+            code = np.asarray(styles, dtype=np.int64)
+        elif len(mask):
             code = np.zeros(len(mask), dtype=np.int64)
             for col in ("symbol", "pen", "brush"):
                 if col in same:
@@ -912,11 +934,12 @@ class NodeLayer(pg.ScatterPlotItem):
                 code = code * (int(inv.max()) + 1) + inv
             _u, inv = np.unique(data["size"][mask], return_inverse=True)
             code = code * (int(inv.max()) + 1) + inv
+        if len(mask):
             _u, first, inv = np.unique(code, return_index=True, return_inverse=True)
             reps = mask[first]
-            styles = list(zip(*self._style(["symbol", "size", "pen", "brush"], data=data,
-                                           idx=reps), strict=True))  # fmt: skip
-            rects = np.array(self.fragmentAtlas[styles], dtype=data["sourceRect"].dtype)
+            looks = list(zip(*self._style(["symbol", "size", "pen", "brush"], data=data,
+                                          idx=reps), strict=True))  # fmt: skip
+            rects = np.array(self.fragmentAtlas[looks], dtype=data["sourceRect"].dtype)
             data["sourceRect"][mask] = rects[inv.reshape(-1)]
             self._maybeRebuildAtlas()
         self._updateMaxSpotSizes(data=data)

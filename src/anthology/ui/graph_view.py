@@ -1298,7 +1298,10 @@ class GraphView(QWidget):
         takes positions, adjacency, sizes, brushes and texts together)."""
         st, t = self._settings, THEMES[self._theme]
         radius = ld.sizes / 2.0
-        self.nodes.set_nodes(ld.pos, ld.sizes, ld.brushes)
+        styles = None
+        if len(self._brush_idx) == len(ld.sizes):  # colour index × half-pixel size
+            styles = self._brush_idx * 8192 + np.rint(ld.sizes * 2.0).astype(np.int64)
+        self.nodes.set_nodes(ld.pos, ld.sizes, ld.brushes, styles)
         self.edges.set_graph(ld.edges, ld.edge_group, ld.edge_colours)
         self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), radius)
         self.edges.set_positions(ld.pos)
