@@ -309,7 +309,7 @@ def test_a_hostile_title_and_context_are_painted_as_literal_text(qtbot) -> None:
     # the line as it reads: the link as its text, the tags in it not shown at all
     assert 'links <span style="color: #5b47c9;">Hub</span> y' in rows[0].data(ROLE_HTML)
     assert "Hub</b>" in rows[1].data(ROLE_HTML) and "&lt;i&gt;" not in rows[1].data(ROLE_HTML)
-    assert panel.delegate.doc.asked == []  # painting loaded nothing
+    assert panel.delegate.asked == []  # painting loaded nothing
 
 
 def test_a_group_counted_only_up_to_the_cap_pages_to_its_end(
