@@ -43,6 +43,7 @@ def vault(tmp_path: Path) -> Path:
         root / "Concepts" / "Scaled scores.md",
         "# Scaled\n\nScores over $\\sqrt{d_k}$ as in [[Attention hub]] keep gradients alive.\n",
     )
+    write(root / "Loose" / "plain mention.md", "# Plain\n\nWe reread Attention hub today.\n")
     return root
 
 
@@ -82,7 +83,7 @@ def test_a_revisit_shows_the_same_backlinks_and_a_changed_file_is_seen(
     assert header == f"Backlinks · {PAGE + 22 + 1}"  # the groups' entries, summed
     assert groups["source (1)"] == ["Papers/Side note"]
     assert len(groups[mentions]) == PAGE  # a page of 50 links: the last note's first
-    kept = [row for group in panel.model.groups for row in group.rows]
+    kept = [row for group in panel.model.groups if group.paged for row in group.rows]
     panel.tree.viewport().repaint()  # its rows painted: their documents made
 
     # "Show more" on the hub, then away and back: the first page again, as it was.
@@ -101,7 +102,7 @@ def test_a_revisit_shows_the_same_backlinks_and_a_changed_file_is_seen(
     # the kept rows themselves, their documents laid out already (nothing built again);
     # the last source of the first page was joined to its next link on a new row, the
     # kept one shows its first page's line only
-    assert [row for group in panel.model.groups for row in group.rows][: len(kept)] == kept
+    assert [row for group in panel.model.groups if group.paged for row in group.rows] == kept
     assert any(row.doc is not None for row in kept)
 
     # A new note linking here (a file written while the window is open): the next visit
@@ -180,3 +181,38 @@ def test_keyboard_and_ctrl_click_open_a_revisited_row(qtbot, index: VaultIndex) 
     assert tab.args == ["Papers/Side note"]
     # the tooltip: the row as plain text (escaped for Qt's rich text)
     assert row.data(Qt.ItemDataRole.ToolTipRole) == "<qt>Side note<br/>source: Attention hub</qt>"
+
+
+def test_unlinked_mentions_are_searched_once_per_state_of_the_index(
+    qtbot, open_window, vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    real = VaultIndex.unlinked_mentions
+
+    def counted(self, entry_id: str, limit: int = 50):
+        asked.append(entry_id)
+        return real(self, entry_id, limit)
+
+    monkeypatch.setattr(VaultIndex, "unlinked_mentions", counted)
+    win = open_window(HUB)
+    panel = win.backlinks
+    qtbot.waitUntil(lambda: "Unlinked mentions (1)" in panel.groups(), timeout=10000)
+    assert panel.groups()["Unlinked mentions (1)"] == ["Loose/plain mention"]
+    searched = asked.count(HUB)
+    assert win.show_entry("Topics/Side note")
+    qtbot.waitUntil(lambda: not panel.finding_unlinked, timeout=10000)
+    assert win.show_entry(HUB)
+    # shown again at once, collapsed as before, without searching again
+    assert panel.groups()["Unlinked mentions (1)"] == ["Loose/plain mention"]
+    assert not panel.finding_unlinked and asked.count(HUB) == searched
+    group = next(i for i, g in enumerate(panel.model.groups) if g.title.startswith("Unlinked"))
+    assert not panel.tree.isExpanded(panel.model.index(group, 0))
+
+    # another note names it: the index changed, the next visit searches again
+    write(vault / "Loose" / "second mention.md", "# Second\n\nAttention hub, once more.\n")
+    assert win.show_entry("Topics/Side note")
+    qtbot.waitUntil(lambda: win.index.entry_ref("Loose/second mention") is not None, timeout=10000)
+    qtbot.waitUntil(lambda: quiet(win), timeout=10000)
+    assert win.show_entry(HUB)
+    qtbot.waitUntil(lambda: "Unlinked mentions (2)" in panel.groups(), timeout=10000)
+    assert asked.count(HUB) == searched + 1

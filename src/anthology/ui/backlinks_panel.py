@@ -175,6 +175,15 @@ class _Group:
 _Shown = tuple[tuple["_Row", ...], int, int, bool]
 
 
+@dataclass
+class _Kept:
+    """What the panel keeps of a view it showed (see BacklinksPanel._built)."""
+
+    view: BacklinksView  # kept with the rest, so that its id is not another's
+    pages: list[_Shown]  # each paged group's first page
+    unlinked: list[SearchHit] | None = None  # the mentions found for it, once found
+
+
 class _Row:
     """A row: the source's label over its context lines (each link's, or an unlinked
     mention's snippet), a source with several links in a group once. Its strings are made
@@ -688,8 +697,10 @@ class BacklinksPanel(QWidget):
         # The first pages of the views shown last, as rows (their documents laid out when
         # painted), by view: the index answers the same view for an entry until it changes
         # (VaultIndex.backlinks_view), and a reader goes back and forth between a hub and
-        # its notes. The view is kept with them, so that its id is not another's.
-        self._built: OrderedDict[int, tuple[BacklinksView, list[_Shown]]] = OrderedDict()
+        # its notes. Its unlinked mentions too, once found: a search each visit took a
+        # worker's time (and the interpreter's) from the next click.
+        self._built: OrderedDict[int, _Kept] = OrderedDict()
+        self._view: BacklinksView | None = None
 
     def show_backlinks(
         self, view: BacklinksView | None, unlinked: list[SearchHit] | None = None
@@ -737,22 +748,30 @@ class BacklinksPanel(QWidget):
             shown.append(_Group(NO_BACKLINKS))
         muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
         paged = [group for group in shown if group.paged]
-        built = self._built.get(id(view)) if view is not None else None
-        if built is not None and built[0] is view:
+        self._view = view
+        kept = self._kept()
+        if kept is not None:
             self._built.move_to_end(id(view))
-            for group, (rows, fetched, count, open_ended) in zip(paged, built[1], strict=True):
+            for group, (rows, fetched, count, open_ended) in zip(paged, kept.pages, strict=True):
                 group.rows, group.fetched = list(rows), fetched
                 group.count, group.open_ended = count, open_ended
         self.model.reset(shown, page, muted, context_of)
-        if view is not None and built is None:
-            self._built[id(view)] = (view, [(tuple(group.rows), group.fetched, group.count,
-                                             group.open_ended) for group in paged])  # fmt: skip
+        if view is not None and kept is None:
+            pages = [(tuple(group.rows), group.fetched, group.count, group.open_ended)
+                     for group in paged]  # fmt: skip
+            self._built[id(view)] = _Kept(view, pages)
             while len(self._built) > BUILT_KEPT:
                 self._built.popitem(last=False)
         for i in range(len(shown)):
             self.tree.expand(self.model.index(i, 0))
         if unlinked is not None:
             self.show_unlinked(entry_id, unlinked)
+
+    def _kept(self) -> _Kept | None:
+        """What is kept of the view shown, if it was shown before."""
+        view = self._view
+        kept = self._built.get(id(view)) if view is not None else None
+        return kept if kept is not None and kept.view is view else None
 
     def show_unlinked(self, entry_id: str | None, hits: list[SearchHit]) -> bool:
         """Fill the collapsed "Unlinked mentions" group of ``entry_id`` with ``hits``; a
@@ -781,7 +800,14 @@ class BacklinksPanel(QWidget):
         """Ask ``search(entry_id)`` for the unlinked mentions off the GUI thread (a title
         that is a common word can take long) and show them when they come, unless another
         entry has been shown by then. ``cancel`` (from the GUI thread) stops a search that
-        is superseded, e.g. by interrupting its SQLite connection."""
+        is superseded, e.g. by interrupting its SQLite connection.
+
+        Found once for a view (until the index changes: see :meth:`show_backlinks`), they
+        are shown again at once when it is shown again."""
+        kept = self._kept()
+        if kept is not None and kept.unlinked is not None and kept.view.entry_id == entry_id:
+            self.show_unlinked(entry_id, kept.unlinked)
+            return
         state = self._mentions.start(_find_mentions, entry_id, search)
         if cancel is not None:
             state.when_cancelled(cancel)
@@ -797,7 +823,8 @@ class BacklinksPanel(QWidget):
         self._mentions.stop()
 
     def _on_unlinked(self, found: tuple[str, list[SearchHit]]) -> None:
-        self.show_unlinked(*found)
+        if self.show_unlinked(*found) and (kept := self._kept()) is not None:
+            kept.unlinked = list(found[1])
 
     def clear(self) -> None:
         """Show nothing, and forget where pages came from (the vault is closing)."""
