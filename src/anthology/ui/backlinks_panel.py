@@ -141,6 +141,8 @@ COUNT_SHOWN = 50_000
 
 # Views whose first pages the panel keeps as rows (see BacklinksPanel._built).
 BUILT_KEPT = 16
+# A search for unlinked mentions starts when the panel has painted, or after this long.
+UNLINKED_WAIT_MS = 250
 
 
 @dataclass
@@ -694,6 +696,14 @@ class BacklinksPanel(QWidget):
         # cancels the search (its answer is dropped).
         self._mentions = TaskRunner(self)
         self._mentions.done.connect(self._on_unlinked)
+        # A search asked for starts once the panel has painted the click (when its next
+        # paint comes, or after UNLINKED_WAIT_MS if none does): on the worker it shared the
+        # interpreter with the window's panels and their paint.
+        self._unlinked_wanted: tuple[str, Callable[[str], list[SearchHit]],
+                                     Callable[[], None] | None] | None = None  # fmt: skip
+        self._unlinked_later = QTimer(self)
+        self._unlinked_later.setSingleShot(True)
+        self._unlinked_later.timeout.connect(self._start_unlinked)
         # The first pages of the views shown last, as rows (their documents laid out when
         # painted), by view: the index answers the same view for an entry until it changes
         # (VaultIndex.backlinks_view), and a reader goes back and forth between a hub and
@@ -716,6 +726,8 @@ class BacklinksPanel(QWidget):
         page = view.page if view is not None else _no_page
         context_of = view.context if view is not None else None
         self._mentions.cancel()
+        self._unlinked_later.stop()
+        self._unlinked_wanted = None
         self._entry_id = entry_id
         self._fetched_at = None
         per_group = view.group_sources if view is not None else None
@@ -808,6 +820,16 @@ class BacklinksPanel(QWidget):
         if kept is not None and kept.unlinked is not None and kept.view.entry_id == entry_id:
             self.show_unlinked(entry_id, kept.unlinked)
             return
+        self._mentions.cancel()
+        self._unlinked_wanted = (entry_id, search, cancel)
+        # hidden, the panel paints nothing: started on the next turn of the event loop
+        self._unlinked_later.start(UNLINKED_WAIT_MS if self.tree.viewport().isVisible() else 0)
+
+    def _start_unlinked(self) -> None:
+        wanted, self._unlinked_wanted = self._unlinked_wanted, None
+        if wanted is None:
+            return
+        entry_id, search, cancel = wanted
         state = self._mentions.start(_find_mentions, entry_id, search)
         if cancel is not None:
             state.when_cancelled(cancel)
@@ -815,11 +837,13 @@ class BacklinksPanel(QWidget):
     @property
     def finding_unlinked(self) -> bool:
         """Whether a search for unlinked mentions is still running or queued."""
-        return self._mentions.busy
+        return self._mentions.busy or self._unlinked_wanted is not None
 
     def wait_unlinked(self) -> None:
         """Stop waiting for any unlinked mentions and let their search end (before the
         index it reads is closed)."""
+        self._unlinked_later.stop()
+        self._unlinked_wanted = None
         self._mentions.stop()
 
     def _on_unlinked(self, found: tuple[str, list[SearchHit]]) -> None:
@@ -842,8 +866,12 @@ class BacklinksPanel(QWidget):
         self.tree.viewport().update()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.tree.viewport() and event.type() == QEvent.Type.Leave:
-            self.entryHovered.emit("")
+        if obj is self.tree.viewport():
+            kind = event.type()
+            if kind == QEvent.Type.Paint and self._unlinked_wanted is not None:
+                self._unlinked_later.start(0)  # fires once this paint (the window's) is done
+            elif kind == QEvent.Type.Leave:
+                self.entryHovered.emit("")
         return super().eventFilter(obj, event)
 
     def _fetch_visible(self) -> None:
