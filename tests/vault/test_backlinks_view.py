@@ -69,14 +69,19 @@ def test_a_view_asked_again_is_kept_and_its_pages_are_the_backlinks_in_order(
         assert all("Hub Note" in view.context(link) for link in first)
 
 
-def test_a_walked_page_and_a_sorted_page_are_the_same_links(tmp_path: Path, vault: Path) -> None:
+def test_a_page_is_the_same_links_however_it_is_read(tmp_path: Path, vault: Path) -> None:
     with VaultIndex.open(vault, tmp_path / "i.sqlite") as index:
-        for relation in (None, "source"):
-            for offset, limit in ((0, 5), (5, 5), (12, 30), (44, 10)):
-                walked = index.backlinks_page("Hub Note", relation, offset, limit, size=10**6)
-                sorted_ = index.backlinks_page("Hub Note", relation, offset, limit, size=1)
+        for relation in (None, "source", "refines"):
+            wanted = [link for link in index.backlinks("Hub Note") if link.relation == relation]
+            for offset, limit in ((0, 5), (5, 5), (12, 30), (44, 10), (0, 100)):
+                pages = [
+                    index.backlinks_page("Hub Note", relation, offset, limit, plan=plan)
+                    for plan in ("walk", "sources", "sort")
+                ]
                 counted = index.backlinks_page("Hub Note", relation, offset, limit)
-                assert walked == sorted_ == counted
+                sized = index.backlinks_page("Hub Note", relation, offset, limit, size=150)
+                assert pages[0] == pages[1] == pages[2] == counted == sized
+                assert counted == wanted[offset : offset + limit]
 
 
 def test_a_changed_file_is_seen_by_the_next_view(tmp_path: Path, vault: Path) -> None:
