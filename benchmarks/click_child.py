@@ -4,8 +4,9 @@
 
 Offscreen, a real MainWindow; each round clicks, through Qt mouse events, a link in the
 entry (one round in three to the vault's biggest hub), a node of the graph and a row of
-the backlinks panel. Each click is timed to the entry's first paint (an event filter on the
-pane's viewport) and to everything updated (the events the click posted handled, the
+the backlinks panel (when nothing links to the node's entry, of the entry its first link
+names, opened untimed). Each click is timed to the entry's first paint (an event filter on
+the pane's viewport) and to everything updated (the events the click posted handled, the
 backlinks and the graph repainted). Prints one JSON object: {"painted": {kind: [s…]},
 "updated": {kind: [s…]}, "start": s to the first painted entry}.
 """
@@ -14,6 +15,7 @@ import json
 import os
 import sys
 import time
+from urllib.parse import unquote
 
 t_start = time.time()
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -100,9 +102,10 @@ def timed(click) -> tuple[float, float] | None:
     return painted, updated
 
 
-def link_click(prefer: str | None) -> tuple[float, float] | None:
-    pane = win.entry_pane
-    doc = pane.document()
+def first_link(prefer: str | None = None):
+    """The first fragment of the entry's text that links to another entry (to ``prefer``
+    if given), or None."""
+    doc = win.entry_pane.document()
     best = None
     block = doc.begin()
     while block.isValid() and best is None:
@@ -116,6 +119,13 @@ def link_click(prefer: str | None) -> tuple[float, float] | None:
                 break
             it += 1
         block = block.next()
+    return best
+
+
+def link_click(prefer: str | None) -> tuple[float, float] | None:
+    pane = win.entry_pane
+    doc = pane.document()
+    best = first_link(prefer)
     if best is None:
         return None
     cursor = QTextCursor(doc)
@@ -149,6 +159,16 @@ def backlink_click() -> tuple[float, float] | None:
 
     tree = win.backlinks.tree
     model = tree.model()
+    linked = win.backlinks.groups().items()
+    if not any(ids for title, ids in linked if not title.startswith("Unlinked")):
+        # An entry nothing links to (a graph node often is): first, untimed, to the entry
+        # its first link names, which has this one's link at least.
+        link = first_link()
+        if link is None:
+            return None
+        href = link.charFormat().anchorHref().removeprefix("entry:").split("#")[0]
+        win.show_entry(unquote(href))
+        settle()
     tree.expandAll()
     app.processEvents()
     for g in range(model.rowCount()):

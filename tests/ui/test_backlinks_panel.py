@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractSlider
@@ -139,14 +139,18 @@ def test_a_stale_mentions_answer_for_a_previous_entry_is_dropped(qtbot) -> None:
     qtbot.addWidget(panel)
     release = threading.Event()
     cancelled: list[str] = []
+    started: list[str] = []
 
     def slow(entry_id: str) -> list[SearchHit]:  # the common-word title of entry A
+        started.append(entry_id)
         release.wait(10)
         return [mention("from-A")]
 
     panel.show_backlinks(BacklinksView("A", [], 0, lambda r, o, n: []))
     panel.find_unlinked("A", slow, lambda: cancelled.append("A"))
     assert panel.groups() == {"No backlinks": []}  # shown at once, mentions still to come
+    assert panel.finding_unlinked
+    qtbot.waitUntil(lambda: started == ["A"], timeout=5000)  # once the panel has painted
     panel.show_backlinks(
         BacklinksView("B", [], 0, lambda r, o, n: [])
     )  # the user opens B meanwhile
@@ -158,6 +162,40 @@ def test_a_stale_mentions_answer_for_a_previous_entry_is_dropped(qtbot) -> None:
     qtbot.wait(50)  # A's answer, had it been sent, is delivered by now
     assert panel.groups() == {"Unlinked mentions (1)": ["from-B"]}
     assert not panel.tree.isExpanded(panel.model.index(0, 0))  # collapsed until the reader opens it
+
+
+def test_a_search_for_mentions_starts_after_the_panel_is_painted(qtbot) -> None:
+    """The search runs on a worker that shares the interpreter: it starts once the click's
+    paint is done, and not at all for an entry left before then."""
+    panel = BacklinksPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    events: list[str] = []
+    painted = panel.tree.viewport()
+
+    class Painted(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if obj is painted and event.type() == QEvent.Type.Paint:
+                events.append("painted")
+            return False
+
+    spy = Painted()
+    painted.installEventFilter(spy)
+
+    def search(entry_id: str) -> list[SearchHit]:
+        events.append(f"searched {entry_id}")
+        return [mention(f"names-{entry_id}")]
+
+    panel.show_backlinks(BacklinksView("A", [], 0, lambda r, o, n: []))
+    panel.find_unlinked("A", search)
+    panel.show_backlinks(BacklinksView("B", [], 0, lambda r, o, n: []))  # A left at once
+    panel.find_unlinked("B", search)
+    assert events == []  # nothing searched yet
+    qtbot.waitUntil(lambda: "Unlinked mentions (1)" in panel.groups(), timeout=5000)
+    assert panel.groups()["Unlinked mentions (1)"] == ["names-B"]
+    assert "searched A" not in events
+    assert events.index("painted") < events.index("searched B")
 
 
 def test_mentions_of_the_shown_entry_fill_the_collapsed_group(qtbot, index: VaultIndex) -> None:
@@ -309,7 +347,7 @@ def test_a_hostile_title_and_context_are_painted_as_literal_text(qtbot) -> None:
     # the line as it reads: the link as its text, the tags in it not shown at all
     assert 'links <span style="color: #5b47c9;">Hub</span> y' in rows[0].data(ROLE_HTML)
     assert "Hub</b>" in rows[1].data(ROLE_HTML) and "&lt;i&gt;" not in rows[1].data(ROLE_HTML)
-    assert panel.delegate.doc.asked == []  # painting loaded nothing
+    assert panel.delegate.asked == []  # painting loaded nothing
 
 
 def test_a_group_counted_only_up_to_the_cap_pages_to_its_end(

@@ -246,7 +246,7 @@ def test_backlink_rows_and_their_tooltips_are_text(qtbot, name: str) -> None:
     panel.show()
     qtbot.waitExposed(panel)
     panel.grab()  # laid out and painted: 3,000 nested tables once crashed a label
-    assert panel.delegate.doc.asked == []  # painting asked for no image, no file
+    assert panel.delegate.asked == []  # painting asked for no image, no file
     assert all(
         panel.tree.indexWidget(model.index(k, 0, model.index(i, 0))) is None
         for i in range(model.rowCount())

@@ -269,10 +269,20 @@ def test_backlinks_show_at_once_and_unlinked_mentions_fill_in_later(
     qtbot.waitUntil(lambda: "Unlinked mentions (1)" in win.backlinks.groups(), timeout=10000)
     assert win.backlinks.groups()["Unlinked mentions (1)"] == ["mention"]
 
-    # A slow answer for the entry left behind is dropped, not shown under the next one.
-    release.clear()
+    # Back on it while the index is the same: its mentions are shown at once, not searched.
+    assert win.show_entry("SOTA-050")
+    qtbot.waitUntil(lambda: not win.backlinks.finding_unlinked, timeout=10000)
+    del asked[1:]
     assert win.show_entry("LIT-008")
-    qtbot.waitUntil(lambda: len(asked) == 2, timeout=5000)
+    assert win.backlinks.groups()["Unlinked mentions (1)"] == ["mention"]
+    assert len(asked) == 1 and not win.backlinks.finding_unlinked
+
+    # Once the index has changed (the refresh shows the entry's backlinks anew) they are
+    # searched again; a slow answer for the entry left behind is dropped, not shown under
+    # the next one.
+    release.clear()
+    (win.root / "other.md").write_text("# Other\n\nUnrelated.\n", "utf-8")
+    qtbot.waitUntil(lambda: len(asked) == 2, timeout=10000)
     assert win.show_entry("SOTA-050")
     release.set()
     qtbot.waitUntil(lambda: not win.backlinks.finding_unlinked, timeout=10000)

@@ -132,7 +132,7 @@ def test_backlink_contexts_read_rendered_and_the_header_counts_its_groups(
     assert '<img src="math:' in html  # \sqrt{d_k} typeset
     panel.tree.expandAll()
     panel.grab()  # painted: the formulas were given to the row's document
-    assert panel.delegate.doc.asked == []
+    assert panel.delegate.asked == []
 
 
 def test_tag_pane_nests_counts_and_searches(qtbot, open_window) -> None:

@@ -25,6 +25,7 @@ them off the GUI thread and hands them over later with :meth:`BacklinksPanel.sho
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -43,6 +44,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
+    QFont,
     QPainter,
     QPalette,
     QTextDocument,
@@ -137,6 +139,12 @@ SOURCES_SHOWN = 1_000
 COUNT_SHOWN = 50_000
 
 
+# Views whose first pages the panel keeps as rows (see BacklinksPanel._built).
+BUILT_KEPT = 16
+# A search for unlinked mentions starts when the panel has painted, or after this long.
+UNLINKED_WAIT_MS = 250
+
+
 @dataclass
 class _Group:
     title: str
@@ -159,10 +167,23 @@ class _Group:
         source's (a source's links come together, a page may end among them). The rows
         that are new are returned."""
         if rows and self.rows and self.rows[-1].joins(rows[0]):
-            self.rows[-1].add(rows[0])
+            self.rows[-1] = self.rows[-1].joined(rows[0])
             rows = rows[1:]
         self.rows.extend(rows)
         return rows
+
+
+# A group's first page as built: its rows, links fetched, links counted, open-ended.
+_Shown = tuple[tuple["_Row", ...], int, int, bool]
+
+
+@dataclass
+class _Kept:
+    """What the panel keeps of a view it showed (see BacklinksPanel._built)."""
+
+    view: BacklinksView  # kept with the rest, so that its id is not another's
+    pages: list[_Shown]  # each paged group's first page
+    unlinked: list[SearchHit] | None = None  # the mentions found for it, once found
 
 
 class _Row:
@@ -171,7 +192,7 @@ class _Row:
     when first asked: a page holds PAGE links, a screen shows some twenty rows."""
 
     __slots__ = ("_context_of", "_contexts", "_html", "_images", "_label", "_muted",
-                 "_sources", "_theme", "_tooltip", "entry_id")  # fmt: skip
+                 "_sources", "_theme", "_tooltip", "doc", "entry_id")  # fmt: skip
 
     def __init__(
         self,
@@ -192,6 +213,8 @@ class _Row:
         self._html: str | None = None
         self._images: dict[str, bytes] = {}
         self._tooltip: str | None = None
+        # What paints it (see RowDelegate.document): laid out once, drawn at each paint.
+        self.doc: tuple[QFont, float, QTextDocument] | None = None
 
     def joins(self, other: _Row) -> bool:
         """Whether ``other`` is another link of this row's source (to be shown here)."""
@@ -204,11 +227,22 @@ class _Row:
     def restyle(self, muted: str, theme: str) -> None:
         """Drawn again in another theme's colours (its strings are made anew when asked)."""
         self._muted, self._theme = muted, theme
-        self._html = None
+        self._html = self.doc = None
 
     def add(self, other: _Row) -> None:
         self._sources.extend(other._sources)
-        self._contexts = self._html = self._tooltip = None
+        self._contexts = self._html = self._tooltip = self.doc = None
+
+    def joined(self, other: _Row) -> _Row:
+        """This row with ``other``'s links too, as a new row: a row once shown is kept as
+        it is (the panel shows it again when its entry is revisited)."""
+        row = _Row.__new__(_Row)
+        row._theme, row.entry_id, row._label = self._theme, self.entry_id, self._label
+        row._sources = [*self._sources, *other._sources]
+        row._muted, row._context_of = self._muted, self._context_of
+        row._contexts = row._html = row._tooltip = row.doc = None
+        row._images = {}
+        return row
 
     @property
     def lines(self) -> int:
@@ -313,11 +347,13 @@ class BacklinksModel(QAbstractItemModel):
         muted: str,
         context_of: Callable[[LinkRow], str] | None = None,
     ) -> None:
+        """Show ``groups``, fetching the first page of each that has none yet (a group
+        shown before comes with its rows: see BacklinksPanel.show_backlinks)."""
         self.beginResetModel()
         self.groups, self._page, self.muted = groups, page, muted
         self._context_of = context_of
         for group in groups:
-            if group.paged:
+            if group.paged and not group.fetched:
                 self._append(group)  # the first page of each group, as the panel opens
         self.endResetModel()
 
@@ -355,6 +391,17 @@ class BacklinksModel(QAbstractItemModel):
         self.endInsertRows()
         return self.index(n, 0)
 
+    def row_at(self, index: Index) -> _Row | None:
+        """The link (or mention) row at ``index``; None on a group or a "Show more" row.
+        What the delegate paints, asked directly: through ``data`` each role asked
+        crossed from C++ to Python and back (~0.1 ms a call, several per row painted)."""
+        k = index.internalId() - 1
+        if 0 <= k < len(self.groups):
+            rows = self.groups[k].rows
+            if (r := index.row()) < len(rows):
+                return rows[r]
+        return None
+
     def group_of(self, index: Index) -> _Group | None:
         if index.isValid() and index.internalId() == _TOP and index.row() < len(self.groups):
             return self.groups[index.row()]
@@ -372,23 +419,38 @@ class BacklinksModel(QAbstractItemModel):
         return True
 
     # -- QAbstractItemModel ------------------------------------------------------------
-    # index, flags and rowCount are asked for every row at each layout: kept short.
+    # index, flags and rowCount are asked for every row at each layout (~1,000 calls for a
+    # hub's 7 pages): kept to the fewest calls back into Qt. An invalid index (the root) has
+    # row -1 and internal id 0 (_TOP), a row's internal id is its group's position + 1.
     def index(self, row: int, column: int = 0, parent: Index = _ROOT) -> QModelIndex:
-        if column != 0 or row < 0 or row >= self.rowCount(parent):
+        if column or row < 0 or parent.internalId():  # a row has no children
             return QModelIndex()
-        return self.createIndex(row, 0, _TOP if not parent.isValid() else parent.row() + 1)
+        groups = self.groups
+        g = parent.row()
+        if g < 0:
+            return self.createIndex(row, 0, _TOP) if row < len(groups) else QModelIndex()
+        if g < len(groups):
+            group = groups[g]
+            shown = len(group.rows)
+            if row < shown or (row == shown and group.left > 0):
+                return self.createIndex(row, 0, g + 1)
+        return QModelIndex()
 
     def parent(self, index: Index = _ROOT) -> QModelIndex:  # type: ignore[override]
-        if not index.isValid() or index.internalId() == _TOP:
+        k = index.internalId()
+        if not k:  # a group, or the root
             return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, _TOP)
+        return self.createIndex(k - 1, 0, _TOP)
 
     def rowCount(self, parent: Index = _ROOT) -> int:
-        if not parent.isValid():
-            return len(self.groups)
-        if parent.internalId() != _TOP or parent.row() >= len(self.groups):
+        if parent.internalId():
             return 0
-        group = self.groups[parent.row()]
+        g = parent.row()
+        if g < 0:
+            return len(self.groups)
+        if g >= len(self.groups):
+            return 0
+        group = self.groups[g]
         return len(group.rows) + (1 if group.left > 0 else 0)
 
     def columnCount(self, parent: Index = _ROOT) -> int:
@@ -422,7 +484,7 @@ class BacklinksModel(QAbstractItemModel):
             self.endRemoveRows()
         rows = self._rows(links)
         if rows and group.rows and group.rows[-1].joins(rows[0]):  # the last source goes on
-            group.rows[-1].add(rows.pop(0))
+            group.rows[-1] = group.rows[-1].joined(rows.pop(0))
             joined = self.index(shown - 1, 0, parent)
             self.dataChanged.emit(joined, joined)
         group.fetched += len(links)
@@ -440,12 +502,12 @@ class BacklinksModel(QAbstractItemModel):
             self.dataChanged.emit(more, more)  # its "(N not shown)"
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return _NO_FLAGS
-        if index.internalId() != _TOP:
+        if index.internalId():
             return _ROW_FLAGS  # a row: never has children, so the view need not ask
-        group = self.groups[index.row()] if index.row() < len(self.groups) else None
-        return _GROUP_FLAGS if group is not None and (group.paged or group.rows) else _NO_FLAGS
+        g = index.row()  # a group (or the root, -1)
+        if 0 <= g < len(self.groups) and (self.groups[g].paged or self.groups[g].rows):
+            return _GROUP_FLAGS
+        return _NO_FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
@@ -494,9 +556,10 @@ class BacklinksModel(QAbstractItemModel):
 class _InertDocument(QTextDocument):
     """Paints a row's escaped rich text; loads nothing, whatever a string might ask."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, asked: list[str] | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.asked: list[str] = []  # resources refused (none, with escaped text)
+        # resources refused (none, with escaped text): shared by the delegate's documents
+        self.asked: list[str] = [] if asked is None else asked
 
     def loadResource(self, type: int, name: QUrl) -> object:
         self.asked.append(name.toString())
@@ -507,16 +570,36 @@ class RowDelegate(QStyledItemDelegate):
     """Paints a link row's unwrapped lines (source, then each context line), clipped at the
     panel's edge: a row is as high as its lines, and the whole context is in the tooltip.
     Formulas are our typeset images (given to the document, never loaded). Group titles and
-    "Show more" rows are plain text, painted as any item."""
+    "Show more" rows are plain text, painted as any item.
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    Each row keeps the document that paints it (parsed and laid out once, see
+    :meth:`document`): parsing a row's HTML at each paint was ~0.4 ms a row, a repaint of
+    the panel 10-20 ms. The rows are asked of the model directly (:meth:`BacklinksModel.row_at`)."""
+
+    def __init__(self, model: BacklinksModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.doc = _InertDocument(self)
-        self.doc.setDocumentMargin(0)
-        self.doc.setDefaultTextOption(QTextOption(Qt.AlignmentFlag.AlignLeft))
-        option = self.doc.defaultTextOption()
-        option.setWrapMode(QTextOption.WrapMode.NoWrap)
-        self.doc.setDefaultTextOption(option)
+        self.model = model
+        self.asked: list[str] = []  # resources any row's document was asked to load
+        self._option = QTextOption(Qt.AlignmentFlag.AlignLeft)
+        self._option.setWrapMode(QTextOption.WrapMode.NoWrap)
+        # A group's title or a "Show more" row: one line of the view's (bold) font, as high
+        # as the style makes it; measured once per font (each measure asked ~10 roles).
+        self._plain_sizes: list[tuple[bool, QFont, QSize]] = []
+
+    def document(self, row: _Row, font: QFont, dpr: float) -> QTextDocument:
+        """The document painting ``row`` in ``font`` at pixel ratio ``dpr``: made when the
+        row is first painted (or restyled), kept by the row."""
+        if row.doc is not None and row.doc[1] == dpr and row.doc[0] == font:
+            return row.doc[2]
+        doc = _InertDocument(self.asked)
+        doc.setDocumentMargin(0)
+        doc.setDefaultTextOption(self._option)
+        doc.setDefaultFont(font)
+        doc.setHtml(row.html)
+        if row.images:
+            add_math(doc, row.images, dpr)
+        row.doc = (QFont(font), dpr, doc)
+        return doc
 
     def row_height(self, option: QStyleOptionViewItem, lines: int = 1) -> int:
         """The label's line and ``lines`` context lines (a formula stands a little taller
@@ -525,37 +608,42 @@ class RowDelegate(QStyledItemDelegate):
         return spacing + lines * (spacing + 4) + _PAD[1] + _PAD[3] + 2
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
-        lines = index.data(ROLE_LINES)
-        if lines is None:  # asked without the row's text: contexts are cut when painted
-            return super().sizeHint(option, index)
-        return QSize(0, self.row_height(option, lines))
+        row = self.model.row_at(index)
+        if row is not None:
+            return QSize(0, self.row_height(option, row.lines))
+        # The view's one column is stretched to its width (no horizontal scroll bar): only
+        # the height of a title's line counts.
+        group, font = index.internalId() == _TOP, option.font
+        for is_group, measured, size in self._plain_sizes:
+            if is_group == group and measured == font:
+                return size
+        size = QSize(0, super().sizeHint(option, index).height())
+        if len(self._plain_sizes) >= 8:  # the font changed often (zoomed): the last ones
+            del self._plain_sizes[:2]
+        self._plain_sizes.append((group, QFont(font), size))
+        return size
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        html = index.data(ROLE_HTML)
-        if html is None:
+        row = self.model.row_at(index)
+        if row is None:
             super().paint(painter, option, index)
             return
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""  # the background, focus and selection only: the lines are ours
-        widget = opt.widget
+        # The background, focus and selection only (a row has no text, icon, font or brush
+        # of its own in the model): the lines are the row's document.
+        widget = option.widget
         style = widget.style() if widget is not None else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
-        self.doc.setDefaultFont(opt.font)
-        self.doc.setHtml(html)
-        images = index.data(ROLE_IMAGES)
-        if images:
-            add_math(self.doc, images, widget.devicePixelRatioF() if widget else 2.0)
-        rect = opt.rect.adjusted(_PAD[0], _PAD[1], -_PAD[2], -_PAD[3])
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, widget)
+        doc = self.document(row, option.font, widget.devicePixelRatioF() if widget else 2.0)
+        rect = option.rect.adjusted(_PAD[0], _PAD[1], -_PAD[2], -_PAD[3])
         context = QAbstractTextDocumentLayout.PaintContext()
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
-        context.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(role))
+        context.palette.setColor(QPalette.ColorRole.Text, option.palette.color(role))
         context.clip = QRect(0, 0, rect.width(), rect.height()).toRectF()
         painter.save()
         painter.translate(rect.topLeft())
         painter.setClipRect(QRect(0, 0, rect.width(), rect.height()))
-        self.doc.documentLayout().draw(painter, context)
+        doc.documentLayout().draw(painter, context)
         painter.restore()
 
 
@@ -574,7 +662,7 @@ class BacklinksPanel(QWidget):
         self.title = QLabel("Backlinks")
         self.title.setObjectName("panelTitle")
         self.model = BacklinksModel(self)
-        self.delegate = RowDelegate(self)
+        self.delegate = RowDelegate(self.model, self)
         self.tree = QTreeView()
         self.tree.setHeaderHidden(True)
         self.tree.setIndentation(14)
@@ -608,6 +696,21 @@ class BacklinksPanel(QWidget):
         # cancels the search (its answer is dropped).
         self._mentions = TaskRunner(self)
         self._mentions.done.connect(self._on_unlinked)
+        # A search asked for starts once the panel has painted the click (when its next
+        # paint comes, or after UNLINKED_WAIT_MS if none does): on the worker it shared the
+        # interpreter with the window's panels and their paint.
+        self._unlinked_wanted: tuple[str, Callable[[str], list[SearchHit]],
+                                     Callable[[], None] | None] | None = None  # fmt: skip
+        self._unlinked_later = QTimer(self)
+        self._unlinked_later.setSingleShot(True)
+        self._unlinked_later.timeout.connect(self._start_unlinked)
+        # The first pages of the views shown last, as rows (their documents laid out when
+        # painted), by view: the index answers the same view for an entry until it changes
+        # (VaultIndex.backlinks_view), and a reader goes back and forth between a hub and
+        # its notes. Its unlinked mentions too, once found: a search each visit took a
+        # worker's time (and the interpreter's) from the next click.
+        self._built: OrderedDict[int, _Kept] = OrderedDict()
+        self._view: BacklinksView | None = None
 
     def show_backlinks(
         self, view: BacklinksView | None, unlinked: list[SearchHit] | None = None
@@ -623,6 +726,8 @@ class BacklinksPanel(QWidget):
         page = view.page if view is not None else _no_page
         context_of = view.context if view is not None else None
         self._mentions.cancel()
+        self._unlinked_later.stop()
+        self._unlinked_wanted = None
         self._entry_id = entry_id
         self._fetched_at = None
         per_group = view.group_sources if view is not None else None
@@ -654,11 +759,31 @@ class BacklinksPanel(QWidget):
         if not groups and entry_id:
             shown.append(_Group(NO_BACKLINKS))
         muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
+        paged = [group for group in shown if group.paged]
+        self._view = view
+        kept = self._kept()
+        if kept is not None:
+            self._built.move_to_end(id(view))
+            for group, (rows, fetched, count, open_ended) in zip(paged, kept.pages, strict=True):
+                group.rows, group.fetched = list(rows), fetched
+                group.count, group.open_ended = count, open_ended
         self.model.reset(shown, page, muted, context_of)
+        if view is not None and kept is None:
+            pages = [(tuple(group.rows), group.fetched, group.count, group.open_ended)
+                     for group in paged]  # fmt: skip
+            self._built[id(view)] = _Kept(view, pages)
+            while len(self._built) > BUILT_KEPT:
+                self._built.popitem(last=False)
         for i in range(len(shown)):
             self.tree.expand(self.model.index(i, 0))
         if unlinked is not None:
             self.show_unlinked(entry_id, unlinked)
+
+    def _kept(self) -> _Kept | None:
+        """What is kept of the view shown, if it was shown before."""
+        view = self._view
+        kept = self._built.get(id(view)) if view is not None else None
+        return kept if kept is not None and kept.view is view else None
 
     def show_unlinked(self, entry_id: str | None, hits: list[SearchHit]) -> bool:
         """Fill the collapsed "Unlinked mentions" group of ``entry_id`` with ``hits``; a
@@ -687,7 +812,24 @@ class BacklinksPanel(QWidget):
         """Ask ``search(entry_id)`` for the unlinked mentions off the GUI thread (a title
         that is a common word can take long) and show them when they come, unless another
         entry has been shown by then. ``cancel`` (from the GUI thread) stops a search that
-        is superseded, e.g. by interrupting its SQLite connection."""
+        is superseded, e.g. by interrupting its SQLite connection.
+
+        Found once for a view (until the index changes: see :meth:`show_backlinks`), they
+        are shown again at once when it is shown again."""
+        kept = self._kept()
+        if kept is not None and kept.unlinked is not None and kept.view.entry_id == entry_id:
+            self.show_unlinked(entry_id, kept.unlinked)
+            return
+        self._mentions.cancel()
+        self._unlinked_wanted = (entry_id, search, cancel)
+        # hidden, the panel paints nothing: started on the next turn of the event loop
+        self._unlinked_later.start(UNLINKED_WAIT_MS if self.tree.viewport().isVisible() else 0)
+
+    def _start_unlinked(self) -> None:
+        wanted, self._unlinked_wanted = self._unlinked_wanted, None
+        if wanted is None:
+            return
+        entry_id, search, cancel = wanted
         state = self._mentions.start(_find_mentions, entry_id, search)
         if cancel is not None:
             state.when_cancelled(cancel)
@@ -695,32 +837,41 @@ class BacklinksPanel(QWidget):
     @property
     def finding_unlinked(self) -> bool:
         """Whether a search for unlinked mentions is still running or queued."""
-        return self._mentions.busy
+        return self._mentions.busy or self._unlinked_wanted is not None
 
     def wait_unlinked(self) -> None:
         """Stop waiting for any unlinked mentions and let their search end (before the
         index it reads is closed)."""
+        self._unlinked_later.stop()
+        self._unlinked_wanted = None
         self._mentions.stop()
 
     def _on_unlinked(self, found: tuple[str, list[SearchHit]]) -> None:
-        self.show_unlinked(*found)
+        if self.show_unlinked(*found) and (kept := self._kept()) is not None:
+            kept.unlinked = list(found[1])
 
     def clear(self) -> None:
         """Show nothing, and forget where pages came from (the vault is closing)."""
+        self._built.clear()
         self.show_backlinks(None, [])
 
     def set_theme(self, theme: str) -> None:
         """Links, marks and code in the context lines in ``theme``'s colours."""
         self.model.theme = theme
         self.model.muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
+        self._built.clear()  # their rows are in the former colours
         for group in self.model.groups:
             for row in group.rows:
                 row.restyle(self.model.muted, theme)
         self.tree.viewport().update()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.tree.viewport() and event.type() == QEvent.Type.Leave:
-            self.entryHovered.emit("")
+        if obj is self.tree.viewport():
+            kind = event.type()
+            if kind == QEvent.Type.Paint and self._unlinked_wanted is not None:
+                self._unlinked_later.start(0)  # fires once this paint (the window's) is done
+            elif kind == QEvent.Type.Leave:
+                self.entryHovered.emit("")
         return super().eventFilter(obj, event)
 
     def _fetch_visible(self) -> None:

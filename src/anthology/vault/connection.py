@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,6 +60,12 @@ class IndexConnection:
         # (eid, limit) → the typed relations citing an entry and their counts: a hub's take
         # ~40 ms to count, and a reader comes back to hubs (see EntryQueries._cited_by)
         self._cited: dict[tuple[int, int | None], tuple[list, dict[str, int]]] = {}
+        # The backlinks of the entries shown last, kept until the index changes: a reader
+        # goes back and forth between a hub and its notes, and a hub's view and first pages
+        # are ~40 queries (see BacklinkQueries.backlinks_view). (entry id, caps) → its view;
+        # (entry id, relation, offset, limit) → a page of it, least recently used first.
+        self._backlink_views: OrderedDict[tuple, object] = OrderedDict()
+        self._backlink_pages: OrderedDict[tuple, list] = OrderedDict()
 
     def close(self) -> None:
         self.conn.close()
@@ -91,6 +98,8 @@ class IndexConnection:
             self._resolver = None
             self._written_links.clear()
             self._cited.clear()
+            self._backlink_views.clear()
+            self._backlink_pages.clear()
             self._graph = None
 
     @property
