@@ -14,13 +14,24 @@ declaring 12000×12000 would otherwise cost gigabytes).
 Bodies longer than :attr:`EntryPane.background_render_chars` render in a worker thread
 (pure Python, no widgets there); the pane shows the title and "Rendering…" meanwhile, and a
 newer navigation makes a late result be dropped.
+
+A page once laid out is kept: the pane holds the :class:`QTextDocument` of the last
+:data:`PAGE_CACHE_SIZE` pages it showed (with their pictures) and swaps one back in with
+``setDocument`` when the same render comes up again (a revisit, back and forward), instead
+of parsing its HTML again. A page is reused only for the very render it was made from (the
+render cache keys it by the file's mtime and contents, the index generation, the theme and
+the folds) and the same reading settings and pane width: an edited file, another theme or
+font size makes a new page. The document shown may be a cached one, so nothing writes
+into it: :meth:`EntryPane.setHtml` and :meth:`EntryPane.clear` start a fresh document.
 """
 
 from __future__ import annotations
 
 import html
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -65,6 +76,7 @@ BACKGROUND_RENDER_CHARS = 20_000  # what the app passes: longer bodies render in
 READING_WIDTH = 760  # px of text column (readable line width's default); the rest is margin
 NARROW_MARGIN = 24  # px each side when the readable line width is off
 _EXTERNAL = ("http", "https", "mailto")
+PAGE_CACHE_SIZE = 8  # laid-out pages kept per pane (a revisit swaps one back in)
 
 
 FOLD_MARKERS = ("▾\u00a0", "▸\u00a0")  # before each heading (render: fold:hN links)
@@ -117,6 +129,17 @@ def ask_attachment(parent: QWidget, rel_path: str, kind: str) -> bool:
     return box.clickedButton() is show
 
 
+@dataclass
+class _Page:
+    """A page the pane made: its document, the render it came from, the pictures it
+    loaded, and the looks it was made for (:meth:`EntryPane._look`)."""
+
+    rendered: RenderedEntry
+    doc: QTextDocument
+    images: dict[str, QImage]
+    look: tuple
+
+
 class _Relay(QObject):
     """Carries a worker's result to the GUI thread (a queued signal)."""
 
@@ -163,6 +186,9 @@ class EntryPane(QTextBrowser):
         self._folds: dict[str, set[int | str]] = {}
         self._rendered: RenderedEntry | None = None
         self._images: dict[str, QImage] = {}
+        # the pages shown lately, by id(rendered) (each keeps its render alive, so an id
+        # is never another render's while its page is here)
+        self._pages: OrderedDict[int, _Page] = OrderedDict()
         self._preview: Callable[[str], str | None] | None = None
         self._hovered_link: tuple[str, str] | None = None  # the entry link under the pointer
         # Injectable for tests: (parent, vault-relative path, "a .sh file") → show in folder?
@@ -201,7 +227,8 @@ class EntryPane(QTextBrowser):
     def set_vault(self, resolver: EntryLookup, vault_root: Path) -> None:
         self._resolver = resolver
         self._vault_root = Path(vault_root).resolve()
-        self._images.clear()
+        self._images = {}
+        self._drop_pages()
 
     def set_preview_provider(self, fn: Callable[[str], str | None] | None) -> None:
         self._preview = fn
@@ -228,6 +255,7 @@ class EntryPane(QTextBrowser):
             return
         self.reading_style, self.readable_width, self.line_width = style, readable, width
         self._images = {k: v for k, v in self._images.items() if not k.startswith("figure:")}
+        self._drop_pages()
         if self._entry is not None and self._rendered is not None:
             bar = self.verticalScrollBar()
             share = bar.value() / bar.maximum() if bar.maximum() else 0.0
@@ -256,10 +284,8 @@ class EntryPane(QTextBrowser):
         if rendered is None and limit and len(entry.body or "") > limit:
             self._entry, self._rendered = entry, None
             self._pending_scroll = (position, None)
-            self.document().clear()
-            self._apply_margins()
-            self.setHtml(restyle(pending_html(entry, theme=theme), theme, self.reading_style))
-            self._apply_margins()
+            self._set_page_html(restyle(pending_html(entry, theme=theme), theme,
+                                        self.reading_style))  # fmt: skip
             task = _RenderTask(
                 self._token,
                 lambda: render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds),
@@ -293,17 +319,77 @@ class EntryPane(QTextBrowser):
     def _show_rendered(self, entry: Entry, rendered: RenderedEntry, position: int) -> None:
         bar = self.verticalScrollBar()
         self._entry, self._rendered = entry, rendered
-        self._images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
-        doc = self.document()
-        doc.clear()
-        font = QFont(doc.defaultFont())  # what relative sizes ("small") are relative to
-        font.setPointSizeF(self.reading_style.font_size)
-        doc.setDefaultFont(font)
-        self._apply_margins()
-        self.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
-        self._apply_margins()
+        look = self._look()
+        page = self._pages.get(id(rendered))
+        if page is not None and page.rendered is rendered and page.look == look:
+            self._pages.move_to_end(id(rendered))  # laid out before: swapped back in
+            self._images = page.images
+        else:
+            # Built aside and swapped in once whole: the shown page is never emptied first
+            # (which would hide the scroll bar, resize the viewport and lay it out again).
+            self._images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
+            doc = self._new_document()
+            doc.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
+            page = _Page(rendered, doc, self._images, look)
+            self._pages[id(rendered)] = page
+            while len(self._pages) > PAGE_CACHE_SIZE:
+                self._forget(self._pages.popitem(last=False)[1].doc)
+        self._swap_in(page.doc)
         bar.setValue(min(position, bar.maximum()))
         self.renderFinished.emit(entry.id)
+
+    # ------------------------------------------------------------------ documents
+    def _look(self) -> tuple:
+        """What a page's layout and pictures depend on besides its render: the reading
+        settings and the pane's width (figures and pictures are drawn to fit the column)."""
+        return (self.reading_style, self.readable_width, self.line_width, self.width())
+
+    def _new_document(self) -> QTextDocument:
+        """An empty page for this pane (it answers the page's pictures: loadResource)."""
+        doc = QTextDocument(self)
+        doc.setUndoRedoEnabled(False)
+        font = QFont(self.font())  # what relative sizes ("small") are relative to
+        font.setPointSizeF(self.reading_style.font_size)
+        doc.setDefaultFont(font)
+        return doc
+
+    def _swap_in(self, doc: QTextDocument) -> None:
+        """Show ``doc``, its margins set for the viewport first (one layout, not two); the
+        page left is deleted unless it is kept for a revisit."""
+        self._apply_margins(doc)
+        old = self.document()
+        if old is doc:
+            return
+        ours = old.parent() is self  # else Qt's first page, which setDocument deletes
+        self.setDocument(doc)
+        self._apply_margins(doc)  # the scroll bar came or went: the viewport's width moved
+        if ours:
+            self._forget(old)
+
+    def _forget(self, doc: QTextDocument) -> None:
+        """Delete a page the pane made once it is neither shown nor kept."""
+        if doc is self.document() or any(p.doc is doc for p in self._pages.values()):
+            return
+        doc.deleteLater()
+
+    def _drop_pages(self) -> None:
+        pages = list(self._pages.values())
+        self._pages.clear()
+        for page in pages:
+            self._forget(page.doc)
+
+    def _set_page_html(self, text: str) -> None:
+        """Show ``text`` on a fresh page (the one shown may be kept for a revisit)."""
+        doc = self._new_document()
+        doc.setHtml(text)
+        self._swap_in(doc)
+
+    def setHtml(self, text: str) -> None:
+        """Qt's setHtml, on a fresh page: a page kept for a revisit is never written into."""
+        self._set_page_html(text)
+
+    def clear(self) -> None:
+        self._set_page_html("")
 
     def restore_scroll(self, position: int) -> None:
         """Put the view at ``position`` (a reading position saved earlier); a page still
@@ -579,8 +665,8 @@ class EntryPane(QTextBrowser):
     def _text_width(self) -> int:
         return min(self._column(), max(200, self.viewport().width() - 2 * NARROW_MARGIN))
 
-    def _apply_margins(self) -> None:
-        doc = self.document()
+    def _apply_margins(self, doc: QTextDocument | None = None) -> None:
+        doc = doc if doc is not None else self.document()
         side = max(NARROW_MARGIN, (self.viewport().width() - self._column()) // 2)
         frame = doc.rootFrame()
         fmt = frame.frameFormat()
