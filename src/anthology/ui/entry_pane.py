@@ -62,7 +62,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip,
 
 from ..vault import Entry, EntryLookup, open_regular
 from ..vault.attachments import describe, open_policy
-from ..vault.render import RenderedEntry, find_heading, mathtex, render_entry
+from ..vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
 from ..vault.render.entry import cached_render, pending_html
 from ..vault.render.reading import ReadingStyle, restyle
 from ..vault.render.safe_text import html_text
@@ -104,12 +104,19 @@ def _split(url: QUrl) -> tuple[str, str, str]:
 _warmed = False
 
 
+def _warm_up_in_thread() -> None:
+    """The TeX typesetter, then pygments (:func:`highlight.warm_up`, both themes' styles)."""
+    mathtex.warm_up()
+    highlight.warm_up(tuple(palette(theme).pygments_style for theme in ("light", "dark")))
+
+
 def _warm_up_math() -> None:
-    """Load the TeX typesetter in the background, so the first formula opens quickly."""
+    """Load the TeX typesetter and the code highlighter in the background, so the first
+    formula and the first code block open quickly."""
     global _warmed
     if not _warmed:
         _warmed = True
-        threading.Thread(target=mathtex.warm_up, name="math-warm-up", daemon=True).start()
+        threading.Thread(target=_warm_up_in_thread, name="math-warm-up", daemon=True).start()
 
 
 def ask_attachment(parent: QWidget, rel_path: str, kind: str) -> bool:
