@@ -16,10 +16,11 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, Qt, QUrl
 from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
 from reader_window import write_files
 
-from anthology.ui.entry_pane import PAGE_CACHE_SIZE, EntryPane
+from anthology.ui.entry_pane import PAGE_CACHE_SIZE, PREFETCH_DELAY_MS, EntryPane
 from anthology.ui.outline_panel import heading_tops
 from anthology.vault import VaultIndex
 from anthology.vault.render import clear_render_cache
+from anthology.vault.render.entry import cached_render
 from anthology.vault.render.reading import ReadingStyle
 from anthology.vault.render.theme import palette
 
@@ -230,6 +231,7 @@ def test_links_on_a_kept_page_are_hovered_and_followed(qtbot, make_pane, index) 
     show(pane, index, BETA)
     show(pane, index, ALPHA)
     point = link_point(pane, BETA)
+    qtbot.mouseMove(pane.viewport(), QPoint(1, pane.viewport().height() - 1))  # off any link
     with qtbot.waitSignal(pane.linkHovered, timeout=3000) as hovered:
         qtbot.mouseMove(pane.viewport(), point)
     assert hovered.args[:2] == [BETA, ""]
@@ -268,3 +270,80 @@ def test_pages_past_the_kept_ones_are_made_again(make_pane, index, qtbot) -> Non
     assert page(pane) == first
     show(pane, index, "archive/Beta 🌿")
     assert "The archived beta." in pane.toPlainText()
+
+
+def _hover(qtbot, pane: EntryPane, target: str) -> QPoint:
+    point = link_point(pane, target)
+    qtbot.mouseMove(pane.viewport(), QPoint(1, pane.viewport().height() - 1))  # off any link
+    with qtbot.waitSignal(pane.linkHovered, timeout=3000):
+        qtbot.mouseMove(pane.viewport(), point)
+    return point
+
+
+def test_the_page_of_a_link_pointed_at_is_made_before_the_click(qtbot, make_pane, index) -> None:
+    pane = make_pane()
+    pane.fetch_entry = index.entry
+    followed: list[str] = []
+    pane.entryLinkActivated.connect(lambda target, _frag: pane.show_entry(index.entry(target)))
+    pane.entryLinkActivated.connect(lambda target, _frag: followed.append(target))
+    show(pane, index, ALPHA)
+    beta = index.entry(BETA)
+    assert beta is not None and cached_render(beta, index, vault_root=index.root) is None
+    point = _hover(qtbot, pane, BETA)
+    qtbot.waitUntil(lambda: cached_render(beta, index, vault_root=index.root) is not None)
+    qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert followed == [BETA] and pane.current_entry_id == BETA
+    shown = page(pane)
+    assert "beta paragraph 19" in shown[0]
+    fresh = make_pane()
+    show(fresh, index, BETA)
+    assert page(fresh) == shown
+    show(pane, index, ALPHA)  # and it is kept like any page shown
+    show(pane, index, BETA)
+    assert page(pane) == shown
+
+
+def test_a_link_passed_over_quickly_is_not_made(qtbot, make_pane, index) -> None:
+    pane = make_pane()
+    pane.fetch_entry = index.entry
+    show(pane, index, ALPHA)
+    _hover(qtbot, pane, BETA)
+    qtbot.mouseMove(pane.viewport(), QPoint(2, pane.viewport().height() - 2))  # off it
+    qtbot.wait(3 * PREFETCH_DELAY_MS)
+    beta = index.entry(BETA)
+    assert beta is not None and cached_render(beta, index, vault_root=index.root) is None
+
+
+def test_an_edit_after_the_pointing_shows_the_new_text(qtbot, make_pane, index) -> None:
+    pane = make_pane()
+    pane.fetch_entry = index.entry
+    show(pane, index, ALPHA)
+    beta = index.entry(BETA)
+    assert beta is not None
+    _hover(qtbot, pane, BETA)
+    qtbot.waitUntil(lambda: cached_render(beta, index, vault_root=index.root) is not None)
+    path = index.root / "notes" / "Beta 🌿.md"
+    path.write_text("Beta, edited meanwhile.\n", encoding="utf-8")
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    index.refresh()
+    show(pane, index, BETA)
+    assert "Beta, edited meanwhile." in pane.toPlainText()
+    assert "beta paragraph" not in pane.toPlainText()
+
+
+def test_a_long_entry_pointed_at_renders_in_the_background_and_opens_at_once(
+    qtbot, make_pane, index
+) -> None:
+    pane = make_pane()
+    pane.fetch_entry = index.entry
+    pane.background_render_chars = 500  # Alpha's body is longer: rendered in a thread
+    show(pane, index, "HOME")
+    qtbot.waitUntil(lambda: not pane.rendering)
+    alpha = index.entry(ALPHA)
+    assert alpha is not None and len(alpha.body) > 500
+    _hover(qtbot, pane, ALPHA)
+    qtbot.waitUntil(lambda: cached_render(alpha, index, vault_root=index.root) is not None)
+    show(pane, index, ALPHA)
+    assert not pane.rendering  # no "Rendering…" page: it was ready
+    assert "results paragraph 11" in pane.toPlainText()

@@ -77,6 +77,9 @@ READING_WIDTH = 760  # px of text column (readable line width's default); the re
 NARROW_MARGIN = 24  # px each side when the readable line width is off
 _EXTERNAL = ("http", "https", "mailto")
 PAGE_CACHE_SIZE = 8  # laid-out pages kept per pane (a revisit swaps one back in)
+# A link pointed at this long is likely to be clicked: its page is made meanwhile (a click
+# comes a few hundred ms after the pointer, the preview popover after 400 ms).
+PREFETCH_DELAY_MS = 120
 
 
 FOLD_MARKERS = ("▾\u00a0", "▸\u00a0")  # before each heading (render: fold:hN links)
@@ -196,6 +199,14 @@ class EntryPane(QTextBrowser):
         # the pages shown lately, by id(rendered) (each keeps its render alive, so an id
         # is never another render's while its page is here)
         self._pages: OrderedDict[int, _Page] = OrderedDict()
+        self._prefetched: _Page | None = None  # made for the entry link pointed at
+        # (entry id) → the entry as the window shows it: set, the page of a link pointed
+        # at for PREFETCH_DELAY_MS is made before the click (see _prefetch_hovered)
+        self.fetch_entry: Callable[[str], Entry | None] | None = None
+        self._prefetch_timer = QTimer(self)
+        self._prefetch_timer.setSingleShot(True)
+        self._prefetch_timer.setInterval(PREFETCH_DELAY_MS)
+        self._prefetch_timer.timeout.connect(self._prefetch_hovered)
         self._preview: Callable[[str], str | None] | None = None
         self._hovered_link: tuple[str, str] | None = None  # the entry link under the pointer
         # Injectable for tests: (parent, vault-relative path, "a .sh file") → show in folder?
@@ -284,6 +295,7 @@ class EntryPane(QTextBrowser):
         keep = keep_scroll and self._entry is not None and self._entry.id == entry.id
         position = bar.value() if keep else 0
         self._token += 1
+        self._prefetch_timer.stop()  # the link pointed at is the one followed, or gone
         resolver, theme, root = self._resolver, self._theme, self._vault_root
         folds = frozenset(self._folds.get(entry.id, ()))
         rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
@@ -325,25 +337,78 @@ class EntryPane(QTextBrowser):
 
     def _show_rendered(self, entry: Entry, rendered: RenderedEntry, position: int) -> None:
         bar = self.verticalScrollBar()
-        self._entry, self._rendered = entry, rendered
-        look = self._look()
-        page = self._pages.get(id(rendered))
-        if page is not None and page.rendered is rendered and page.look == look:
-            self._pages.move_to_end(id(rendered))  # laid out before: swapped back in
-            self._images = page.images
-        else:
-            # Built aside and swapped in once whole: the shown page is never emptied first
-            # (which would hide the scroll bar, resize the viewport and lay it out again).
-            self._images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
-            doc = self._new_document()
-            doc.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
-            page = _Page(rendered, doc, self._images, look)
-            self._pages[id(rendered)] = page
-            while len(self._pages) > PAGE_CACHE_SIZE:
-                self._forget(self._pages.popitem(last=False)[1].doc)
+        page = self._page_for(rendered)
+        self._entry, self._rendered, self._images = entry, rendered, page.images
+        if page is self._prefetched:  # the page of the link pointed at: kept from now on
+            self._prefetched = None
+            self._keep(page)
         self._swap_in(page.doc)
         bar.setValue(min(position, bar.maximum()))
         self.renderFinished.emit(entry.id)
+
+    def _page_for(self, rendered: RenderedEntry) -> _Page:
+        """The page of ``rendered``: a kept one (laid out before: swapped back in), the
+        one made for the link pointed at, or a new one. A new one is built aside and
+        swapped in whole: the shown page is never emptied first (which would hide the
+        scroll bar, resize the viewport and lay it out again)."""
+        look = self._look()
+        for page in (self._pages.get(id(rendered)), self._prefetched):
+            if page is not None and page.rendered is rendered and page.look == look:
+                if page is not self._prefetched:
+                    self._pages.move_to_end(id(rendered))
+                return page
+        images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
+        doc = self._new_document()
+        doc.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
+        page = _Page(rendered, doc, images, look)
+        self._keep(page)
+        return page
+
+    def _keep(self, page: _Page) -> None:
+        self._pages[id(page.rendered)] = page
+        while len(self._pages) > PAGE_CACHE_SIZE:
+            self._forget(self._pages.popitem(last=False)[1].doc)
+
+    # ------------------------------------------------------------------ prefetch
+    def _prefetch_hovered(self) -> None:
+        """The reader has pointed at an entry link for :data:`PREFETCH_DELAY_MS`: make its
+        page now (render and document), so the click only swaps it in. One such page is
+        held (the last link pointed at); it joins the kept pages once shown. A body long
+        enough to render in the background is rendered there (into the render cache)."""
+        link, fetch, resolver = self._hovered_link, self.fetch_entry, self._resolver
+        if link is None or fetch is None or resolver is None or self.rendering:
+            return
+        if self._entry is not None and link[0] == self._entry.id:
+            return
+        try:
+            entry = fetch(link[0])
+        except Exception:  # a failed look-up costs the click its head start, nothing more
+            return
+        if entry is None:
+            return
+        theme, root = self._theme, self._vault_root
+        folds = frozenset(self._folds.get(entry.id, ()))
+        rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
+        limit = self.background_render_chars
+        if rendered is None and limit and len(entry.body or "") > limit:
+            task = _RenderTask(
+                -1,  # no navigation waits on it: _on_rendered drops it, the cache keeps it
+                lambda: render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds),
+                self._relay,
+            )
+            QThreadPool.globalInstance().start(task)
+            return
+        if rendered is None:
+            rendered = render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds)
+        if id(rendered) in self._pages:
+            return
+        old, self._prefetched = self._prefetched, None
+        images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
+        doc = self._new_document()
+        doc.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
+        self._prefetched = _Page(rendered, doc, images, self._look())
+        if old is not None:
+            self._forget(old.doc)
 
     # ------------------------------------------------------------------ documents
     def _look(self) -> tuple:
@@ -377,11 +442,16 @@ class EntryPane(QTextBrowser):
         """Delete a page the pane made once it is neither shown nor kept."""
         if doc is self.document() or any(p.doc is doc for p in self._pages.values()):
             return
+        if self._prefetched is not None and self._prefetched.doc is doc:
+            return
         doc.deleteLater()
 
     def _drop_pages(self) -> None:
         pages = list(self._pages.values())
+        if self._prefetched is not None:
+            pages.append(self._prefetched)
         self._pages.clear()
+        self._prefetched = None
         for page in pages:
             self._forget(page.doc)
 
@@ -509,6 +579,7 @@ class EntryPane(QTextBrowser):
     def leaveEvent(self, event) -> None:
         if self._hovered_link is not None:  # out of the pane: off the link too
             self._hovered_link = None
+            self._prefetch_timer.stop()
             self.linkLeft.emit()
         super().leaveEvent(event)
 
@@ -542,10 +613,12 @@ class EntryPane(QTextBrowser):
         scheme, path, frag = _split(url)
         if scheme == "entry" and path:
             self._hovered_link = (path, frag)
+            self._prefetch_timer.start()
             ctrl = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
             self.linkHovered.emit(path, frag, ctrl)
         elif self._hovered_link is not None:
             self._hovered_link = None
+            self._prefetch_timer.stop()
             self.linkLeft.emit()
         if scheme != "entry" or self._preview is None or not path:
             QToolTip.hideText()

@@ -77,6 +77,7 @@ from anthology.user_state import (
 )
 from anthology.vault import (
     DiskResolver,
+    Entry,
     EntryRef,
     RefreshReport,
     VaultError,
@@ -211,6 +212,8 @@ class MainWindow(QMainWindow):
             lambda target, frag, ctrl: self.previews.hover(target, frag, immediate=ctrl)
         )
         pane.linkLeft.connect(self.previews.leave)
+        # the page of a link pointed at is made before the click (as show_entry reads it)
+        pane.fetch_entry = self._entry_for_pane
         pane.set_theme(self.theme)
         pane.set_reading(self.reading.style, readable=self.reading.readable,
                          width=self.reading.width)  # fmt: skip
@@ -218,6 +221,10 @@ class MainWindow(QMainWindow):
         if self.index is not None:
             pane.set_vault(self.index, self.index.root)
         return pane
+
+    def _entry_for_pane(self, entry_id: str) -> Entry | None:
+        """The entry as :meth:`show_entry` reads it (what a pane's page is made from)."""
+        return self.index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN) if self.index else None
 
     @property
     def entry_pane(self) -> EntryPane:
