@@ -291,8 +291,18 @@ def test_the_page_of_a_link_pointed_at_is_made_before_the_click(qtbot, make_pane
     assert beta is not None and cached_render(beta, index, vault_root=index.root) is None
     point = _hover(qtbot, pane, BETA)
     qtbot.waitUntil(lambda: cached_render(beta, index, vault_root=index.root) is not None)
+
+    def made() -> list[QTextDocument]:  # the pane's pages holding Beta's text
+        return [
+            d for d in pane.findChildren(QTextDocument) if "beta paragraph 19" in d.toPlainText()
+        ]
+
+    qtbot.waitUntil(lambda: len(made()) == 1)
+    ready = made()[0]
+    assert pane.document() is not ready and "method paragraph 0" in pane.toPlainText()
     qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert followed == [BETA] and pane.current_entry_id == BETA
+    assert pane.document() is ready  # the page made while pointing is the one shown
     shown = page(pane)
     assert "beta paragraph 19" in shown[0]
     fresh = make_pane()

@@ -207,6 +207,9 @@ class EntryPane(QTextBrowser):
         self._prefetch_timer.setSingleShot(True)
         self._prefetch_timer.setInterval(PREFETCH_DELAY_MS)
         self._prefetch_timer.timeout.connect(self._prefetch_hovered)
+        self._prefetch_token = 0
+        self._prefetch_relay = _Relay()
+        self._prefetch_relay.done.connect(self._on_prefetched)
         self._preview: Callable[[str], str | None] | None = None
         self._hovered_link: tuple[str, str] | None = None  # the entry link under the pointer
         # Injectable for tests: (parent, vault-relative path, "a .sh file") → show in folder?
@@ -296,6 +299,7 @@ class EntryPane(QTextBrowser):
         position = bar.value() if keep else 0
         self._token += 1
         self._prefetch_timer.stop()  # the link pointed at is the one followed, or gone
+        self._prefetch_token += 1
         resolver, theme, root = self._resolver, self._theme, self._vault_root
         folds = frozenset(self._folds.get(entry.id, ()))
         rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
@@ -372,9 +376,10 @@ class EntryPane(QTextBrowser):
     # ------------------------------------------------------------------ prefetch
     def _prefetch_hovered(self) -> None:
         """The reader has pointed at an entry link for :data:`PREFETCH_DELAY_MS`: make its
-        page now (render and document), so the click only swaps it in. One such page is
-        held (the last link pointed at); it joins the kept pages once shown. A body long
-        enough to render in the background is rendered there (into the render cache)."""
+        page meanwhile, so the click only swaps it in. The render runs in a worker thread
+        (a page of formulas takes a TeX typesetter ~0.1-0.5 s: pointing must not freeze the
+        pane) and lands in the render cache; its document is then made here. One such page
+        is held (the last link pointed at); it joins the kept pages once shown."""
         link, fetch, resolver = self._hovered_link, self.fetch_entry, self._resolver
         if link is None or fetch is None or resolver is None or self.rendering:
             return
@@ -389,18 +394,26 @@ class EntryPane(QTextBrowser):
         theme, root = self._theme, self._vault_root
         folds = frozenset(self._folds.get(entry.id, ()))
         rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
-        limit = self.background_render_chars
-        if rendered is None and limit and len(entry.body or "") > limit:
-            task = _RenderTask(
-                -1,  # no navigation waits on it: _on_rendered drops it, the cache keeps it
-                lambda: render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds),
-                self._relay,
-            )
-            QThreadPool.globalInstance().start(task)
+        self._prefetch_token += 1
+        if rendered is not None:
+            self._prefetch_page(rendered)
             return
-        if rendered is None:
-            rendered = render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds)
-        if id(rendered) in self._pages:
+        task = _RenderTask(
+            self._prefetch_token,
+            lambda: render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds),
+            self._prefetch_relay,
+        )
+        QThreadPool.globalInstance().start(task)
+
+    def _on_prefetched(self, token: int, result: object) -> None:
+        # a newer pointing or a navigation came first: the render stays cached, no page
+        if token == self._prefetch_token and isinstance(result, RenderedEntry):
+            self._prefetch_page(result)
+
+    def _prefetch_page(self, rendered: RenderedEntry) -> None:
+        if id(rendered) in self._pages or self.rendering:
+            return
+        if self._rendered is not None and rendered.entry_id == self._rendered.entry_id:
             return
         old, self._prefetched = self._prefetched, None
         images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
