@@ -357,3 +357,22 @@ def test_a_long_entry_pointed_at_renders_in_the_background_and_opens_at_once(
     show(pane, index, ALPHA)
     assert not pane.rendering  # no "Rendering…" page: it was ready
     assert "results paragraph 11" in pane.toPlainText()
+
+
+def test_a_page_kept_through_a_resize_matches_a_fresh_one(qtbot, make_pane, index) -> None:
+    pane = make_pane()
+    show(pane, index, ALPHA)
+    pane.resize(520, 700)  # narrower: the page is laid out again for the new column
+    qtbot.waitUntil(lambda: pane.width() == 520)
+    kept = pane.document()
+    show(pane, index, BETA)
+    show(pane, index, ALPHA)
+    assert pane.document() is kept  # no figure to redraw: the page fits the new width
+    fresh = make_pane()
+    fresh.resize(520, 700)
+    qtbot.waitUntil(lambda: fresh.width() == 520)
+    show(fresh, index, ALPHA)
+    assert page(pane) == page(fresh)
+    margins = [p.document().rootFrame().frameFormat().leftMargin() for p in (pane, fresh)]
+    assert margins[0] == margins[1]
+    assert pane.document().size().width() == fresh.document().size().width()

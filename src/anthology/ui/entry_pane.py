@@ -775,7 +775,9 @@ class EntryPane(QTextBrowser):
         super().resizeEvent(event)
         self._apply_margins()
         if any(k.startswith("figure:") for k in self._images):
-            self._refit_timer.start()
+            self._refit_timer.start()  # the page fits the new width once they are redrawn
+        else:
+            self._page_fits_now()
 
     def _refit_figures(self) -> None:
         """Redraw our figures for the new text column (they are drawn to fit it): a pane
@@ -796,3 +798,11 @@ class EntryPane(QTextBrowser):
         if changed:  # the image's layout size changed: lay the document out again
             doc = self.document()
             doc.markContentsDirty(0, doc.characterCount())
+        self._page_fits_now()
+
+    def _page_fits_now(self) -> None:
+        """The page shown is laid out, its figures drawn, for the pane as it is now: a
+        revisit at this width may swap it back in."""
+        page = self._pages.get(id(self._rendered)) if self._rendered is not None else None
+        if page is not None and page.doc is self.document():
+            page.look = self._look()
