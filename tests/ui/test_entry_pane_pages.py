@@ -12,9 +12,19 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, Qt, QUrl
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QEvent,
+    QIODevice,
+    QObject,
+    QPoint,
+    QSettings,
+    Qt,
+    QUrl,
+)
 from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
-from reader_window import write_files
+from reader_window import window_opener, write_files
 
 from anthology.ui.entry_pane import PAGE_CACHE_SIZE, PREFETCH_DELAY_MS, EntryPane
 from anthology.ui.outline_panel import heading_tops
@@ -376,3 +386,44 @@ def test_a_page_kept_through_a_resize_matches_a_fresh_one(qtbot, make_pane, inde
     margins = [p.document().rootFrame().frameFormat().leftMargin() for p in (pane, fresh)]
     assert margins[0] == margins[1]
     assert pane.document().size().width() == fresh.document().size().width()
+
+
+class _PaintPositions(QObject):
+    """The pane's scroll position at each paint of its viewport."""
+
+    def __init__(self, pane: EntryPane) -> None:
+        super().__init__()
+        self.pane, self.seen = pane, []
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.seen.append(self.pane.verticalScrollBar().value())
+        return False
+
+
+def test_back_and_forward_paint_the_page_only_where_it_was_left(
+    qtbot, tmp_path: Path, settings: QSettings
+) -> None:
+    root = write_files(tmp_path / "vault", FILES, _png)
+    opener = window_opener(qtbot, root, tmp_path, settings, entry=ALPHA)
+    win = next(opener)()
+    try:
+        pane = win.entry_pane
+        bar = pane.verticalScrollBar()
+        bar.setValue(900)
+        win.show_entry(BETA)
+        bar.setValue(300)
+        watch = _PaintPositions(pane)
+        pane.viewport().installEventFilter(watch)
+        win.go_back()
+        assert win.current_id() == ALPHA and bar.value() == 900
+        qtbot.wait(50)
+        assert watch.seen and set(watch.seen) == {900}  # never a flash of the page's top
+        watch.seen.clear()
+        win.go_forward()
+        assert win.current_id() == BETA and bar.value() == 300
+        qtbot.wait(50)
+        assert watch.seen and set(watch.seen) == {300}
+        pane.viewport().removeEventFilter(watch)
+    finally:
+        next(opener, None)

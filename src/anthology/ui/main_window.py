@@ -962,8 +962,9 @@ class MainWindow(QMainWindow):
         return self.entry_pane.current_entry_id
 
     def show_entry(self, entry_id: str, *, push: bool = True, keep_scroll: bool = False,
-                   heading: str = "") -> bool:  # fmt: skip
-        """Open an entry in the pane, with its backlinks, and follow it in the graph."""
+                   heading: str = "", scroll: int | None = None) -> bool:  # fmt: skip
+        """Open an entry in the pane, with its backlinks, and follow it in the graph;
+        ``scroll``: the reading position to open it at (back and forward)."""
         if self.index is None:
             self._pending_entry = entry_id
             self.statusBar().showMessage(f"“{plain_text(entry_id, 120)}” opens when the index "
@@ -981,6 +982,8 @@ class MainWindow(QMainWindow):
         pane.show_entry(entry, keep_scroll=keep_scroll or (same and not push))
         if heading:
             pane.scroll_to_heading(heading)
+        if scroll is not None:  # before the paint: the page is seen once, where it was left
+            pane.restore_scroll(scroll)
         if pane.isVisible() and not pane.rendering:
             # The entry is painted now, before the backlinks, graph and outline follow it
             # (a hub's take ~0.1 s more): the reader sees what they clicked at once.
@@ -1059,8 +1062,7 @@ class MainWindow(QMainWindow):
                 self.go_home()
                 return
             scroll = pane.verticalScrollBar().value() if stale else visit.scroll
-            if self.show_entry(visit.entry_id, push=False, keep_scroll=stale):
-                pane.restore_scroll(scroll)
+            self.show_entry(visit.entry_id, push=False, keep_scroll=stale, scroll=scroll)
             return
         ref = self.index.entry_ref(pane.current_entry_id) if pane.current_entry_id else None
         if ref is not None:
@@ -1312,8 +1314,8 @@ class MainWindow(QMainWindow):
         )
 
     def _show_visit(self, visit: Visit | None) -> None:
-        if visit is not None and self.show_entry(visit.entry_id, push=False):
-            self.entry_pane.restore_scroll(visit.scroll)
+        if visit is not None:
+            self.show_entry(visit.entry_id, push=False, scroll=visit.scroll)
         self._update_nav_actions()
 
     def go_home(self) -> None:
