@@ -208,6 +208,7 @@ class EntryPane(QTextBrowser):
         self._prefetch_timer.setInterval(PREFETCH_DELAY_MS)
         self._prefetch_timer.timeout.connect(self._prefetch_hovered)
         self._prefetch_token = 0
+        self._prefetch_busy = False  # a render for a link pointed at is under way
         self._prefetch_relay = _Relay()
         self._prefetch_relay.done.connect(self._on_prefetched)
         self._preview: Callable[[str], str | None] | None = None
@@ -259,6 +260,7 @@ class EntryPane(QTextBrowser):
             return
         self._theme = theme
         self._apply_theme_palette()
+        self._drop_pages()  # the other theme's pages are never shown again as they are
         if self._entry is not None:
             self.show_entry(self._entry, keep_scroll=True)
 
@@ -298,8 +300,7 @@ class EntryPane(QTextBrowser):
         keep = keep_scroll and self._entry is not None and self._entry.id == entry.id
         position = bar.value() if keep else 0
         self._token += 1
-        self._prefetch_timer.stop()  # the link pointed at is the one followed, or gone
-        self._prefetch_token += 1
+        self._cancel_prefetch()  # the link pointed at is the one followed, or gone
         resolver, theme, root = self._resolver, self._theme, self._vault_root
         folds = frozenset(self._folds.get(entry.id, ()))
         rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
@@ -393,11 +394,14 @@ class EntryPane(QTextBrowser):
             return
         theme, root = self._theme, self._vault_root
         folds = frozenset(self._folds.get(entry.id, ()))
+        self._cancel_prefetch()
         rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
-        self._prefetch_token += 1
         if rendered is not None:
             self._prefetch_page(rendered)
             return
+        if self._prefetch_busy:  # one render at a time; the link pointed at then comes next
+            return
+        self._prefetch_busy = True
         task = _RenderTask(
             self._prefetch_token,
             lambda: render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds),
@@ -405,10 +409,17 @@ class EntryPane(QTextBrowser):
         )
         QThreadPool.globalInstance().start(task)
 
+    def _cancel_prefetch(self) -> None:
+        """Stop waiting on the pointer; a render under way makes no page when it lands."""
+        self._prefetch_timer.stop()
+        self._prefetch_token += 1
+
     def _on_prefetched(self, token: int, result: object) -> None:
-        # a newer pointing or a navigation came first: the render stays cached, no page
+        self._prefetch_busy = False
         if token == self._prefetch_token and isinstance(result, RenderedEntry):
             self._prefetch_page(result)
+        elif self._hovered_link is not None:  # pointed elsewhere meanwhile: that one now
+            self._prefetch_timer.start()
 
     def _prefetch_page(self, rendered: RenderedEntry) -> None:
         if id(rendered) in self._pages or self.rendering:
