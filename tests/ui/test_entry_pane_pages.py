@@ -427,3 +427,27 @@ def test_back_and_forward_paint_the_page_only_where_it_was_left(
         pane.viewport().removeEventFilter(watch)
     finally:
         next(opener, None)
+
+
+def test_an_entry_pointed_at_outside_the_page_is_made_before_the_click(
+    qtbot, make_pane, index
+) -> None:
+    pane = make_pane()  # a graph node or a backlinks row pointed at: point_at(entry id)
+    pane.fetch_entry = index.entry
+    show(pane, index, ALPHA)
+
+    def made(text: str) -> list[QTextDocument]:
+        return [d for d in pane.findChildren(QTextDocument) if text in d.toPlainText()]
+
+    pane.point_at(BETA)
+    pane.point_at("")  # left before the delay: nothing is made
+    qtbot.wait(3 * PREFETCH_DELAY_MS)
+    assert not made("beta paragraph 19")
+    pane.point_at(BETA)
+    qtbot.waitUntil(lambda: len(made("beta paragraph 19")) == 1)
+    ready = made("beta paragraph 19")[0]
+    show(pane, index, BETA)
+    assert pane.document() is ready
+    fresh = make_pane()
+    show(fresh, index, BETA)
+    assert page(fresh) == page(pane)

@@ -209,6 +209,7 @@ class EntryPane(QTextBrowser):
         self._prefetch_timer.timeout.connect(self._prefetch_hovered)
         self._prefetch_token = 0
         self._prefetch_busy = False  # a render for a link pointed at is under way
+        self._pointed: str | None = None  # the entry pointed at: a link, a node, a backlink
         self._prefetch_relay = _Relay()
         self._prefetch_relay.done.connect(self._on_prefetched)
         self._preview: Callable[[str], str | None] | None = None
@@ -376,18 +377,19 @@ class EntryPane(QTextBrowser):
 
     # ------------------------------------------------------------------ prefetch
     def _prefetch_hovered(self) -> None:
-        """The reader has pointed at an entry link for :data:`PREFETCH_DELAY_MS`: make its
-        page meanwhile, so the click only swaps it in. The render runs in a worker thread
-        (a page of formulas takes a TeX typesetter ~0.1-0.5 s: pointing must not freeze the
-        pane) and lands in the render cache; its document is then made here. One such page
-        is held (the last link pointed at); it joins the kept pages once shown."""
-        link, fetch, resolver = self._hovered_link, self.fetch_entry, self._resolver
-        if link is None or fetch is None or resolver is None or self.rendering:
+        """The reader has pointed at an entry (a link, a node, a backlink: :meth:`point_at`)
+        for :data:`PREFETCH_DELAY_MS`: make its page meanwhile, so the click only swaps it
+        in. The render runs in a worker thread (a page of formulas takes a TeX typesetter
+        ~0.1-0.5 s: pointing must not freeze the pane) and lands in the render cache; its
+        document is then made here. One such page is held (the last entry pointed at); it
+        joins the kept pages once shown."""
+        pointed, fetch, resolver = self._pointed, self.fetch_entry, self._resolver
+        if pointed is None or fetch is None or resolver is None or self.rendering:
             return
-        if self._entry is not None and link[0] == self._entry.id:
+        if self._entry is not None and pointed == self._entry.id:
             return
         try:
-            entry = fetch(link[0])
+            entry = fetch(pointed)
         except Exception:  # a failed look-up costs the click its head start, nothing more
             return
         if entry is None:
@@ -418,7 +420,17 @@ class EntryPane(QTextBrowser):
         self._prefetch_busy = False
         if token == self._prefetch_token and isinstance(result, RenderedEntry):
             self._prefetch_page(result)
-        elif self._hovered_link is not None:  # pointed elsewhere meanwhile: that one now
+        elif self._pointed is not None:  # pointed elsewhere meanwhile: that one now
+            self._prefetch_timer.start()
+
+    def point_at(self, entry_id: str) -> None:
+        """The reader points at ``entry_id`` outside the page (a graph node, a backlinks
+        row; "" when the pointer left it): its page is made after :data:`PREFETCH_DELAY_MS`,
+        as for a link in the page."""
+        self._pointed = entry_id or None
+        if self._pointed is None:
+            self._prefetch_timer.stop()
+        else:
             self._prefetch_timer.start()
 
     def _prefetch_page(self, rendered: RenderedEntry) -> None:
@@ -603,7 +615,7 @@ class EntryPane(QTextBrowser):
     def leaveEvent(self, event) -> None:
         if self._hovered_link is not None:  # out of the pane: off the link too
             self._hovered_link = None
-            self._prefetch_timer.stop()
+            self.point_at("")
             self.linkLeft.emit()
         super().leaveEvent(event)
 
@@ -637,12 +649,12 @@ class EntryPane(QTextBrowser):
         scheme, path, frag = _split(url)
         if scheme == "entry" and path:
             self._hovered_link = (path, frag)
-            self._prefetch_timer.start()
+            self.point_at(path)
             ctrl = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
             self.linkHovered.emit(path, frag, ctrl)
         elif self._hovered_link is not None:
             self._hovered_link = None
-            self._prefetch_timer.stop()
+            self.point_at("")
             self.linkLeft.emit()
         if scheme != "entry" or self._preview is None or not path:
             QToolTip.hideText()

@@ -1284,6 +1284,7 @@ class MainWindow(QMainWindow):
 
     def _hover_entry(self, entry_id: str) -> None:
         """The pointer is on a graph node or a backlinks row of ``entry_id`` ("": left)."""
+        self.entry_pane.point_at(entry_id)  # its page is made while the reader points
         if entry_id:
             ctrl = QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier
             self.previews.hover(entry_id, immediate=bool(ctrl))
