@@ -77,6 +77,7 @@ READING_WIDTH = 760  # px of text column (readable line width's default); the re
 NARROW_MARGIN = 24  # px each side when the readable line width is off
 _EXTERNAL = ("http", "https", "mailto")
 PAGE_CACHE_SIZE = 8  # laid-out pages kept per pane (a revisit swaps one back in)
+_PAGE_NAME = "entryPage"  # the documents the pane makes (Qt's own first one is unnamed)
 # A link pointed at this long is likely to be clicked: its page is made meanwhile (a click
 # comes a few hundred ms after the pointer, the preview popover after 400 ms).
 PREFETCH_DELAY_MS = 120
@@ -455,6 +456,7 @@ class EntryPane(QTextBrowser):
     def _new_document(self) -> QTextDocument:
         """An empty page for this pane (it answers the page's pictures: loadResource)."""
         doc = QTextDocument(self)
+        doc.setObjectName(_PAGE_NAME)
         doc.setUndoRedoEnabled(False)
         font = QFont(self.font())  # what relative sizes ("small") are relative to
         font.setPointSizeF(self.reading_style.font_size)
@@ -468,7 +470,9 @@ class EntryPane(QTextBrowser):
         old = self.document()
         if old is doc:
             return
-        ours = old.parent() is self  # else Qt's first page, which setDocument deletes
+        # else Qt's first page, which setDocument deletes (named, not asked for its parent:
+        # wrapping Qt's private text control for parent() costs ~40 ms on the first page)
+        ours = old.objectName() == _PAGE_NAME
         self.setDocument(doc)
         self._apply_margins(doc)  # the scroll bar came or went: the viewport's width moved
         if ours:
