@@ -451,3 +451,22 @@ def test_an_entry_pointed_at_outside_the_page_is_made_before_the_click(
     fresh = make_pane()
     show(fresh, index, BETA)
     assert page(fresh) == page(pane)
+
+
+def test_the_scroll_bar_follows_short_and_long_pages(make_pane, index) -> None:
+    pane = make_pane()
+    bar = pane.verticalScrollBar()
+    as_needed = Qt.ScrollBarPolicy.ScrollBarAsNeeded
+    show(pane, index, "HOME")  # short: no scroll bar
+    assert not bar.isVisible() and bar.maximum() == 0
+    show(pane, index, ALPHA)  # long, after a short one: its bar shown before it is laid out
+    assert bar.isVisible() and bar.maximum() > 900
+    assert pane.verticalScrollBarPolicy() == as_needed
+    fresh = make_pane()
+    show(fresh, index, ALPHA)
+    assert page(fresh) == page(pane)
+    left = [p.document().rootFrame().frameFormat().leftMargin() for p in (pane, fresh)]
+    assert left[0] == left[1]
+    show(pane, index, "more/Note 3")  # short again: the bar goes
+    assert not bar.isVisible() and pane.verticalScrollBarPolicy() == as_needed
+    assert pane.toPlainText().endswith("Note number 3 links Alpha v1.2.")

@@ -52,6 +52,7 @@ from PySide6.QtGui import (
     QCursor,
     QDesktopServices,
     QFont,
+    QFontMetricsF,
     QImage,
     QKeyEvent,
     QMouseEvent,
@@ -465,18 +466,43 @@ class EntryPane(QTextBrowser):
 
     def _swap_in(self, doc: QTextDocument) -> None:
         """Show ``doc``, its margins set for the viewport first (one layout, not two); the
-        page left is deleted unless it is kept for a revisit."""
-        self._apply_margins(doc)
+        page left is deleted unless it is kept for a revisit.
+
+        A long page coming after a short one (or the first page) would be laid out at the
+        whole width, then again when its scroll bar shows (the viewport narrows), then
+        again for the new margins: the scroll bar is shown first instead (the short page,
+        cheap to lay out, takes that), so the long one is laid out once."""
         old = self.document()
         if old is doc:
+            self._apply_margins(doc)
             return
+        as_needed = Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        bar_first = (
+            self.verticalScrollBarPolicy() == as_needed
+            and not self.verticalScrollBar().isVisibleTo(self)
+            and self._surely_scrolls(doc)
+        )
+        if bar_first:
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self._apply_margins(doc)
         # else Qt's first page, which setDocument deletes (named, not asked for its parent:
         # wrapping Qt's private text control for parent() costs ~40 ms on the first page)
         ours = old.objectName() == _PAGE_NAME
         self.setDocument(doc)
+        if bar_first:  # as needed again: it stays, the page being longer than the view
+            self.setVerticalScrollBarPolicy(as_needed)
         self._apply_margins(doc)  # the scroll bar came or went: the viewport's width moved
         if ours:
             self._forget(old)
+
+    def _surely_scrolls(self, doc: QTextDocument) -> bool:
+        """Whether ``doc`` is longer than the view, judged from its characters alone (set
+        in lines of the column's width at the body font: headings, spacing and pictures
+        only make a page longer, so a page judged long is)."""
+        metrics = QFontMetricsF(doc.defaultFont())
+        per_line = self._text_width() / max(1.0, metrics.averageCharWidth())
+        lines = self.viewport().height() / max(1.0, metrics.lineSpacing())
+        return doc.characterCount() > per_line * lines
 
     def _forget(self, doc: QTextDocument) -> None:
         """Delete a page the pane made once it is neither shown nor kept."""
