@@ -14,13 +14,24 @@ declaring 12000×12000 would otherwise cost gigabytes).
 Bodies longer than :attr:`EntryPane.background_render_chars` render in a worker thread
 (pure Python, no widgets there); the pane shows the title and "Rendering…" meanwhile, and a
 newer navigation makes a late result be dropped.
+
+A page once laid out is kept: the pane holds the :class:`QTextDocument` of the last
+:data:`PAGE_CACHE_SIZE` pages it showed (with their pictures) and swaps one back in with
+``setDocument`` when the same render comes up again (a revisit, back and forward), instead
+of parsing its HTML again. A page is reused only for the very render it was made from (the
+render cache keys it by the file's mtime and contents, the index generation, the theme and
+the folds) and the same reading settings and pane width: an edited file, another theme or
+font size makes a new page. The document shown may be a cached one, so nothing writes
+into it: :meth:`EntryPane.setHtml` and :meth:`EntryPane.clear` start a fresh document.
 """
 
 from __future__ import annotations
 
 import html
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -41,6 +52,7 @@ from PySide6.QtGui import (
     QCursor,
     QDesktopServices,
     QFont,
+    QFontMetricsF,
     QImage,
     QKeyEvent,
     QMouseEvent,
@@ -51,7 +63,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip,
 
 from ..vault import Entry, EntryLookup, open_regular
 from ..vault.attachments import describe, open_policy
-from ..vault.render import RenderedEntry, find_heading, mathtex, render_entry
+from ..vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
 from ..vault.render.entry import cached_render, pending_html
 from ..vault.render.reading import ReadingStyle, restyle
 from ..vault.render.safe_text import html_text
@@ -65,6 +77,11 @@ BACKGROUND_RENDER_CHARS = 20_000  # what the app passes: longer bodies render in
 READING_WIDTH = 760  # px of text column (readable line width's default); the rest is margin
 NARROW_MARGIN = 24  # px each side when the readable line width is off
 _EXTERNAL = ("http", "https", "mailto")
+PAGE_CACHE_SIZE = 8  # laid-out pages kept per pane (a revisit swaps one back in)
+_PAGE_NAME = "entryPage"  # the documents the pane makes (Qt's own first one is unnamed)
+# A link pointed at this long is likely to be clicked: its page is made meanwhile (a click
+# comes a few hundred ms after the pointer, the preview popover after 400 ms).
+PREFETCH_DELAY_MS = 120
 
 
 FOLD_MARKERS = ("▾\u00a0", "▸\u00a0")  # before each heading (render: fold:hN links)
@@ -92,12 +109,19 @@ def _split(url: QUrl) -> tuple[str, str, str]:
 _warmed = False
 
 
+def _warm_up_in_thread() -> None:
+    """The TeX typesetter, then pygments (:func:`highlight.warm_up`, both themes' styles)."""
+    mathtex.warm_up()
+    highlight.warm_up(tuple(palette(theme).pygments_style for theme in ("light", "dark")))
+
+
 def _warm_up_math() -> None:
-    """Load the TeX typesetter in the background, so the first formula opens quickly."""
+    """Load the TeX typesetter and the code highlighter in the background, so the first
+    formula and the first code block open quickly."""
     global _warmed
     if not _warmed:
         _warmed = True
-        threading.Thread(target=mathtex.warm_up, name="math-warm-up", daemon=True).start()
+        threading.Thread(target=_warm_up_in_thread, name="math-warm-up", daemon=True).start()
 
 
 def ask_attachment(parent: QWidget, rel_path: str, kind: str) -> bool:
@@ -115,6 +139,17 @@ def ask_attachment(parent: QWidget, rel_path: str, kind: str) -> bool:
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     box.exec()
     return box.clickedButton() is show
+
+
+@dataclass
+class _Page:
+    """A page the pane made: its document, the render it came from, the pictures it
+    loaded, and the looks it was made for (:meth:`EntryPane._look`)."""
+
+    rendered: RenderedEntry
+    doc: QTextDocument
+    images: dict[str, QImage]
+    look: tuple
 
 
 class _Relay(QObject):
@@ -163,6 +198,22 @@ class EntryPane(QTextBrowser):
         self._folds: dict[str, set[int | str]] = {}
         self._rendered: RenderedEntry | None = None
         self._images: dict[str, QImage] = {}
+        # the pages shown lately, by id(rendered) (each keeps its render alive, so an id
+        # is never another render's while its page is here)
+        self._pages: OrderedDict[int, _Page] = OrderedDict()
+        self._prefetched: _Page | None = None  # made for the entry link pointed at
+        # (entry id) → the entry as the window shows it: set, the page of a link pointed
+        # at for PREFETCH_DELAY_MS is made before the click (see _prefetch_hovered)
+        self.fetch_entry: Callable[[str], Entry | None] | None = None
+        self._prefetch_timer = QTimer(self)
+        self._prefetch_timer.setSingleShot(True)
+        self._prefetch_timer.setInterval(PREFETCH_DELAY_MS)
+        self._prefetch_timer.timeout.connect(self._prefetch_hovered)
+        self._prefetch_token = 0
+        self._prefetch_busy = False  # a render for a link pointed at is under way
+        self._pointed: str | None = None  # the entry pointed at: a link, a node, a backlink
+        self._prefetch_relay = _Relay()
+        self._prefetch_relay.done.connect(self._on_prefetched)
         self._preview: Callable[[str], str | None] | None = None
         self._hovered_link: tuple[str, str] | None = None  # the entry link under the pointer
         # Injectable for tests: (parent, vault-relative path, "a .sh file") → show in folder?
@@ -201,7 +252,8 @@ class EntryPane(QTextBrowser):
     def set_vault(self, resolver: EntryLookup, vault_root: Path) -> None:
         self._resolver = resolver
         self._vault_root = Path(vault_root).resolve()
-        self._images.clear()
+        self._images = {}
+        self._drop_pages()
 
     def set_preview_provider(self, fn: Callable[[str], str | None] | None) -> None:
         self._preview = fn
@@ -211,6 +263,7 @@ class EntryPane(QTextBrowser):
             return
         self._theme = theme
         self._apply_theme_palette()
+        self._drop_pages()  # the other theme's pages are never shown again as they are
         if self._entry is not None:
             self.show_entry(self._entry, keep_scroll=True)
 
@@ -228,6 +281,7 @@ class EntryPane(QTextBrowser):
             return
         self.reading_style, self.readable_width, self.line_width = style, readable, width
         self._images = {k: v for k, v in self._images.items() if not k.startswith("figure:")}
+        self._drop_pages()
         if self._entry is not None and self._rendered is not None:
             bar = self.verticalScrollBar()
             share = bar.value() / bar.maximum() if bar.maximum() else 0.0
@@ -249,6 +303,7 @@ class EntryPane(QTextBrowser):
         keep = keep_scroll and self._entry is not None and self._entry.id == entry.id
         position = bar.value() if keep else 0
         self._token += 1
+        self._cancel_prefetch()  # the link pointed at is the one followed, or gone
         resolver, theme, root = self._resolver, self._theme, self._vault_root
         folds = frozenset(self._folds.get(entry.id, ()))
         rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
@@ -256,10 +311,8 @@ class EntryPane(QTextBrowser):
         if rendered is None and limit and len(entry.body or "") > limit:
             self._entry, self._rendered = entry, None
             self._pending_scroll = (position, None)
-            self.document().clear()
-            self._apply_margins()
-            self.setHtml(restyle(pending_html(entry, theme=theme), theme, self.reading_style))
-            self._apply_margins()
+            self._set_page_html(restyle(pending_html(entry, theme=theme), theme,
+                                        self.reading_style))  # fmt: skip
             task = _RenderTask(
                 self._token,
                 lambda: render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds),
@@ -292,18 +345,194 @@ class EntryPane(QTextBrowser):
 
     def _show_rendered(self, entry: Entry, rendered: RenderedEntry, position: int) -> None:
         bar = self.verticalScrollBar()
-        self._entry, self._rendered = entry, rendered
-        self._images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
-        doc = self.document()
-        doc.clear()
-        font = QFont(doc.defaultFont())  # what relative sizes ("small") are relative to
-        font.setPointSizeF(self.reading_style.font_size)
-        doc.setDefaultFont(font)
-        self._apply_margins()
-        self.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
-        self._apply_margins()
+        page = self._page_for(rendered)
+        self._entry, self._rendered, self._images = entry, rendered, page.images
+        if page is self._prefetched:  # the page of the link pointed at: kept from now on
+            self._prefetched = None
+            self._keep(page)
+        self._swap_in(page.doc)
         bar.setValue(min(position, bar.maximum()))
         self.renderFinished.emit(entry.id)
+
+    def _page_for(self, rendered: RenderedEntry) -> _Page:
+        """The page of ``rendered``: a kept one (laid out before: swapped back in), the
+        one made for the link pointed at, or a new one. A new one is built aside and
+        swapped in whole: the shown page is never emptied first (which would hide the
+        scroll bar, resize the viewport and lay it out again)."""
+        look = self._look()
+        for page in (self._pages.get(id(rendered)), self._prefetched):
+            if page is not None and page.rendered is rendered and page.look == look:
+                if page is not self._prefetched:
+                    self._pages.move_to_end(id(rendered))
+                return page
+        images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
+        doc = self._new_document()
+        doc.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
+        page = _Page(rendered, doc, images, look)
+        self._keep(page)
+        return page
+
+    def _keep(self, page: _Page) -> None:
+        self._pages[id(page.rendered)] = page
+        while len(self._pages) > PAGE_CACHE_SIZE:
+            self._forget(self._pages.popitem(last=False)[1].doc)
+
+    # ------------------------------------------------------------------ prefetch
+    def _prefetch_hovered(self) -> None:
+        """The reader has pointed at an entry (a link, a node, a backlink: :meth:`point_at`)
+        for :data:`PREFETCH_DELAY_MS`: make its page meanwhile, so the click only swaps it
+        in. The render runs in a worker thread (a page of formulas takes a TeX typesetter
+        ~0.1-0.5 s: pointing must not freeze the pane) and lands in the render cache; its
+        document is then made here. One such page is held (the last entry pointed at); it
+        joins the kept pages once shown."""
+        pointed, fetch, resolver = self._pointed, self.fetch_entry, self._resolver
+        if pointed is None or fetch is None or resolver is None or self.rendering:
+            return
+        if self._entry is not None and pointed == self._entry.id:
+            return
+        try:
+            entry = fetch(pointed)
+        except Exception:  # a failed look-up costs the click its head start, nothing more
+            return
+        if entry is None:
+            return
+        theme, root = self._theme, self._vault_root
+        folds = frozenset(self._folds.get(entry.id, ()))
+        self._cancel_prefetch()
+        rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
+        if rendered is not None:
+            self._prefetch_page(rendered)
+            return
+        if self._prefetch_busy:  # one render at a time; the link pointed at then comes next
+            return
+        self._prefetch_busy = True
+        task = _RenderTask(
+            self._prefetch_token,
+            lambda: render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds),
+            self._prefetch_relay,
+        )
+        QThreadPool.globalInstance().start(task)
+
+    def _cancel_prefetch(self) -> None:
+        """Stop waiting on the pointer; a render under way makes no page when it lands."""
+        self._prefetch_timer.stop()
+        self._prefetch_token += 1
+
+    def _on_prefetched(self, token: int, result: object) -> None:
+        self._prefetch_busy = False
+        if token == self._prefetch_token and isinstance(result, RenderedEntry):
+            self._prefetch_page(result)
+        elif self._pointed is not None:  # pointed elsewhere meanwhile: that one now
+            self._prefetch_timer.start()
+
+    def point_at(self, entry_id: str) -> None:
+        """The reader points at ``entry_id`` outside the page (a graph node, a backlinks
+        row; "" when the pointer left it): its page is made after :data:`PREFETCH_DELAY_MS`,
+        as for a link in the page."""
+        self._pointed = entry_id or None
+        if self._pointed is None:
+            self._prefetch_timer.stop()
+        else:
+            self._prefetch_timer.start()
+
+    def _prefetch_page(self, rendered: RenderedEntry) -> None:
+        if id(rendered) in self._pages or self.rendering:
+            return
+        if self._rendered is not None and rendered.entry_id == self._rendered.entry_id:
+            return
+        old, self._prefetched = self._prefetched, None
+        images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
+        doc = self._new_document()
+        doc.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
+        self._prefetched = _Page(rendered, doc, images, self._look())
+        if old is not None:
+            self._forget(old.doc)
+
+    # ------------------------------------------------------------------ documents
+    def _look(self) -> tuple:
+        """What a page's layout and pictures depend on besides its render: the reading
+        settings and the pane's width (figures and pictures are drawn to fit the column)."""
+        return (self.reading_style, self.readable_width, self.line_width, self.width())
+
+    def _new_document(self) -> QTextDocument:
+        """An empty page for this pane (it answers the page's pictures: loadResource)."""
+        doc = QTextDocument(self)
+        doc.setObjectName(_PAGE_NAME)
+        doc.setUndoRedoEnabled(False)
+        font = QFont(self.font())  # what relative sizes ("small") are relative to
+        font.setPointSizeF(self.reading_style.font_size)
+        doc.setDefaultFont(font)
+        return doc
+
+    def _swap_in(self, doc: QTextDocument) -> None:
+        """Show ``doc``, its margins set for the viewport first (one layout, not two); the
+        page left is deleted unless it is kept for a revisit.
+
+        A long page coming after a short one (or the first page) would be laid out at the
+        whole width, then again when its scroll bar shows (the viewport narrows), then
+        again for the new margins: the scroll bar is shown first instead (the short page,
+        cheap to lay out, takes that), so the long one is laid out once."""
+        old = self.document()
+        if old is doc:
+            self._apply_margins(doc)
+            return
+        as_needed = Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        bar_first = (
+            self.verticalScrollBarPolicy() == as_needed
+            and not self.verticalScrollBar().isVisibleTo(self)
+            and self._surely_scrolls(doc)
+        )
+        if bar_first:
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self._apply_margins(doc)
+        # else Qt's first page, which setDocument deletes (named, not asked for its parent:
+        # wrapping Qt's private text control for parent() costs ~40 ms on the first page)
+        ours = old.objectName() == _PAGE_NAME
+        self.setDocument(doc)
+        if bar_first:  # as needed again: it stays, the page being longer than the view
+            self.setVerticalScrollBarPolicy(as_needed)
+        self._apply_margins(doc)  # the scroll bar came or went: the viewport's width moved
+        if ours:
+            self._forget(old)
+
+    def _surely_scrolls(self, doc: QTextDocument) -> bool:
+        """Whether ``doc`` is longer than the view, judged from its characters alone (set
+        in lines of the column's width at the body font: headings, spacing and pictures
+        only make a page longer, so a page judged long is)."""
+        metrics = QFontMetricsF(doc.defaultFont())
+        per_line = self._text_width() / max(1.0, metrics.averageCharWidth())
+        lines = self.viewport().height() / max(1.0, metrics.lineSpacing())
+        return doc.characterCount() > per_line * lines
+
+    def _forget(self, doc: QTextDocument) -> None:
+        """Delete a page the pane made once it is neither shown nor kept."""
+        if doc is self.document() or any(p.doc is doc for p in self._pages.values()):
+            return
+        if self._prefetched is not None and self._prefetched.doc is doc:
+            return
+        doc.deleteLater()
+
+    def _drop_pages(self) -> None:
+        pages = list(self._pages.values())
+        if self._prefetched is not None:
+            pages.append(self._prefetched)
+        self._pages.clear()
+        self._prefetched = None
+        for page in pages:
+            self._forget(page.doc)
+
+    def _set_page_html(self, text: str) -> None:
+        """Show ``text`` on a fresh page (the one shown may be kept for a revisit)."""
+        doc = self._new_document()
+        doc.setHtml(text)
+        self._swap_in(doc)
+
+    def setHtml(self, text: str) -> None:
+        """Qt's setHtml, on a fresh page: a page kept for a revisit is never written into."""
+        self._set_page_html(text)
+
+    def clear(self) -> None:
+        self._set_page_html("")
 
     def restore_scroll(self, position: int) -> None:
         """Put the view at ``position`` (a reading position saved earlier); a page still
@@ -416,6 +645,7 @@ class EntryPane(QTextBrowser):
     def leaveEvent(self, event) -> None:
         if self._hovered_link is not None:  # out of the pane: off the link too
             self._hovered_link = None
+            self.point_at("")
             self.linkLeft.emit()
         super().leaveEvent(event)
 
@@ -449,10 +679,12 @@ class EntryPane(QTextBrowser):
         scheme, path, frag = _split(url)
         if scheme == "entry" and path:
             self._hovered_link = (path, frag)
+            self.point_at(path)
             ctrl = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
             self.linkHovered.emit(path, frag, ctrl)
         elif self._hovered_link is not None:
             self._hovered_link = None
+            self.point_at("")
             self.linkLeft.emit()
         if scheme != "entry" or self._preview is None or not path:
             QToolTip.hideText()
@@ -579,8 +811,8 @@ class EntryPane(QTextBrowser):
     def _text_width(self) -> int:
         return min(self._column(), max(200, self.viewport().width() - 2 * NARROW_MARGIN))
 
-    def _apply_margins(self) -> None:
-        doc = self.document()
+    def _apply_margins(self, doc: QTextDocument | None = None) -> None:
+        doc = doc if doc is not None else self.document()
         side = max(NARROW_MARGIN, (self.viewport().width() - self._column()) // 2)
         frame = doc.rootFrame()
         fmt = frame.frameFormat()
@@ -596,7 +828,9 @@ class EntryPane(QTextBrowser):
         super().resizeEvent(event)
         self._apply_margins()
         if any(k.startswith("figure:") for k in self._images):
-            self._refit_timer.start()
+            self._refit_timer.start()  # the page fits the new width once they are redrawn
+        else:
+            self._page_fits_now()
 
     def _refit_figures(self) -> None:
         """Redraw our figures for the new text column (they are drawn to fit it): a pane
@@ -617,3 +851,11 @@ class EntryPane(QTextBrowser):
         if changed:  # the image's layout size changed: lay the document out again
             doc = self.document()
             doc.markContentsDirty(0, doc.characterCount())
+        self._page_fits_now()
+
+    def _page_fits_now(self) -> None:
+        """The page shown is laid out, its figures drawn, for the pane as it is now: a
+        revisit at this width may swap it back in."""
+        page = self._pages.get(id(self._rendered)) if self._rendered is not None else None
+        if page is not None and page.doc is self.document():
+            page.look = self._look()

@@ -78,6 +78,7 @@ from anthology.user_state import (
 )
 from anthology.vault import (
     DiskResolver,
+    Entry,
     EntryRef,
     RefreshReport,
     VaultError,
@@ -212,6 +213,8 @@ class MainWindow(QMainWindow):
             lambda target, frag, ctrl: self.previews.hover(target, frag, immediate=ctrl)
         )
         pane.linkLeft.connect(self.previews.leave)
+        # the page of a link pointed at is made before the click (as show_entry reads it)
+        pane.fetch_entry = self._entry_for_pane
         pane.set_theme(self.theme)
         pane.set_reading(self.reading.style, readable=self.reading.readable,
                          width=self.reading.width)  # fmt: skip
@@ -219,6 +222,10 @@ class MainWindow(QMainWindow):
         if self.index is not None:
             pane.set_vault(self.index, self.index.root)
         return pane
+
+    def _entry_for_pane(self, entry_id: str) -> Entry | None:
+        """The entry as :meth:`show_entry` reads it (what a pane's page is made from)."""
+        return self.index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN) if self.index else None
 
     @property
     def entry_pane(self) -> EntryPane:
@@ -967,8 +974,9 @@ class MainWindow(QMainWindow):
         return self.entry_pane.current_entry_id
 
     def show_entry(self, entry_id: str, *, push: bool = True, keep_scroll: bool = False,
-                   heading: str = "") -> bool:  # fmt: skip
-        """Open an entry in the pane, with its backlinks, and follow it in the graph."""
+                   heading: str = "", scroll: int | None = None) -> bool:  # fmt: skip
+        """Open an entry in the pane, with its backlinks, and follow it in the graph;
+        ``scroll``: the reading position to open it at (back and forward)."""
         if self.index is None:
             self._pending_entry = entry_id
             self.statusBar().showMessage(f"“{plain_text(entry_id, 120)}” opens when the index "
@@ -988,6 +996,8 @@ class MainWindow(QMainWindow):
         pane.show_entry(entry, keep_scroll=keep_scroll or (same and not push))
         if heading:
             pane.scroll_to_heading(heading)
+        if scroll is not None:  # before the paint: the page is seen once, where it was left
+            pane.restore_scroll(scroll)
         if pane.isVisible() and not pane.rendering:
             # The entry is painted now, before the backlinks, graph and outline follow it
             # (a hub's take ~0.1 s more): the reader sees what they clicked at once.
@@ -1066,8 +1076,7 @@ class MainWindow(QMainWindow):
                 self.go_home()
                 return
             scroll = pane.verticalScrollBar().value() if stale else visit.scroll
-            if self.show_entry(visit.entry_id, push=False, keep_scroll=stale):
-                pane.restore_scroll(scroll)
+            self.show_entry(visit.entry_id, push=False, keep_scroll=stale, scroll=scroll)
             return
         ref = self.index.entry_ref(pane.current_entry_id) if pane.current_entry_id else None
         if ref is not None:
@@ -1289,6 +1298,7 @@ class MainWindow(QMainWindow):
 
     def _hover_entry(self, entry_id: str) -> None:
         """The pointer is on a graph node or a backlinks row of ``entry_id`` ("": left)."""
+        self.entry_pane.point_at(entry_id)  # its page is made while the reader points
         if entry_id:
             ctrl = QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier
             self.previews.hover(entry_id, immediate=bool(ctrl))
@@ -1319,8 +1329,8 @@ class MainWindow(QMainWindow):
         )
 
     def _show_visit(self, visit: Visit | None) -> None:
-        if visit is not None and self.show_entry(visit.entry_id, push=False):
-            self.entry_pane.restore_scroll(visit.scroll)
+        if visit is not None:
+            self.show_entry(visit.entry_id, push=False, scroll=visit.scroll)
         self._update_nav_actions()
 
     def go_home(self) -> None:
