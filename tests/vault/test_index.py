@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import networkx as nx
+import pytest
 
 from anthology.vault.index import VaultIndex
 from anthology.vault.model import MATCH_END, MATCH_START
@@ -256,6 +257,37 @@ def test_a_hubs_citing_entries_can_be_capped_per_relation(tmp_path: Path) -> Non
     # The first ten by id of each relation, in the order the whole list has them.
     assert [(r.relation, r.other.id) for r in capped.cited_by] == [
         (r.relation, r.other.id) for r in whole.cited_by if r.other.id < "s10"
+    ]
+
+
+@pytest.mark.parametrize("plan", ["walk", "sources", "sort"])
+def test_a_hubs_first_citing_entries_are_the_same_however_they_are_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plan: str
+) -> None:
+    """The first citing entries of each relation (by id, any case), each with its link's
+    text, whether the entries are walked in id order, the citing entries sorted, or the
+    links joined and sorted whole (the index picks by the relation's size and density)."""
+    vault = tmp_path / "My Vault"
+    (vault / "Reading list").mkdir(parents=True)
+    (vault / "Hub note.md").write_text("# Hub note\n", encoding="utf-8")
+    for i in range(130):
+        name = f"{'Zeta' if i % 3 else 'alpha'} {i:03d}.md"  # ids sort case-insensitively
+        twice = ', "[[Hub note|again]]"' if i % 11 == 0 else ""
+        (vault / "Reading list" / name).write_text(
+            f'---\nsource: ["[[Hub note]]"{twice}]\npaper: "[[Hub note|the hub]]"\n---\n',
+            encoding="utf-8",
+        )
+    with VaultIndex.open(vault, tmp_path / "i.sqlite") as idx:
+        whole = idx.entry("Hub note")
+        monkeypatch.setattr(VaultIndex, "_read_plan", lambda self, size, wanted: plan)
+        idx._cited.clear()
+        capped = idx.entry("Hub note", cited_by_limit=10)
+    assert capped.cited_by_total == whole.cited_by_total == {"paper": 130, "source": 130}
+    first = {}
+    for r in whole.cited_by:
+        first.setdefault(r.relation, []).append((r.other.id, r.text))
+    assert [(r.relation, r.other.id, r.text) for r in capped.cited_by] == [
+        (relation, other, text) for relation, rows in first.items() for other, text in rows[:10]
     ]
 
 

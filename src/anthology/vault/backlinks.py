@@ -20,12 +20,6 @@ BACKLINK_BATCH = 1000
 # a hub's view is 7 groups of 50 links, ~300 KB with their rows.
 VIEW_CACHE_SIZE = 32
 PAGE_CACHE_SIZE = 256
-# A group's page is read by walking the entries in id order when the walk's steps,
-# ``(offset + limit) × entries / size``, are fewer than WALK_DENSE × the ``size`` sources the
-# other way sorts (a step ~0.5 µs, a sorted source ~1 µs at 10,000 entries); a group of up to
-# SORT_UP_TO links, about a page, is sorted whole. See BacklinkQueries.backlinks_page.
-WALK_DENSE = 2
-SORT_UP_TO = 100
 # A link row as _links_from_rows reads it (s: its source, t: its target, l: the link).
 _LINK_COLUMNS_SQL = (
     "s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
@@ -272,7 +266,7 @@ class BacklinkQueries(IndexConnection):
                         "SELECT count(*) FROM (SELECT 1 FROM links WHERE target = ? "
                         "AND relation IS ? LIMIT ?)", (eid, relation, WALK_PAST + 1),
                     ).fetchone()[0]  # fmt: skip
-                plan = self._page_plan(size, offset, limit)
+                plan = self._read_plan(size, offset + limit)
         if plan == "sort":
             return self._link_rows(
                 "l.target = ? AND l.source != l.target AND l.relation IS ?",
@@ -299,15 +293,6 @@ class BacklinkQueries(IndexConnection):
             )
         rows = self._q(sql, (eid, relation, limit, offset))
         return _links_from_rows(rows, self._bodies(rows) if contexts else None)
-
-    def _page_plan(self, size: int, offset: int, limit: int) -> str:
-        """How :meth:`backlinks_page` reads a page of a group of ``size`` links."""
-        if size > WALK_PAST:
-            return "walk"
-        if size <= SORT_UP_TO:
-            return "sort"
-        entries = self.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
-        return "walk" if (offset + limit) * entries < WALK_DENSE * size * size else "sources"
 
     def link_context(self, link: LinkRow) -> str:
         """The context line of one body link that came without it (see
