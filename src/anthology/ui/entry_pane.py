@@ -110,9 +110,11 @@ _warmed = False
 
 
 def _warm_up_in_thread() -> None:
-    """The TeX typesetter, then pygments (:func:`highlight.warm_up`, both themes' styles)."""
-    mathtex.warm_up()
+    """Pygments (:func:`highlight.warm_up`, both themes' styles), then the TeX typesetter:
+    the highlighter is ready in ~0.1 s, the typesetter takes ~0.3 s more; in the other
+    order a code block clicked as the window settled compiled its lexer itself (~70 ms)."""
     highlight.warm_up(tuple(palette(theme).pygments_style for theme in ("light", "dark")))
+    mathtex.warm_up()
 
 
 def _warm_up_math() -> None:
