@@ -5,6 +5,7 @@ comments that must not count. A module of its own so that any test can import it
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 REALISTIC_VAULT: dict[str, str] = {
@@ -90,3 +91,12 @@ def write_vault(root: Path, files: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
+
+
+def write_newer(path: Path, text: str) -> None:
+    """Write one note (its folders made) with a visibly newer mtime, however fast the test
+    runs: the index tells changed files by mtime and size."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import unquote
 
-from PySide6.QtCore import QPoint, QSettings
-from PySide6.QtGui import QTextCursor
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QSettings
+from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument, QTextFragment
 from PySide6.QtWidgets import QTextBrowser
 
 from anthology.ui.main_window import MainWindow
@@ -63,24 +63,51 @@ def window_opener(
         win.close()
 
 
-def anchor_cursor(pane: QTextBrowser, match: Callable[[str], bool]) -> QTextCursor:
-    """A cursor inside the first link of ``pane`` whose href ``match`` accepts."""
-    block = pane.document().begin()
+def fragments(doc: QTextDocument) -> Iterator[QTextFragment]:
+    """Every fragment of ``doc``, in order (a run of text in one format, or one image)."""
+    block = doc.begin()
     while block.isValid():
         it = block.begin()
         while not it.atEnd():
-            frag = it.fragment()
-            if match(frag.charFormat().anchorHref()):
-                cursor = QTextCursor(pane.document())
-                cursor.setPosition(frag.position() + 1)
-                return cursor
+            yield it.fragment()
             it += 1
         block = block.next()
+
+
+def images_in(doc: QTextDocument) -> list[str]:
+    """The names of the pictures ``doc`` draws, in order."""
+    return [
+        frag.charFormat().toImageFormat().name()
+        for frag in fragments(doc)
+        if frag.charFormat().isImageFormat()
+    ]
+
+
+def tiny_png() -> bytes:
+    """An 8×8 red PNG: a picture for a vault's attachments folder."""
+    image = QImage(8, 8, QImage.Format.Format_RGB32)
+    image.fill(QColor("red"))
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buf, "PNG")
+    return bytes(data.data())
+
+
+def anchor_cursor(pane: QTextBrowser, match: Callable[[str], bool]) -> QTextCursor:
+    """A cursor inside the first link of ``pane`` whose href ``match`` accepts (in the
+    middle of it)."""
+    for frag in fragments(pane.document()):
+        if match(frag.charFormat().anchorHref()):
+            cursor = QTextCursor(pane.document())
+            cursor.setPosition(frag.position() + max(1, frag.length() // 2))
+            return cursor
     raise AssertionError("no such link in the pane")
 
 
-def link_point(win: MainWindow, target: str) -> QPoint:
-    """Where, in the active pane's viewport, the link to ``target`` is drawn."""
-    pane = win.entry_pane
+def link_point(win: MainWindow | QTextBrowser, target: str) -> QPoint:
+    """Where, in the viewport of a pane (or of ``win``'s active pane), the link to entry
+    ``target`` is drawn."""
+    pane = win.entry_pane if isinstance(win, MainWindow) else win
     cursor = anchor_cursor(pane, lambda href: unquote(href).startswith(f"entry:{target}"))
     return pane.cursorRect(cursor).center()

@@ -3,7 +3,6 @@ changes), a changed file is seen, and the rows still read as text with formulas 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,13 +14,9 @@ from reader_window import window_opener
 from anthology.ui.backlinks_panel import PAGE, ROLE_HTML, ROLE_MORE, BacklinksPanel
 from anthology.ui.main_window import MainWindow
 from anthology.vault.index import VaultIndex
+from sample_vault import write_newer
 
-
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    st = path.stat()  # a visibly new mtime, however fast the test runs
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+write = write_newer  # a note written with a visibly newer mtime
 
 
 @pytest.fixture

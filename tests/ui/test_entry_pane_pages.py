@@ -13,18 +13,15 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import (
-    QBuffer,
-    QByteArray,
     QEvent,
-    QIODevice,
     QObject,
     QPoint,
     QSettings,
     Qt,
     QUrl,
 )
-from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
-from reader_window import window_opener, write_files
+from PySide6.QtGui import QColor, QImage, QTextDocument
+from reader_window import images_in, link_point, tiny_png, window_opener, write_files
 
 from anthology.ui.entry_pane import PAGE_CACHE_SIZE, PREFETCH_DELAY_MS, EntryPane
 from anthology.ui.outline_panel import heading_tops
@@ -57,20 +54,10 @@ FILES = {
 }
 
 
-def _png() -> bytes:
-    image = QImage(8, 8, QImage.Format.Format_RGB32)
-    image.fill(QColor("red"))
-    data = QByteArray()
-    buf = QBuffer(data)
-    buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buf, "PNG")
-    return bytes(data.data())
-
-
 @pytest.fixture
 def index(tmp_path: Path):
     clear_render_cache()
-    root = write_files(tmp_path / "vault", FILES, _png)
+    root = write_files(tmp_path / "vault", FILES, tiny_png)
     idx = VaultIndex.open(root, tmp_path / "index.sqlite")
     yield idx
     idx.close()
@@ -99,18 +86,8 @@ def show(pane: EntryPane, index: VaultIndex, entry_id: str) -> None:
 def images(pane: EntryPane) -> dict[str, tuple[int, int]]:
     """Every picture the page shows (name → size), as the document draws it."""
     doc = pane.document()
-    names: list[str] = []
-    block = doc.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            fmt = it.fragment().charFormat()
-            if fmt.isImageFormat():
-                names.append(fmt.toImageFormat().name())
-            it += 1
-        block = block.next()
     found = {}
-    for name in names:
+    for name in images_in(doc):
         image = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl(name))
         assert isinstance(image, QImage) and not image.isNull(), name
         found[name] = (image.width(), image.height())
@@ -125,24 +102,6 @@ def body_point_size(pane: EntryPane) -> float:
     found = pane.document().find("lorem ipsum")
     assert not found.isNull()
     return found.charFormat().font().pointSizeF()
-
-
-def link_point(pane: EntryPane, target: str) -> QPoint:
-    """Where the first link to entry ``target`` is drawn in the viewport."""
-    doc = pane.document()
-    block = doc.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            frag = it.fragment()
-            href = QUrl(frag.charFormat().anchorHref())
-            if href.scheme() == "entry" and href.path() == target:
-                cursor = QTextCursor(doc)
-                cursor.setPosition(frag.position() + max(1, frag.length() // 2))
-                return pane.cursorRect(cursor).center()
-            it += 1
-        block = block.next()
-    raise AssertionError(f"no link to {target!r}")
 
 
 def test_a_revisit_shows_the_same_page_with_its_pictures(make_pane, index) -> None:
@@ -404,7 +363,7 @@ class _PaintPositions(QObject):
 def test_back_and_forward_paint_the_page_only_where_it_was_left(
     qtbot, tmp_path: Path, settings: QSettings
 ) -> None:
-    root = write_files(tmp_path / "vault", FILES, _png)
+    root = write_files(tmp_path / "vault", FILES, tiny_png)
     opener = window_opener(qtbot, root, tmp_path, settings, entry=ALPHA)
     win = next(opener)()
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt, QUrl
 from PySide6.QtWidgets import QApplication
-from reader_window import link_point, window_opener, write_files
+from reader_window import images_in, link_point, window_opener, write_files
 
 from anthology.ui.backlinks_panel import ROLE_HTML
 from anthology.ui.main_window import MainWindow
@@ -46,20 +46,6 @@ def vault(tmp_path: Path) -> Path:
 @pytest.fixture
 def open_window(qtbot, tmp_path: Path, vault: Path, settings: QSettings):
     yield from window_opener(qtbot, vault, tmp_path, settings)
-
-
-def images_in(doc) -> list[str]:
-    names = []
-    block = doc.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            fmt = it.fragment().charFormat()
-            if fmt.isImageFormat():
-                names.append(fmt.toImageFormat().name())
-            it += 1
-        block = block.next()
-    return names
 
 
 def hover(qtbot, win: MainWindow, target: str, modifier=Qt.KeyboardModifier.NoModifier):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFontInfo
-from reader_window import anchor_cursor, window_opener, write_files
+from reader_window import anchor_cursor, tiny_png, window_opener, write_files
 
 from anthology.ui.main_window import MainWindow
 
@@ -35,22 +35,9 @@ FILES = {
 }
 
 
-def _png() -> bytes:
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-    from PySide6.QtGui import QColor, QImage
-
-    image = QImage(8, 8, QImage.Format.Format_RGB32)
-    image.fill(QColor("red"))
-    data = QByteArray()
-    buf = QBuffer(data)
-    buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buf, "PNG")
-    return bytes(data.data())
-
-
 @pytest.fixture
 def vault(tmp_path: Path) -> Path:
-    return write_files(tmp_path / "vault", FILES, _png)
+    return write_files(tmp_path / "vault", FILES, tiny_png)
 
 
 @pytest.fixture

@@ -3,20 +3,15 @@ a group's page is read by walking the entries or by sorting the group."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from anthology.vault.index import VaultIndex
 from anthology.vault.model import LinkRow
+from sample_vault import write_newer
 
-
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    st = path.stat()  # a visibly new mtime, however fast the test runs
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+write = write_newer  # a note written with a visibly newer mtime
 
 
 @pytest.fixture
