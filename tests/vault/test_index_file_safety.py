@@ -279,3 +279,26 @@ def test_a_killed_build_leaves_no_workers_and_its_scratch_is_swept(tmp_path: Pat
     with VaultIndex.open(vault, db) as index:  # the next run sweeps it and builds
         assert index.stats()["entries"] == PARALLEL_THRESHOLD * 3
     assert list(db.parent.glob(f"{SCRATCH_PREFIX}*")) == []
+
+
+def test_a_worker_whose_build_died_before_it_started_ends_at_once(tmp_path: Path) -> None:
+    """A build killed while its worker was still starting: by the time the worker runs its
+    initializer it belongs to init, and it must end rather than take init for its build and
+    wait for work forever (a process left behind, seen in the test suite)."""
+    dead_build = 2**22 + 12345  # a pid that is not this worker's parent
+    code = (
+        "from anthology.vault.stage import _die_with_parent\n"
+        f"_die_with_parent({dead_build})\n"
+        "print('still here')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 1 and "still here" not in done.stdout
+    alive = (
+        "import os\nfrom anthology.vault.stage import _die_with_parent\n"
+        "_die_with_parent(os.getppid())\nprint('still here')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", alive], env=env, capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0 and "still here" in done.stdout  # its build is alive

@@ -236,7 +236,7 @@ class Indexer:
             parallel=parallel,
             initializer=start_worker,
             # the workers' names, pickled only for workers (0.15 s for 10,000 entries)
-            initargs=(folder.name, str(self.root), save_links(folder.name, links))
+            initargs=(folder.name, str(self.root), save_links(folder.name, links), os.getpid())
             if parallel
             else (),
         )

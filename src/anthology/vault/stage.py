@@ -212,11 +212,16 @@ def save_links(folder: str, links: LinkTargets) -> str:
     return path
 
 
-def _die_with_parent() -> None:
-    """End this worker when the process that started it dies (``kill -9`` of a build left
-    idle workers behind): the kernel's parent-death signal on Linux, and everywhere a
-    thread that notices the parent is gone."""
-    parent = os.getppid()
+def _die_with_parent(parent: int | None = None) -> None:
+    """End this worker when the process that started it (``parent``, its pid as that
+    process gave it) dies (``kill -9`` of a build left idle workers behind): the kernel's
+    parent-death signal on Linux, and everywhere a thread that notices the parent is gone.
+
+    The pid comes from the parent, not from ``os.getppid()`` here: a build killed while its
+    worker was still starting had already left it to init (ppid 1) when it asked, so the
+    worker took init for its parent and waited for work forever (seen in the test suite)."""
+    if parent is None:
+        parent = os.getppid()
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -238,10 +243,11 @@ def _die_with_parent() -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def start_worker(folder: str, root: str, links_file: str) -> None:
-    """Pool initializer: this process's stage, in ``folder``, named after the process."""
+def start_worker(folder: str, root: str, links_file: str, parent: int | None = None) -> None:
+    """Pool initializer: this process's stage, in ``folder``, named after the process;
+    ``parent``: the pid of the build that started it (see :func:`_die_with_parent`)."""
     global _stager
-    _die_with_parent()
+    _die_with_parent(parent)
     with open(links_file, "rb") as fh:
         links = pickle.load(fh)
     _stager = Stager(os.path.join(folder, f"stage-{os.getpid()}.sqlite"), root, links)
