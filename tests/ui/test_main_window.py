@@ -487,5 +487,7 @@ def test_what_the_vault_loaded_is_kept_out_of_the_cyclic_collectors_walks(
     graph_data = win.graph._data
     assert not any(o is graph_data for o in gc.get_objects())  # not walked any more
     assert win.show_entry("SOTA-050")  # the window reads on as before
+    win._freeze_heap()  # as after a refresh: what was frozen is collected, then frozen again
+    assert gc.get_freeze_count() > 0 and win.show_entry("LIT-008")
     win.close()
     assert gc.get_freeze_count() == 0
