@@ -66,6 +66,7 @@ class IndexConnection:
         # (eid, limit) → the typed relations citing an entry and their counts: a hub's take
         # ~40 ms to count, and a reader comes back to hubs (see EntryQueries._cited_by)
         self._cited: dict[tuple[int, int | None], tuple[list, dict[str, int]]] = {}
+        self._entry_count: int | None = None  # what _read_plan weighs a walk by
         # The backlinks of the entries shown last, kept until the index changes: a reader
         # goes back and forth between a hub and its notes, and a hub's view and first pages
         # are ~40 queries (see BacklinkQueries.backlinks_view). (entry id, caps) → its view;
@@ -104,6 +105,7 @@ class IndexConnection:
             self._resolver = None
             self._written_links.clear()
             self._cited.clear()
+            self._entry_count = None
             self._backlink_views.clear()
             self._backlink_pages.clear()
             self._graph = None
@@ -133,8 +135,10 @@ class IndexConnection:
             return "walk"
         if size <= SORT_UP_TO:
             return "sort"
-        entries = self.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
-        return "walk" if wanted * entries < WALK_DENSE * size * size else "sources"
+        if self._entry_count is None:  # asked per relation of a hub: counted once per state
+            # of the index (_fresh drops it; stale, it would change the way, not the rows)
+            self._entry_count = self.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+        return "walk" if wanted * self._entry_count < WALK_DENSE * size * size else "sources"
 
     def entry_ref(self, entry_id: str) -> EntryRef | None:
         """``id``, title and path of one entry (case-insensitive id), or None."""

@@ -20,6 +20,24 @@ HOME_IDS = ("home", "index", "readme")
 CITED_CACHE_SIZE = 256  # entries whose typed citers are kept (cleared when the index changes)
 
 
+# The first ``?3`` entries (by id, any case) citing entry ``?1`` as relation ``?2``, each
+# with its link's text, as EntryQueries._count_cited_by finds them when not sorting them
+# all; ``which`` picks the citing entries by IndexConnection._read_plan's way.
+_FIRST_CITING = (
+    "SELECT (SELECT min(text) FROM links WHERE target = ?1 AND relation = ?2 "
+    "AND source = s.eid), s.id, s.title, s.path FROM entries s WHERE {which} "
+    "ORDER BY s.id COLLATE NOCASE LIMIT ?3"
+)
+_CITING_ENTRIES = {
+    # every entry in id order, asked whether it cites ?1
+    "walk": "s.eid != ?1 AND EXISTS (SELECT 1 FROM links WHERE target = ?1 "
+    "AND relation = ?2 AND source = s.eid)",
+    # the citing entries, then sorted
+    "sources": "s.eid IN (SELECT source FROM links WHERE target = ?1 AND relation = ?2 "
+    "AND source != ?1)",
+}
+
+
 class EntryQueries(IndexConnection):
     """Entries, their relations both ways, and link resolution for the renderer."""
 
@@ -145,20 +163,9 @@ class EntryQueries(IndexConnection):
         for relation, total in totals.items():
             with self._lock:  # walked, by sorted sources or sorted whole: the same rows
                 plan = "sort" if limit is None else self._read_plan(total, limit)
-            if plan == "walk":
-                rows = self._q(
-                    "SELECT (SELECT min(text) FROM links WHERE target = ?1 AND relation = ?2 "
-                    "AND source = s.eid) AS text, s.id, s.title, s.path FROM entries s "
-                    "WHERE s.eid != ?1 AND EXISTS (SELECT 1 FROM links WHERE target = ?1 "
-                    "AND relation = ?2 AND source = s.eid) ORDER BY s.id COLLATE NOCASE "
-                    "LIMIT ?3", (eid, relation, limit))  # fmt: skip
-            elif plan == "sources":
-                rows = self._q(
-                    "SELECT (SELECT min(text) FROM links WHERE target = ?1 AND relation = ?2 "
-                    "AND source = s.eid), s.id, s.title, s.path FROM entries s "
-                    "WHERE s.eid IN (SELECT source FROM links WHERE target = ?1 "
-                    "AND relation = ?2 AND source != ?1) ORDER BY s.id COLLATE NOCASE "
-                    "LIMIT ?3", (eid, relation, limit))  # fmt: skip
+            if plan != "sort":
+                rows = self._q(_FIRST_CITING.format(which=_CITING_ENTRIES[plan]),
+                               (eid, relation, limit))  # fmt: skip
             else:
                 rows = self._q(
                     "SELECT min(l.text), s.id, s.title, s.path FROM links l "
