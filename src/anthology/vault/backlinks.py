@@ -16,10 +16,6 @@ from anthology.vault.parse import link_contexts
 
 # Rows fetched at a time by BacklinkQueries.iter_backlinks.
 BACKLINK_BATCH = 1000
-# Backlinks views and pages kept until the index changes (see BacklinkQueries.backlinks_view):
-# a hub's view is 7 groups of 50 links, ~300 KB with their rows.
-VIEW_CACHE_SIZE = 32
-PAGE_CACHE_SIZE = 256
 # A link row as _links_from_rows reads it (s: its source, t: its target, l: the link).
 _LINK_COLUMNS_SQL = (
     "s.id, s.title, s.path, t.id, t.title, t.path, l.text, l.relation, "
@@ -117,18 +113,13 @@ class BacklinkQueries(IndexConnection):
         notes around it, and a hub's counts and first pages were ~40 queries, 15-30 ms at
         10,000 entries. Any change to the index (a refresh, another connection's write)
         drops them (see :meth:`IndexConnection._fresh`)."""
-        key = (entry_id, sources_cap, count_cap)
-        with self._lock:
-            self._fresh()
-            hit = self._backlink_views.get(key)
-            if isinstance(hit, BacklinksView):
-                self._backlink_views.move_to_end(key)
-                return hit
+
+        def make() -> BacklinksView:
             groups, sources = self.backlink_groups(
                 entry_id, sources_cap=sources_cap, count_cap=count_cap
             )
             sizes = dict(groups)  # each group's links: how its pages are best read
-            view = BacklinksView(
+            return BacklinksView(
                 entry_id,
                 groups,
                 sources,
@@ -136,10 +127,10 @@ class BacklinkQueries(IndexConnection):
                 self.link_context,
                 self.backlink_group_sources(entry_id, list(sizes), cap=sources_cap),
             )
-            self._backlink_views[key] = view
-            while len(self._backlink_views) > VIEW_CACHE_SIZE:
-                self._backlink_views.popitem(last=False)
-        return view
+
+        with self._lock:
+            self._fresh()
+            return self._backlink_views.get_or_make((entry_id, sources_cap, count_cap), make)
 
     def _view_page(
         self, entry_id: str, sizes: dict[str | None, int], relation: str | None, offset: int,
@@ -148,19 +139,13 @@ class BacklinkQueries(IndexConnection):
         """A page of a :meth:`backlinks_view` (its body links without their contexts),
         kept until the index changes; ``sizes``: each group's links, as the view counted
         them (counted again otherwise)."""
-        key = (entry_id, relation, offset, limit)
         with self._lock:
             self._fresh()
-            hit = self._backlink_pages.get(key)
-            if hit is not None:
-                self._backlink_pages.move_to_end(key)
-                return list(hit)
-            links = self.backlinks_page(
-                entry_id, relation, offset, limit, contexts=False, size=sizes.get(relation)
-            )
-            self._backlink_pages[key] = links
-            while len(self._backlink_pages) > PAGE_CACHE_SIZE:
-                self._backlink_pages.popitem(last=False)
+            links = self._backlink_pages.get_or_make(
+                (entry_id, relation, offset, limit),
+                partial(self.backlinks_page, entry_id, relation, offset, limit,
+                        contexts=False, size=sizes.get(relation)),
+            )  # fmt: skip
         return list(links)
 
     def backlink_group_sources(

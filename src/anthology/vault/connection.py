@@ -10,11 +10,11 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from anthology.vault.lru import LockedLru
 from anthology.vault.model import EntryRef
 
 if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph question is asked
@@ -32,6 +32,10 @@ WALK_PAST = 2000
 # SORT_UP_TO links, about a page, is sorted whole. See IndexConnection._read_plan.
 WALK_DENSE = 2
 SORT_UP_TO = 100
+# Backlinks views and pages kept until the index changes (see BacklinkQueries.backlinks_view):
+# a hub's view is 7 groups of 50 links, ~300 KB with their rows.
+VIEW_CACHE_SIZE = 32
+PAGE_CACHE_SIZE = 256
 # The row id of the entry whose id (any case) is the query's next parameter.
 ENTRY_EID = "(SELECT eid FROM entries WHERE id = ? COLLATE NOCASE LIMIT 1)"
 
@@ -71,8 +75,8 @@ class IndexConnection:
         # goes back and forth between a hub and its notes, and a hub's view and first pages
         # are ~40 queries (see BacklinkQueries.backlinks_view). (entry id, caps) → its view;
         # (entry id, relation, offset, limit) → a page of it, least recently used first.
-        self._backlink_views: OrderedDict[tuple, object] = OrderedDict()
-        self._backlink_pages: OrderedDict[tuple, list] = OrderedDict()
+        self._backlink_views: LockedLru[Any] = LockedLru(VIEW_CACHE_SIZE)
+        self._backlink_pages: LockedLru[list] = LockedLru(PAGE_CACHE_SIZE)
 
     def close(self) -> None:
         self.conn.close()

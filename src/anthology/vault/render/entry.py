@@ -11,9 +11,9 @@ from html import escape
 from pathlib import Path
 
 from ..links import match_heading
+from ..lru import LockedLru
 from ..model import Entry, EntryLookup, is_path_id
 from .context import RenderContext, tag_chip
-from .lru import LockedLru
 from .markdown_ext import markdown_to_html
 from .properties import byline_html, properties_html, property_rows
 from .theme import palette

@@ -12,11 +12,11 @@ from pathlib import Path
 from anthology.palette import EntryColours
 
 from ..links import WIKILINK_RE, split_wikilink
+from ..lru import LockedLru
 from ..model import Entry, EntryLookup
 from .context import RenderContext
 from .embeds import block_of, section_of
 from .entry import RenderedEntry, _break_long_runs, minutes_to_read, page, vault_root_of
-from .lru import LockedLru
 from .markdown_ext import markdown_to_html
 from .safe_text import html_text, plain_text
 from .theme import palette

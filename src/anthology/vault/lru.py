@@ -1,4 +1,5 @@
-"""A small thread-safe LRU cache: renders are made on worker threads and read on the GUI's."""
+"""A small thread-safe LRU cache: renders are made on worker threads and read on the GUI's;
+the index keeps its backlinks views and pages in them too."""
 
 from __future__ import annotations
 
