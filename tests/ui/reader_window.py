@@ -63,6 +63,13 @@ def window_opener(
         win.close()
 
 
+def paragraphs(word: str, n: int, repeat: int = 10) -> str:
+    """``n`` numbered paragraphs of filler (``word paragraph i: lorem ipsum…``): a page
+    long enough to scroll."""
+    return "\n\n".join(f"{word} paragraph {i}: " + "lorem ipsum dolor sit amet " * repeat
+                         for i in range(n))  # fmt: skip
+
+
 def fragments(doc: QTextDocument) -> Iterator[QTextFragment]:
     """Every fragment of ``doc``, in order (a run of text in one format, or one image)."""
     block = doc.begin()

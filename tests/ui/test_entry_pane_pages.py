@@ -8,7 +8,6 @@ the same name in two folders) is written to tmp_path and indexed in a real SQLit
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from PySide6.QtCore import (
     QUrl,
 )
 from PySide6.QtGui import QColor, QImage, QTextDocument
-from reader_window import images_in, link_point, tiny_png, window_opener, write_files
+from reader_window import images_in, link_point, paragraphs, tiny_png, window_opener, write_files
 
 from anthology.ui.entry_pane import PAGE_CACHE_SIZE, PREFETCH_DELAY_MS, EntryPane
 from anthology.ui.outline_panel import heading_tops
@@ -30,24 +29,20 @@ from anthology.vault.render import clear_render_cache
 from anthology.vault.render.entry import cached_render
 from anthology.vault.render.reading import ReadingStyle
 from anthology.vault.render.theme import palette
+from sample_vault import write_newer
 
 ALPHA, BETA = "notes/Alpha v1.2", "notes/Beta 🌿"
-
-
-def _para(word: str, n: int) -> str:
-    return "\n\n".join(f"{word} paragraph {i}: " + "lorem ipsum dolor sit amet " * 10
-                       for i in range(n))  # fmt: skip
 
 
 FILES = {
     "HOME.md": "Start at [[Alpha v1.2]].\n",
     "notes/Alpha v1.2.md": (
         "---\ntags: [reading]\n---\nSee [[Beta 🌿]] and ![[pics/dot.png]].\n\n"
-        "## Method\n\n" + _para("method", 6) + "\n\nThe energy is $E = mc^2$ and\n\n"
-        "$$\\sqrt{d_k}$$\n\n## Results\n\n" + _para("results", 12) + "\n\n"
+        "## Method\n\n" + paragraphs("method", 6) + "\n\nThe energy is $E = mc^2$ and\n\n"
+        "$$\\sqrt{d_k}$$\n\n## Results\n\n" + paragraphs("results", 12) + "\n\n"
         "```python\ndef f(x):\n    return x + 1\n```\n"
     ),
-    "notes/Beta 🌿.md": "Back to [[Alpha v1.2]].\n\n" + _para("beta", 20) + "\n",
+    "notes/Beta 🌿.md": "Back to [[Alpha v1.2]].\n\n" + paragraphs("beta", 20) + "\n",
     "archive/Beta 🌿.md": "The archived beta.\n",
     **{f"more/Note {i}.md": f"Note number {i} links [[Alpha v1.2]].\n" for i in range(12)},
     "pics/dot.png": None,
@@ -130,9 +125,7 @@ def test_a_revisit_after_the_file_changed_shows_the_new_text(make_pane, index) -
     show(pane, index, ALPHA)
     show(pane, index, BETA)
     path = index.root / "notes" / "Alpha v1.2.md"
-    path.write_text("Rewritten: only [[Beta 🌿]] now.\n\n" + _para("fresh", 2), encoding="utf-8")
-    stat = path.stat()
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    write_newer(path, "Rewritten: only [[Beta 🌿]] now.\n\n" + paragraphs("fresh", 2))
     index.refresh()
     show(pane, index, ALPHA)
     text = pane.toPlainText()
@@ -302,9 +295,7 @@ def test_an_edit_after_the_pointing_shows_the_new_text(qtbot, make_pane, index) 
     _hover(qtbot, pane, BETA)
     qtbot.waitUntil(lambda: cached_render(beta, index, vault_root=index.root) is not None)
     path = index.root / "notes" / "Beta 🌿.md"
-    path.write_text("Beta, edited meanwhile.\n", encoding="utf-8")
-    stat = path.stat()
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    write_newer(path, "Beta, edited meanwhile.\n")
     index.refresh()
     show(pane, index, BETA)
     assert "Beta, edited meanwhile." in pane.toPlainText()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
-from reader_window import link_point, window_opener, write_files
+from reader_window import link_point, paragraphs, window_opener, write_files
 
 from anthology.ui.main_window import MainWindow
 from anthology.ui.outline_panel import heading_tops
@@ -21,25 +21,22 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 LEFT = Qt.MouseButton.LeftButton
 
 
-def _para(word: str, n: int) -> str:
-    return "\n\n".join(f"{word} paragraph {i}: " + "lorem ipsum dolor sit amet " * 12
-                       for i in range(n))  # fmt: skip
-
-
 FILES = {
     "HOME.md": "---\ntitle: Home\nkind: home\n---\nStart at [[Alpha]].\n",
     "notes/alpha.md": (
         "---\ntitle: Alpha\n---\nSee [[Beta]] and [[Gamma]] first.\n\n## One\n\n"
-        + _para("one", 8)
+        + paragraphs("one", 8, repeat=12)
         + "\n\n## Two\n\n"
-        + _para("two", 8)
+        + paragraphs("two", 8, repeat=12)
         + "\n\n### Two and a half\n\n"
-        + _para("half", 4)
+        + paragraphs("half", 4, repeat=12)
         + "\n\n## Three\n\n"
-        + _para("three", 25)
+        + paragraphs("three", 25, repeat=12)
         + "\n"
     ),
-    "notes/beta.md": "---\ntitle: Beta\n---\nBack to [[Alpha]].\n\n" + _para("beta", 30) + "\n",
+    "notes/beta.md": (
+        "---\ntitle: Beta\n---\nBack to [[Alpha]].\n\n" + paragraphs("beta", 30, repeat=12) + "\n"
+    ),
     "projects/sub/gamma.md": "---\ntitle: Gamma\n---\nGamma links [[Alpha]].\n",
     "projects/Note 2.md": "---\ntitle: Note 2\n---\nTwo.\n",
     "projects/Note 10.md": "---\ntitle: Note 10\n---\nTen.\n",

@@ -11,23 +11,17 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFontInfo
-from reader_window import anchor_cursor, tiny_png, window_opener, write_files
+from reader_window import anchor_cursor, paragraphs, tiny_png, window_opener, write_files
 
 from anthology.ui.main_window import MainWindow
-
-
-def _para(word: str, n: int) -> str:
-    return "\n\n".join(f"{word} paragraph {i}: " + "lorem ipsum dolor sit amet " * 10
-                       for i in range(n))  # fmt: skip
-
 
 FILES = {
     "HOME.md": "Start at [[Alpha v1.2]].\n",
     "notes/Alpha v1.2.md": (
         "---\ntags: [reading]\n---\nSee [[Beta]].\n\n## First part\n\n"
-        + _para("first", 4)
+        + paragraphs("first", 4)
         + "\n\n### Inner\n\ninner words here\n\n## Second part\n\n"
-        + _para("second", 3)
+        + paragraphs("second", 3)
         + "\n\nThe energy is $E = mc^2$.\n"
     ),
     "notes/Beta.md": "Back to [[Alpha v1.2]].\n\n> [!note]- Hidden callout\n> callout body\n",
