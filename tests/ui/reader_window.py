@@ -8,10 +8,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import unquote
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QSettings
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QModelIndex, QPoint, QSettings
 from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument, QTextFragment
 from PySide6.QtWidgets import QTextBrowser
 
+from anthology.ui.backlinks_panel import BacklinksPanel
 from anthology.ui.main_window import MainWindow
 
 
@@ -68,6 +69,15 @@ def paragraphs(word: str, n: int, repeat: int = 10) -> str:
     long enough to scroll."""
     return "\n\n".join(f"{word} paragraph {i}: " + "lorem ipsum dolor sit amet " * repeat
                          for i in range(n))  # fmt: skip
+
+
+def panel_rows(panel: BacklinksPanel) -> Iterator[QModelIndex]:
+    """Every row under every group of a backlinks panel, in order ("Show more" rows too)."""
+    model = panel.model
+    for g in range(model.rowCount()):
+        group = model.index(g, 0)
+        for k in range(model.rowCount(group)):
+            yield model.index(k, 0, group)
 
 
 def fragments(doc: QTextDocument) -> Iterator[QTextFragment]:

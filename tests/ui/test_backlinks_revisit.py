@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QTextDocument
-from reader_window import window_opener
+from reader_window import panel_rows, window_opener
 
 from anthology.ui.backlinks_panel import PAGE, ROLE_HTML, ROLE_MORE, BacklinksPanel
 from anthology.ui.main_window import MainWindow
@@ -52,13 +52,7 @@ HUB = "Topics/Attention hub"
 
 def shown(panel: BacklinksPanel) -> tuple[str, dict[str, list[str]], list[str]]:
     """What a reader sees: the header, each group's rows, and each row's painted text."""
-    model = panel.model
-    texts = []
-    for g in range(model.rowCount()):
-        group = model.index(g, 0)
-        for k in range(model.rowCount(group)):
-            row = model.index(k, 0, group)
-            texts.append(row.data(ROLE_HTML) or row.data())
+    texts = [row.data(ROLE_HTML) or row.data() for row in panel_rows(panel)]
     return panel.title.text(), panel.groups(), texts
 
 

@@ -20,6 +20,7 @@ from PySide6 import QtGui
 from PySide6.QtCore import QSettings, Qt, QThreadPool, QUrl
 from PySide6.QtGui import QColor, QImage, QTextDocument
 from PySide6.QtWidgets import QLabel
+from reader_window import panel_rows
 
 from anthology.ui.backlinks_panel import ROLE_HTML, BacklinksPanel
 from anthology.ui.entry_pane import MAX_IMAGE_SIDE, EntryPane
@@ -206,15 +207,8 @@ def test_quick_switcher_rows_are_text(qtbot) -> None:
 
 def backlink_rows(panel: BacklinksPanel) -> list[tuple[str, str]]:
     """Each link row's painted rich text and its tooltip."""
-    model = panel.model
-    rows = []
-    for i in range(model.rowCount()):
-        group = model.index(i, 0)
-        for k in range(model.rowCount(group)):
-            row = model.index(k, 0, group)
-            if row.data(ROLE_HTML) is not None:
-                rows.append((row.data(ROLE_HTML), row.data(Qt.ItemDataRole.ToolTipRole)))
-    return rows
+    return [(row.data(ROLE_HTML), row.data(Qt.ItemDataRole.ToolTipRole))
+            for row in panel_rows(panel) if row.data(ROLE_HTML) is not None]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
