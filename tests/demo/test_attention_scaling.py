@@ -257,6 +257,42 @@ def test_core_imports_neither_qt_nor_torch():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+# ------------------------------------------------------ gradients, numerically
+# The numpy backend's ‖∂L/∂q‖ is analytic (softmax_backward, and the RMS normalisation's
+# Jacobian for QK-norm). Here it is held against central differences of the forward pass
+# itself, L(q) = Σ g·p(q), in the default suite: no torch needed to know the demo's
+# gradients are right (the comparisons with torch's autograd run where torch is installed).
+
+
+def _loss(q, k, g, d_k, scaling):
+    (_s, p, _gnorm, _zero) = a._numpy_chunk(q, k, g, d_k, (scaling,), "float64")[scaling]
+    return float((g.reshape(p.shape) * p).sum())
+
+
+@pytest.mark.parametrize("scaling", a.SCALINGS)
+@pytest.mark.parametrize("d_k", [1, 3, 16, 128])  # QK-norm projects two ways: ≤ 64, > 64
+def test_numpy_gradient_agrees_with_central_differences(scaling, d_k):
+    rng = np.random.default_rng(d_k)
+    m, n = 3, 5
+    q = rng.standard_normal((1, m, d_k)) * 1.3
+    k = rng.standard_normal((1, n, d_k)) * 0.8
+    g = rng.standard_normal((1, m, n))
+    analytic = a._numpy_chunk(q, k, g, d_k, (scaling,), "float64")[scaling][2]
+    h = 1e-6
+    numeric = np.zeros((m, d_k))
+    for i in range(m):
+        for j in range(d_k):
+            up, down = q.copy(), q.copy()
+            up[0, i, j] += h
+            down[0, i, j] -= h
+            numeric[i, j] = (_loss(up, k, g, d_k, scaling) - _loss(down, k, g, d_k, scaling)) / (
+                2 * h
+            )
+    np.testing.assert_allclose(analytic, np.linalg.norm(numeric, axis=1), rtol=1e-5, atol=1e-8)
+    if scaling != "qk-norm" or d_k > 1:  # QK-norm at d_k = 1: q̂ = ±1, no gradient at all
+        assert (analytic > 1e-6).all()  # a real gradient was compared, not zeros
+
+
 # ------------------------------------------------------------------ torch
 
 

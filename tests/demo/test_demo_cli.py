@@ -64,7 +64,19 @@ def test_unknown_demo_returns_2_and_names_the_known_ones(capsys):
 def test_bfloat16_with_numpy_is_a_clear_error(capsys):
     args = _parse("attention-scaling", "--sweep", "--dtype", "bfloat16", "--dk", "4")
     assert cli.run(args) == 2
-    assert "bfloat16 needs the torch backend" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--dtype bfloat16 needs --backend torch" in err
+    assert "backend='torch'" not in err  # the command line's words, not Python's
+
+
+def test_the_torch_backend_without_torch_says_how_to_add_the_cpu_build(capsys, monkeypatch):
+    from anthology.demo import attention_scaling
+
+    monkeypatch.setattr(attention_scaling, "torch_available", lambda: False)
+    args = _parse("attention-scaling", "--sweep", "--backend", "torch", "--dk", "4")
+    assert cli.run(args) == 2
+    err = capsys.readouterr().err
+    assert "--backend torch needs torch" in err and "whl/cpu" in err
 
 
 @pytest.mark.torch

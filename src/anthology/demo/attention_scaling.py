@@ -212,14 +212,12 @@ def _validate(d_k, n, scalings, sigma_q, sigma_k, dtype, samples, seed, backend)
     if dtype not in DTYPES:
         raise ValueError(f"unknown dtype {dtype!r}; known: {', '.join(DTYPES)}")
     if dtype == "bfloat16" and backend != "torch":
-        raise ValueError(
-            "bfloat16 needs the torch backend (numpy has no bfloat16): use backend='torch'"
-        )
+        raise ValueError("bfloat16 needs the torch backend (numpy has no bfloat16)")
     if backend == "torch":
         try:
             import torch  # noqa: F401
         except ImportError as exc:
-            raise ValueError("the torch backend needs torch: pip install torch") from exc
+            raise ValueError(f"the torch backend needs torch: {TORCH_INSTALL}") from exc
     for s in scalings:
         _check_scaling(s)
     if not 1 <= int(d_k) <= 1 << 16:
@@ -513,6 +511,14 @@ def sweep(
         if j + 1 < len(d_list):
             state.set_partial(_result(j + 1))
     return _result(len(d_list))
+
+
+# How to add torch without its GPU stack: a plain `pip install torch` on Linux resolves to
+# the CUDA build (several GB of nvidia-* wheels); PyTorch's CPU index holds the CPU build.
+TORCH_INSTALL = (
+    "pip install torch --index-url https://download.pytorch.org/whl/cpu "
+    "(the CPU build; a plain `pip install torch` on Linux brings the CUDA build, several GB)"
+)
 
 
 def torch_available() -> bool:

@@ -99,11 +99,26 @@ def _format_table(rows: list[dict], out: TextIO) -> None:
         out.write("  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)) + "\n")
 
 
+def option_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, in the command line's words (the core's checks say
+    it in Python's), before a sweep or a window starts; None when nothing is."""
+    from anthology.demo.attention_scaling import TORCH_INSTALL, torch_available
+
+    if args.dtype == "bfloat16" and args.backend != "torch":
+        return "--dtype bfloat16 needs --backend torch (numpy has no bfloat16)"
+    if args.backend == "torch" and not torch_available():
+        return f"--backend torch needs torch, which is not installed: {TORCH_INSTALL}"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``anthology demo`` for parsed ``args``; returns the exit status."""
     if args.name not in DEMOS:
         known = ", ".join(sorted(DEMOS))
         print(f"anthology demo: unknown demo {args.name!r}. Known demos: {known}", file=sys.stderr)
+        return 2
+    if problem := option_problem(args):
+        print(f"anthology demo: {problem}", file=sys.stderr)
         return 2
     if args.sweep:
         from anthology.demo.attention_scaling import sweep
