@@ -26,7 +26,6 @@ def test_a_missing_xcb_cursor_is_named_with_its_install_command() -> None:
 def test_nothing_is_said_when_everything_loads_or_xcb_is_not_used() -> None:
     assert setup_problem(X11, without(), platform="linux") is None
     everything_missing = without(*linux_setup.XCB_LIBRARIES)
-    assert setup_problem({}, everything_missing, platform="linux") is None  # no display
     offscreen = {**X11, "QT_QPA_PLATFORM": "offscreen"}
     assert setup_problem(offscreen, everything_missing, platform="linux") is None
     assert setup_problem(X11, everything_missing, platform="darwin") is None
@@ -61,3 +60,34 @@ def test_only_what_this_qt_links_to_is_asked_for(tmp_path) -> None:
     assert "libxcb-cursor.so.0" in real  # what Qt 6.5+ needs and bare systems lack
     assert linux_setup.missing_packages(without("libxcb-xinerama.so.0", "libxcb-cursor.so.0"),
                                         ["libxcb-cursor.so.0"]) == ["libxcb-cursor0"]  # fmt: skip
+
+
+def test_no_display_is_one_line_that_says_what_runs_without_one() -> None:
+    """An SSH session or a container: Qt would abort (SIGABRT) blaming xcb libraries that
+    are installed; instead one line names the real cause and the headless commands."""
+    everything_loads = without()
+    for env in ({}, {"QT_QPA_PLATFORM": "xcb"}, {"QT_QPA_PLATFORM": "wayland"}):
+        line = setup_problem(env, everything_loads, platform="linux")
+        assert line is not None and "\n" not in line
+        assert "no display" in line and "screenshot" in line
+    for env in ({"QT_QPA_PLATFORM": "offscreen"}, {"WAYLAND_DISPLAY": "wayland-0"}, X11):
+        assert setup_problem(env, everything_loads, platform="linux") is None
+    assert setup_problem({}, everything_loads, platform="darwin") is None  # macOS: no DISPLAY
+
+
+def test_the_real_command_without_a_display_exits_with_one_line(tmp_path) -> None:
+    """The installed `anthology` with no DISPLAY: exit 3, one line, no signal, no window."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}  # fmt: skip
+    env["HOME"] = str(tmp_path)
+    out = subprocess.run([sys.executable, "-m", "anthology"], env=env, capture_output=True,
+                         text=True, timeout=120, stdin=subprocess.DEVNULL)  # fmt: skip
+    if not sys.platform.startswith("linux"):
+        pytest.skip("a display is a Linux question here")
+    assert out.returncode == 3, out.stderr
+    assert out.stderr.count("\n") == 1 and "no display" in out.stderr
+    assert "Traceback" not in out.stderr

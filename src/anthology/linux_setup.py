@@ -43,6 +43,29 @@ def will_use_xcb(env: Mapping[str, str], platform: str = sys.platform) -> bool:
     return not env.get("WAYLAND_DISPLAY")
 
 
+# Platforms that draw into no window on a screen: they need no display.
+_HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc", "vkkhrdisplay", "linuxfb", "eglfs")
+
+
+def display_problem(env: Mapping[str, str], platform: str = sys.platform) -> str | None:
+    """One line when there is no screen for a window (an SSH session, a container, a CI
+    job): on Linux, neither ``DISPLAY`` nor ``WAYLAND_DISPLAY`` is set and no headless Qt
+    platform is asked for. Qt would otherwise abort (SIGABRT) saying the xcb plugin could
+    not be loaded, naming libraries that are in fact installed."""
+    if not platform.startswith("linux"):
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    asked = env.get("QT_QPA_PLATFORM", "").strip().lower().split(";")[0].split(":")[0]
+    if asked in _HEADLESS_PLATFORMS:
+        return None
+    return (
+        "anthology: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+        "the commands index, check, search, show, export and screenshot run without one "
+        "(anthology --help)"
+    )
+
+
 def _loads(soname: str) -> bool:
     try:
         ctypes.CDLL(soname)
@@ -93,10 +116,13 @@ def setup_problem(
     loads: Callable[[str], bool] | None = None,
     platform: str | None = None,
 ) -> str | None:
-    """One line saying what to install, or None when nothing is missing (or xcb is not
-    the platform to be used)."""
+    """One line saying why no window can open here (no display; what to install), or None
+    when nothing is missing (or xcb is not the platform to be used)."""
     env = os.environ if env is None else env
-    if not will_use_xcb(env, sys.platform if platform is None else platform):
+    platform = sys.platform if platform is None else platform
+    if no_display := display_problem(env, platform):
+        return no_display
+    if not will_use_xcb(env, platform):
         return None
     missing = missing_packages(loads or _loads)
     if not missing:
