@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import tempfile
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -48,6 +49,44 @@ def user_cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("anthology"))
+
+
+# cache folder that could not be written → (the temporary folder used instead, why)
+_scratch: dict[Path, tuple[Path, str]] = {}
+
+
+def index_dir() -> Path:
+    """The folder of the vaults' indexes: ``<user cache folder>/indexes``, created.
+
+    When it cannot be created or written (a read-only HOME, a file in the way), the
+    indexes go to a private temporary folder of this process, removed at exit, and
+    :func:`cache_problem` says why: the index is a cache, so the app still reads the vault
+    (each run builds it anew) instead of refusing to start."""
+    folder = user_cache_dir() / "indexes"
+    if folder in _scratch:
+        return _scratch[folder][0]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass  # writable: what access() cannot tell for root or a read-only mount
+        return folder
+    except OSError as exc:
+        import atexit
+        import shutil
+
+        scratch = Path(tempfile.mkdtemp(prefix="anthology-indexes-"))
+        atexit.register(shutil.rmtree, scratch, True)
+        _scratch[folder] = (scratch, f"the cache folder {folder} cannot be written "
+                            f"({exc.strerror or exc}); the index is kept in {scratch} for "
+                            "this run only")  # fmt: skip
+        return scratch
+
+
+def cache_problem() -> str | None:
+    """Why the indexes live in a temporary folder this run (see :func:`index_dir`), for
+    the CLI and the window to say; None when the cache folder is in use."""
+    hit = _scratch.get(user_cache_dir() / "indexes")
+    return hit[1] if hit else None
 
 
 def vault_file_name(root: Path, suffix: str = ".sqlite") -> str:

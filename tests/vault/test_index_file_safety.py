@@ -136,8 +136,11 @@ def test_an_unusable_cache_folder_is_one_clear_line(
     blocker.write_text("x", encoding="utf-8")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     monkeypatch.delenv("ANTHOLOGY_CACHE_DIR")  # the platform's folder, as a user has it
-    rc, _out, err = run(capsys, "check", small_vault)
-    assert refused(rc, err) and "cannot" in err and "Not a directory" in err
+    # the default place: the vault is still read, from an index kept for this run only
+    rc, out, err = run(capsys, "check", small_vault)
+    assert rc == 0 and "0 errors" in out
+    assert err.count("\n") == 1 and "cannot be written" in err and "Not a directory" in err
+    # a place the user named: refused, one line
     rc, _out, err = run(capsys, "index", small_vault, "--db", blocker / "idx.sqlite")
     assert refused(rc, err)
 
@@ -171,7 +174,7 @@ def test_a_read_only_index_still_answers_read_only_commands(
     db = folder / "idx.sqlite"
     assert run(capsys, "index", small_vault, "--db", db)[0] == 0
     (small_vault / "later2.md").write_text("Also added after.\n", "utf-8")
-    assert sorted(p.name for p in folder.iterdir()) == ["idx.sqlite", "idx.sqlite.lock"]
+    assert sorted(p.name for p in folder.iterdir()) == ["idx.sqlite"]  # no .lock left after exit
     assert _chattr("+i", folder)
     try:
         rc, out, err = run(capsys, "show", "important", small_vault, "--db", db)
@@ -210,6 +213,37 @@ def test_two_builds_at_once_wait_for_each_other(small_vault: Path, tmp_path: Pat
         assert p.returncode == 0, err
         assert "Indexed 402 entries" in out  # each prints what the index holds at its end
     assert "UNIQUE" not in "".join(err for _out, err in results)
+    assert not Path(f"{db}.lock").exists()  # the lock file lives only while a build runs
+
+
+def test_the_build_lock_excludes_while_its_file_comes_and_goes(tmp_path: Path) -> None:
+    """The holder removes the lock file as it lets go; a waiter that locked the removed
+    file must take the lock anew, or two builds would run at once."""
+    import threading
+
+    from anthology.vault.index_file import build_lock
+
+    db = tmp_path / "idx.sqlite"
+    inside, most, rounds = [0], [0], []
+    guard = threading.Lock()
+
+    def build() -> None:
+        for _ in range(40):
+            with build_lock(db):
+                with guard:
+                    inside[0] += 1
+                    most[0] = max(most[0], inside[0])
+                rounds.append(1)
+                with guard:
+                    inside[0] -= 1
+
+    threads = [threading.Thread(target=build) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(rounds) == 240 and most[0] == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 # ------------------------------------------------------------------ item 17: search -word

@@ -10,11 +10,14 @@ user's cache folder (never inside the vault) and can be deleted at any time.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
-from anthology.paths import user_cache_dir, vault_file_name
+from anthology import paths
+from anthology.paths import index_dir, vault_file_name
 from anthology.tasks import TaskState
 from anthology.vault.backlinks import BacklinkQueries
 from anthology.vault.entries import HOME_IDS
@@ -37,12 +40,46 @@ __all__ = ["HOME_IDS", "VaultIndex", "default_db_path"]
 
 def default_db_path(root: Path) -> Path:
     """The index of the vault at ``root``, in the user cache folder, keyed by its path."""
-    return user_cache_dir() / "indexes" / vault_file_name(root)
+    return index_dir() / vault_file_name(root)
 
 
 def _is_corruption(exc: sqlite3.DatabaseError) -> bool:
     text = str(exc).lower()
     return any(w in text for w in ("malformed", "not a database", "corrupt", "no such table"))
+
+
+def _built_for(place: Path) -> str | None:
+    """The vault the index at ``place`` was built for (``meta.vault``), or None."""
+    if not place.is_file():
+        return None
+    for mode in ("mode=ro", "immutable=1"):  # immutable: in a read-only folder
+        try:
+            conn = sqlite3.connect(f"file:{quote(str(place))}?{mode}", uri=True)
+            try:
+                row = conn.execute("SELECT value FROM meta WHERE key = 'vault'").fetchone()
+                return row[0] if row else None
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            continue
+    return None
+
+
+def _forget_other_vault(place: Path, root: Path) -> str | None:
+    """An index of ours built for another vault (``--db`` naming it) would show that
+    vault's entries under this one's name: it is a cache, so it is deleted (to be rebuilt
+    for ``root``) and the line returned says so. One that cannot be deleted is refused."""
+    other = _built_for(place)
+    if other is None or other == str(root):
+        return None
+    try:
+        remove_index(place)
+    except OSError as exc:
+        raise IndexFileError(
+            f"the index at {place} was built for another vault ({other}) and cannot be "
+            f"rebuilt ({exc.strerror or exc}); give another --db"
+        ) from None
+    return f"the index at {place} was built for another vault ({other}); rebuilding it for this one"
 
 
 class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries):  # GraphQueries ⊃ Report ⊃ Entry
@@ -66,6 +103,8 @@ class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries):  # GraphQueries 
         self._start(root, db_path, conn)
         # Why the last refresh could not write (a read-only index), for the caller to say.
         self.stale_reason: str | None = None
+        # Something the caller should say once (the index was another vault's: rebuilt).
+        self.notice: str | None = None
         self.last_report: RefreshReport | None = None
 
     @classmethod
@@ -91,9 +130,19 @@ class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries):  # GraphQueries 
         make_folder(place.parent)
         with build_lock(place):  # a concurrent build may be creating this very file
             check_place(place, root)
+            notice = None
             if rebuild:
                 remove_index(place)
+            else:
+                notice = _forget_other_vault(place, root)
             index = cls(root, place)
+            index.notice = notice or (None if db else paths.cache_problem())
+            if _built_for(place) != str(root):  # an index knows its vault (see above)
+                with contextlib.suppress(sqlite3.Error), index.conn:  # read-only: as it was
+                    index.conn.execute(
+                        "INSERT OR REPLACE INTO meta (key, value) VALUES ('vault', ?)",
+                        (str(root),),
+                    )
         if refresh:
             if index.read_only:
                 index._stale("the index is in a read-only folder", allow_stale)
@@ -157,6 +206,7 @@ class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries):  # GraphQueries 
         other.created = False
         other.read_only = True
         other.stale_reason = None
+        other.notice = None
         other.last_report = None
         return other
 

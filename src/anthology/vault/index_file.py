@@ -154,18 +154,34 @@ def make_folder(path: Path) -> None:
 def build_lock(db: Path) -> Iterator[None]:
     """Hold the index's build lock (waiting for another build to finish first).
 
+    The lock file, ``INDEX.lock``, exists only while a build holds it: the holder removes
+    it before letting go, so nothing is left beside the index after exit. A waiter that
+    then wins the lock on the removed file sees that the path no longer names the file it
+    locked, and takes the lock anew on the current one (the usual flock-and-unlink dance).
     Where the lock file cannot be created (a read-only folder), there is nothing another
     process could write either, so the build goes on unlocked and fails on its first write
     with a clear message."""
-    try:
-        fd = os.open(f"{db}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-    except OSError:
-        yield
-        return
-    try:
+    path = f"{db}.lock"
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        except OSError:
+            yield
+            return
         fcntl.flock(fd, fcntl.LOCK_EX)
+        held = os.fstat(fd)
+        try:
+            now = os.stat(path, follow_symlinks=False)
+            if (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+                break
+        except OSError:
+            pass
+        os.close(fd)  # the file we locked was removed by the build before us: again
+    try:
         yield
     finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
         os.close(fd)  # releases the lock
 
 
