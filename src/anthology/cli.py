@@ -1,14 +1,18 @@
 """The ``anthology`` command: the GUI and every subcommand are thin shells over the core API.
 
-    anthology [VAULT]                      open the reading window (default: the bundled anthology)
+    anthology [VAULT | NOTE.md] [--entry ID] [--bundled]
+                                           open the reading window: on the vault last read
+                                           (the bundled anthology the first time), a vault
+                                           folder, or a note in its vault
     anthology index [VAULT] [--db F]       build or refresh the index; print counts and time
     anthology check [VAULT] [--json]       report broken links, duplicate ids, bad files, orphans
     anthology export [VAULT] --format json|graphml [--out F]
     anthology search QUERY [VAULT] [--json]
     anthology show ID [VAULT] [--json]
-    anthology screenshot [VAULT] --entry ID --out FILE.png [--size WxH] [--theme light|dark]
+    anthology screenshot [VAULT] --out FILE.png [--entry ID] [--size WxH] [--theme light|dark]
         [--graph local|global] [--settle SECONDS]
     anthology demo NAME [--sweep --json …]
+    anthology install-desktop [--remove]   add Anthology to the desktop's launcher (Linux)
 
 Every command documented here is documented in the README too (a test keeps them in step).
 """
@@ -29,7 +33,20 @@ from typing import Any
 from anthology import __version__
 from anthology.paths import entries_dir
 
-COMMANDS = ("index", "check", "export", "search", "show", "screenshot", "demo")
+COMMANDS = ("index", "check", "export", "search", "show", "screenshot", "demo", "install-desktop")
+
+WINDOW_USAGE = "anthology [VAULT | NOTE.md] [--entry ID] [--bundled] [--db FILE]"
+WINDOW_HELP = """\
+The reading window:
+  anthology                    the vault read last (the bundled anthology the first time)
+  anthology VAULT              a vault: a folder of Markdown notes (an Obsidian vault)
+  anthology NOTE.md            a note, in its vault (the nearest folder above it holding
+                               .obsidian/, else the note's folder)
+  --entry ID                   the entry to open first
+  --bundled                    the bundled anthology, whatever was read last
+  --db FILE                    the index file (default: in the user cache folder)
+
+Without a display (SSH, a container), use the commands below; they need none."""
 
 
 def _add_vault(p: argparse.ArgumentParser) -> None:
@@ -42,10 +59,12 @@ def _add_vault(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="anthology",
-        description="Read a linked knowledge base of Markdown entries, offline.",
+        usage=f"{WINDOW_USAGE}\n       anthology COMMAND [ARGS] (anthology COMMAND --help)",
+        description="Read a linked knowledge base of Markdown entries, offline.\n\n" + WINDOW_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"anthology {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="anthology")
 
     p = sub.add_parser("index", help="build or refresh the index of a vault")
     _add_vault(p)
@@ -94,19 +113,37 @@ def build_parser() -> argparse.ArgumentParser:
         demo_cli.add_arguments(p)
     except ImportError:  # pragma: no cover - the demo package is part of the app
         p.add_argument("name")
+
+    p = sub.add_parser(
+        "install-desktop",
+        help="add Anthology to the desktop's application launcher and 'Open with' (Linux)",
+    )
+    p.add_argument("--remove", action="store_true", help="remove what install-desktop added")
     return parser
 
 
 def _gui_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="anthology",
-        description="Open the reading window. Subcommands: "
+        usage=WINDOW_USAGE,
+        description="Open the reading window. Commands: "
         + ", ".join(COMMANDS)
-        + " (anthology COMMAND --help).",
+        + " (anthology --help; anthology COMMAND --help).",
     )
     parser.add_argument("--version", action="version", version=f"anthology {__version__}")
-    _add_vault(parser)
+    parser.add_argument(
+        "path",
+        nargs="?",
+        default=None,
+        metavar="VAULT | NOTE.md",
+        help="a vault folder, or a note to open in its vault (default: the vault read last, "
+        "the bundled anthology the first time)",
+    )
+    parser.add_argument("--db", default=None, help="index file (default: in the user cache folder)")
     parser.add_argument("--entry", default=None, help="the entry to open first")
+    parser.add_argument(
+        "--bundled", action="store_true", help="open the bundled anthology, whatever was read last"
+    )
     return parser
 
 
@@ -149,6 +186,8 @@ def _open_index(args: argparse.Namespace, *, rebuild: bool = False, writes: bool
         )
     finally:
         bar.close()
+    if index.notice:
+        print(f"anthology: {index.notice}", file=sys.stderr)
     if index.stale_reason:
         print(f"anthology: {index.stale_reason}; showing it as last built", file=sys.stderr)
     return index
@@ -402,8 +441,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from anthology.demo import DEMOS
     from anthology.demo import cli as demo_cli
 
-    if args.sweep or args.name not in DEMOS:  # printing, or the unknown-name message
-        return demo_cli.run(args)
+    if args.sweep or args.name not in DEMOS or demo_cli.option_problem(args):
+        return demo_cli.run(args)  # printing, or the message that says what is wrong
     from anthology.linux_setup import setup_problem
 
     if problem := setup_problem():
@@ -415,7 +454,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_gui(argv: Sequence[str]) -> int:
-    args = _gui_parser().parse_args(argv)
+    parser = _gui_parser()
+    args = parser.parse_args(argv)
+    from anthology.vault import note_vault
+
+    vault: Path | None = None
+    entry = args.entry
+    if args.bundled:
+        if args.path:
+            parser.error("give a vault or a note, or --bundled, not both")
+        vault = entries_dir()
+    elif args.path:
+        # Checked before any window: a missing path or a file that is not a note is one
+        # line and exit 2 (VaultError, in main), never an empty window.
+        vault, note = note_vault(args.path)
+        if note and entry:
+            parser.error("give a note or --entry, not both")
+        entry = entry or note
     from anthology.linux_setup import setup_problem
 
     problem = setup_problem()  # before Qt aborts with its own cryptic message
@@ -424,8 +479,23 @@ def cmd_gui(argv: Sequence[str]) -> int:
         return 3
     from anthology.ui.app import run_gui
 
-    vault = Path(args.vault) if args.vault else None
-    return run_gui(vault, db=args.db, entry=args.entry)
+    return run_gui(vault, db=args.db, entry=entry)
+
+
+def cmd_install_desktop(args: argparse.Namespace) -> int:
+    from anthology import desktop_entry
+
+    if args.remove:
+        removed = desktop_entry.uninstall()
+        for path in removed:
+            print(f"Removed {path}")
+        print(f"{len(removed)} files removed" if removed else "Nothing to remove")
+        return 0
+    for path in desktop_entry.install():
+        print(f"Wrote {path}")
+    print("Anthology is in the application launcher; remove it with: "
+          "anthology install-desktop --remove")  # fmt: skip
+    return 0
 
 
 HANDLERS = {
@@ -436,6 +506,7 @@ HANDLERS = {
     "show": cmd_show,
     "screenshot": cmd_screenshot,
     "demo": cmd_demo,
+    "install-desktop": cmd_install_desktop,
 }
 
 

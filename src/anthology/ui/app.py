@@ -8,6 +8,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from anthology.desktop_entry import APP_ID
 from anthology.paths import resource
 
 
@@ -20,6 +21,9 @@ def _application():
         app = QApplication(sys.argv[:1])
         app.setApplicationName("Anthology")
         app.setOrganizationName("Anthology")
+        # The launcher entry's name (anthology install-desktop): Wayland's app id, and how
+        # a desktop matches the window to its entry and icon.
+        app.setDesktopFileName(APP_ID)
         icon = resource("icons", "anthology.svg")
         if icon.is_file():
             app.setWindowIcon(QIcon(str(icon)))

@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from anthology import __version__
+from anthology import __version__, paths
 from anthology.demo import DEMOS
 from anthology.paths import entries_dir
 from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
@@ -374,6 +374,9 @@ class MainWindow(QMainWindow):
         K = QKeySequence
         self.act_open = self._action("&Open Folder…", self.choose_vault, K("Ctrl+Shift+O"),
                                      "Open a folder of Markdown files as a vault")  # fmt: skip
+        self.act_open_bundled = self._action(
+            "Open the &Bundled Anthology", lambda: self.open_vault(entries_dir()), None,
+            "The anthology of transformer training that ships with Anthology")  # fmt: skip
         self.act_reload = self._action("&Reload", self.reindex, K.StandardKey.Refresh,
                                        "Re-read what changed on disk")  # fmt: skip
         self.act_quit = self._action("&Quit", self.close, K.StandardKey.Quit)
@@ -468,6 +471,7 @@ class MainWindow(QMainWindow):
         m = bar.addMenu("&File")
         m.addAction(self.act_open)
         self.recent_menu = m.addMenu("Open &Recent")
+        m.addAction(self.act_open_bundled)
         m.addSeparator()
         m.addAction(self.act_new_tab)
         m.addAction(self.act_close_tab)
@@ -658,24 +662,36 @@ class MainWindow(QMainWindow):
             db = check_place(self.db or default_db_path(root), root)
             self.db_path = db
             if db.exists():
-                self._attach_index(VaultIndex.open(root, db, refresh=False))
+                index = VaultIndex.open(root, db, refresh=False)
+                if index.notice:  # it was another vault's index: it is being rebuilt
+                    self.statusBar().showMessage(f"Anthology: {index.notice}", 15000)
+                if index.created:  # made anew (another vault's, an old schema): as unseen
+                    index.close()
+                else:
+                    self._attach_index(index)
         except VaultError as exc:  # not a place Anthology may write: say so, keep going
             self.entry_pane.setHtml(f"<h2>Cannot open the index</h2><p>{html.escape(str(exc))}</p>")
             self.statusBar().showMessage(f"Cannot open the index: {exc}", 15000)
             return
-        if not db.exists() and not self._show_first_look(root):
+        if self.index is None and not self._show_first_look(root):
             self.entry_pane.setHtml(
                 f"<h2>Indexing {html.escape(root.name)}…</h2><p>The entries appear as soon as "
                 "the index is built.</p>"
             )
+        if not self.db and (problem := paths.cache_problem()):  # the index is temporary
+            self.statusBar().showMessage(f"Anthology: {problem}", 30000)
         self.reindex()
 
     def _show_first_look(self, root: Path) -> bool:
         """A never-seen vault: show its first entry read from disk while the index is built
         (a cold build of 100,000 entries takes most of a minute). Links are drawn as links;
         one clicked meanwhile is opened when the index is ready."""
+        named = self._pending_entry or ""  # a note named by its path (`anthology NOTE.md`)
         try:
-            path = first_entry_path(root)
+            if named.lower().endswith(".md") and (root / named).is_file():
+                path: str | None = named
+            else:
+                path = first_entry_path(root)
             entry = read_first_entry(root, path) if path else None
         except Exception:  # a hostile first file: the index will report it; wait for it
             return False
@@ -861,7 +877,10 @@ class MainWindow(QMainWindow):
                     found = index.resolve(target or self._first_look, self._first_look)
                     target = found.id if found else None
                 self._first_look = None
-                if not target or index.entry_ref(target) is None:
+                if target and index.entry_ref(target) is None:
+                    named = index.entry_ref_at_path(target)  # `anthology NOTE.md`
+                    target = named.id if named else None
+                if not target:
                     target = index.home_id()
                 if target:
                     self.show_entry(target)

@@ -28,6 +28,7 @@ _WHERE = {
     "check_place": "index_file",
     "VaultError": "scan",
     "vault_root": "scan",
+    "note_vault": "scan",
     "Entry": "model",
     "EntryRef": "model",
     "display_labels": "model",
@@ -71,6 +72,7 @@ __all__ = [
     "display_labels",
     "first_entry_path",
     "hops_within",
+    "note_vault",
     "open_regular",
     "rank",
     "read_first_entry",
@@ -109,4 +111,4 @@ if TYPE_CHECKING:
         SearchHit,
         display_labels,
     )
-    from anthology.vault.scan import VaultError, vault_root
+    from anthology.vault.scan import VaultError, note_vault, vault_root

@@ -152,6 +152,12 @@ class IndexConnection:
         )
         return ref(rows[0]) if rows else None
 
+    def entry_ref_at_path(self, path: str) -> EntryRef | None:
+        """The entry of the note at the vault-relative ``path`` (``notes/a b.md``), or None:
+        what ``anthology NOTE.md`` and "Open with" name."""
+        rows = self._q("SELECT id, title, path FROM entries WHERE path = ?", (path,))
+        return ref(rows[0]) if rows else None
+
     def _typed_relations_to(self, eid: int) -> list[str]:
         """The relations under which ``eid`` is cited, by name: found by skipping through
         the (target, relation, source) index, one step per relation (a hub's 800,000 links

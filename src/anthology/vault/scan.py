@@ -196,3 +196,32 @@ def _report_twins(result: ScanResult) -> None:
                                     "same name in another Unicode normalization form); two "
                                     "files, two entries", None, "warning"))
             )  # fmt: skip
+
+
+def note_vault(path: str | os.PathLike[str]) -> tuple[Path, str | None]:
+    """What ``anthology PATH`` opens: ``(vault folder, note's vault-relative path or None)``.
+
+    A folder is the vault itself. A Markdown note opens in its vault, as "Open with" from a
+    file manager expects: the nearest folder above it that holds ``.obsidian/`` (Obsidian's
+    mark of a vault's root), else the note's own folder. :class:`VaultError`, with one
+    readable line, for a path that is missing, a file that is not Markdown, or a note the
+    vault would not index (inside a hidden folder such as ``.obsidian/`` or ``.trash/``)."""
+    given = Path(path).expanduser()
+    if not given.exists():
+        raise VaultError(f"no such folder or note: {given}")
+    if given.is_dir():
+        return vault_root(given), None
+    if not given.name.lower().endswith(".md"):
+        raise VaultError(f"not a folder or a Markdown note (.md): {given}")
+    note = given.resolve()
+    root = next((p for p in note.parents if (p / ".obsidian").is_dir()), note.parent)
+    rel = note.relative_to(root)
+    hidden = next((part for part in rel.parts[:-1] if part.startswith(".")), None)
+    if hidden is not None:
+        raise VaultError(
+            f"{given} is inside the hidden folder {hidden}/, which a vault keeps out of its "
+            "notes (settings, trash); open a note outside it"
+        )
+    if rel.name.startswith("."):
+        raise VaultError(f"{given} is a hidden file, which a vault does not index")
+    return root, rel.as_posix()
