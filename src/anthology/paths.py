@@ -76,9 +76,12 @@ def index_dir() -> Path:
 
         scratch = Path(tempfile.mkdtemp(prefix="anthology-indexes-"))
         atexit.register(shutil.rmtree, scratch, True)
-        _scratch[folder] = (scratch, f"the cache folder {folder} cannot be written "
-                            f"({exc.strerror or exc}); the index is kept in {scratch} for "
-                            "this run only")  # fmt: skip
+        why = exc.strerror or exc
+        _scratch[folder] = (
+            scratch,
+            f"the cache folder {folder} cannot be written ({why}); the index is kept in "
+            f"{scratch} for this run only",
+        )
         return scratch
 
 

@@ -358,9 +358,9 @@ def test_png_export_at_a_chosen_width(qtbot, view, tmp_path):
     assert (img.width(), img.height()) == (w, h) == (1600, h)
     assert 1400 < h < 1800  # a square lattice: a square picture
     # every node, on screen or not, is painted where the picture puts it
-    from anthology.ui.graph_export import _frame, drawing_of
+    from anthology.graph.drawing import frame
 
-    _scale, _w, _h, xy = _frame(drawing_of(view), 1600)
+    _scale, _w, _h, xy = frame(view.drawing(), 1600)
     bg = img.pixelColor(2, 2)
     for x, y in xy.tolist():
         assert img.pixelColor(round(x), round(y)) != bg, (x, y)

@@ -1120,25 +1120,3 @@ def test_opening_an_entry_holds_the_simulation_until_the_panes_are_painted(qtbot
     qtbot.waitUntil(lambda: not view._worker.held(), timeout=30000)
     ticks = view._worker.ticks
     qtbot.waitUntil(lambda: view._worker.ticks > ticks, timeout=30000)
-
-
-def test_labels_claim_their_place_only_where_no_placed_label_overlaps():
-    """The label grid places a label exactly when it overlaps none placed before (checked
-    against every pair), whatever cells the boxes straddle."""
-    import random
-
-    from anthology.ui.graph_items import _claim
-
-    rng = random.Random(7)
-    boxes = []
-    for _ in range(300):
-        x, y, w = rng.uniform(-50, 500), rng.uniform(-50, 400), rng.uniform(10, 160)
-        boxes.append((x, y, x + w, y + rng.choice([12.0, 14.0, 40.0])))
-    placed: list[tuple[float, float, float, float]] = []
-    grid: dict = {}
-    for b in boxes:
-        free = not any(b[0] < c[2] and c[0] < b[2] and b[1] < c[3] and c[1] < b[3] for c in placed)
-        assert _claim(grid, 64.0, b) == free
-        if free:
-            placed.append(b)
-    assert 10 < len(placed) < len(boxes)

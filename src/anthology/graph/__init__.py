@@ -5,7 +5,10 @@
 - :mod:`.groups`: colour groups (kind, top folder, tag, Louvain communities, the reader's
   ordered queries);
 - :mod:`.paths`: the k shortest paths between two entries, hop by hop with relations;
-- :mod:`.export`: the shown graph as GraphML and node-link JSON.
+- :mod:`.export`: the shown graph as GraphML and node-link JSON;
+- :mod:`.drawing`: what the view shows as plain data (the snapshot the PNG and SVG exports
+  paint, the SVG writer), and the geometry the view and the exports share (arrowheads,
+  the label grid).
 
 Initial positions are :mod:`anthology.layout.placement`'s (one implementation, the
 engine's). Tested without a display (``tests/graph``).

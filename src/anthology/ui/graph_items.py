@@ -33,6 +33,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
+from anthology.graph.drawing import arrow_heads, claim
+
 __all__ = ["EdgeLayer", "LabelLayer", "NodeLayer", "PassiveScatter", "device_coords"]
 
 
@@ -94,29 +96,6 @@ def _same_linear(a: QTransform, b: QTransform) -> bool:
         and abs(a.m12() - b.m12()) <= 1e-12
         and abs(a.m21() - b.m21()) <= 1e-12
     )
-
-
-def _claim(grid: dict, cell: float, box: tuple[float, float, float, float]) -> bool:
-    """Reserve ``box`` (x0, y0, x1, y1) in a grid of placed labels, unless it overlaps one.
-    Plain loops: a new graph's first frame tries ~200 labels, and the generator and key
-    list of the first version cost ~3 ms of it."""
-    x0, y0, x1, y1 = box
-    cells = []
-    for cx in range(int(x0 // cell), int(x1 // cell) + 1):
-        for cy in range(int(y0 // cell), int(y1 // cell) + 1):
-            placed = grid.get((cx, cy))
-            if placed is not None:
-                for b in placed:
-                    if x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1:
-                        return False
-            cells.append((cx, cy))
-    for k in cells:
-        placed = grid.get(k)
-        if placed is None:
-            grid[k] = [box]
-        else:
-            placed.append(box)
-    return True
 
 
 class ViewportCache:
@@ -548,7 +527,7 @@ class EdgeLayer(pg.GraphicsObject):
                 part = sel[s::layers]
                 for c in range(0, len(part), self.CHUNK_EDGES):
                     chunk = part[c : c + self.CHUNK_EDGES]
-                    out.append((int(k), s, _pairs_path(pos[e[chunk, 0]], pos[e[chunk, 1]])))
+                    out.append((int(k), s, pairs_path(pos[e[chunk, 0]], pos[e[chunk, 1]])))
         return out
 
     # Rasterising cost grows with the drawn length: anti-alias only below AA_BUDGET pixels
@@ -631,7 +610,7 @@ class EdgeLayer(pg.GraphicsObject):
                 c = QColor(self._colors[k % len(self._colors)])
                 c.setAlphaF(min(1.0, c.alphaF() * 1.6))
                 p.setBrush(c)
-                p.drawPath(_triangles_path(heads[m]))
+                p.drawPath(triangles_path(heads[m]))
                 yield
         finally:
             p.restore()
@@ -727,17 +706,8 @@ class EdgeLayer(pg.GraphicsObject):
     def _arrow_heads(self, a: np.ndarray, b: np.ndarray, ends: np.ndarray, zoom: float):
         """A filled triangle per edge, its tip on the target node's rim (device px):
         (heads (n, 3, 2): tip, left, right; ok mask of edges long enough for one)."""
-        d = b - a
-        length = np.hypot(d[:, 0], d[:, 1])
         r = self._radius[ends] if len(self._radius) else np.full(len(ends), 3.0)
-        size = self.arrow_size(zoom)
-        ok = length > r + 1.5 * size
-        u = d / np.maximum(length, 1e-9)[:, None]
-        tip = b - u * r[:, None]
-        base = tip - u * size
-        perp = np.column_stack([-u[:, 1], u[:, 0]]) * (size * 0.45)
-        heads = np.stack([tip, base + perp, base - perp], axis=1)
-        return heads, ok
+        return arrow_heads(a, b, r, self.arrow_size(zoom))
 
     def arrow_heads(self, tr: QTransform) -> tuple[np.ndarray, np.ndarray]:
         """(heads (n, 3, 2) in device px through ``tr``, target node index per head) of every
@@ -757,13 +727,13 @@ class EdgeLayer(pg.GraphicsObject):
         p.resetTransform()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setPen(self._pen(self._hl_color, self._width * 1.6))
-        p.drawPath(_pairs_path(a, b))
+        p.drawPath(pairs_path(a, b))
         if self._arrows:
             heads, ok = self._arrow_heads(a, b, ends, _zoom(tr))
             if ok.any():
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(self._hl_color)
-                p.drawPath(_triangles_path(heads[ok]))
+                p.drawPath(triangles_path(heads[ok]))
         p.restore()
 
     def _paint_direct(self, p: QPainter) -> None:
@@ -778,7 +748,7 @@ class EdgeLayer(pg.GraphicsObject):
         self._paint_highlight(p, tr)
 
 
-def _pairs_path(a: np.ndarray, b: np.ndarray):
+def pairs_path(a: np.ndarray, b: np.ndarray):
     """One QPainterPath of the segments a[k] → b[k] (any leading shape, last dim 2)."""
     a = a.reshape(-1, 2)
     b = b.reshape(-1, 2)
@@ -789,7 +759,7 @@ def _pairs_path(a: np.ndarray, b: np.ndarray):
     return pg.arrayToQPath(xy[:, 0].copy(), xy[:, 1].copy(), connect="pairs", finiteCheck=False)
 
 
-def _triangles_path(heads: np.ndarray) -> QPainterPath:
+def triangles_path(heads: np.ndarray) -> QPainterPath:
     """One path of closed triangles (``heads``: (n, 3, 2))."""
     if len(heads) == 0:
         return QPainterPath()
@@ -1276,7 +1246,7 @@ class LabelLayer(pg.GraphicsObject):
                 continue
             w = self._width(i, full)
             x0, y0 = px - w / 2 - 1, py + r + 2.0
-            if not _claim(grid, cell, (x0, y0, x0 + w + 2, y0 + h)):
+            if not claim(grid, cell, (x0, y0, x0 + w + 2, y0 + h)):
                 continue
             level = round(a * 20)
             color = colours.get(level)
@@ -1353,7 +1323,7 @@ class LabelLayer(pg.GraphicsObject):
                 continue
             x0, y1 = mid[k, 0] - w / 2 - 1, mid[k, 1] - 3 + fm.descent()
             x1, y0 = x0 + w + 2, y1 - h
-            if not _claim(grid, cell, (x0, y0, x1, y1)):
+            if not claim(grid, cell, (x0, y0, x1, y1)):
                 continue
             g = int(self._rel_group[k]) if len(self._rel_group) > k else 0
             color = QColor(

@@ -75,6 +75,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
+from anthology.graph.drawing import Drawing, finite_positions
 from anthology.graph.export import write_graphml, write_node_link_json
 from anthology.graph.groups import (
     base_mode,
@@ -1723,16 +1724,54 @@ class GraphView(QWidget):
         """The shown graph as node-link JSON; the number of nodes written."""
         return write_node_link_json(self._data, self._shown_graph, path)
 
+    def drawing(self) -> Drawing:
+        """A plain snapshot of every node and edge shown (after the filters and the mode):
+        what the PNG and SVG exports paint, whatever the zoom, caches or hover."""
+        t = THEMES[self.theme()]
+        n = len(self._shown)
+        ids = self.shown_ids()
+        base = self._base_sizes if len(self._base_sizes) == n else np.full(n, 8.0)
+        table = self._brush_table or [QColor(t["node"])]
+        fill = [table[int(k) % len(table)].getRgb() for k in self._brush_idx.tolist()]
+        if len(fill) != n:
+            fill = [QColor(t["node"]).getRgb()] * n
+        edges = np.asarray(self._sub_edges, dtype=np.int64).reshape(-1, 2)
+        degree = np.bincount(edges.ravel(), minlength=n) if len(edges) else np.zeros(n, int)
+        labels = self._label_texts()
+        colours = list(self._edge_colours) or [QColor(t["mention"])]
+        return Drawing(
+            ids=ids,
+            titles=[self._data.titles[i] for i in self._shown.tolist()],
+            labels=labels if len(labels) == n else list(ids),
+            pos=finite_positions(self._dpos),
+            radius=np.asarray(base, dtype=np.float64) / 2.0,
+            fill=fill,
+            degree=degree,
+            edges=edges,
+            edge_group=np.asarray(self._edge_group, dtype=np.int64),
+            edge_colours=[c.getRgb() for c in colours],
+            edge_width=float(self.settings().get("link_width", 1.0)),
+            arrows=bool(self.settings().get("arrows", False)),
+            background=QColor(t["background"]).getRgb(),
+            text=QColor(t["text"]).getRgb(),
+            title=self._vault_key or "graph",
+            rings=[
+                (j, c.getRgb(), w, extra, sym)
+                for j, c, w, extra, sym in self._mark_spots
+                if 0 <= j < n
+            ],
+        )
+
     def export_png(self, path: str, width: int | None = None) -> tuple[int, int]:
         """The whole shown graph (not the viewport) as a PNG ``width`` px wide (default:
         the Export menu's width); returns the image's (width, height)."""
         from anthology.ui.graph_export import export_png
 
-        return export_png(self, path, int(width or self.png_width.value()))
+        return export_png(self.drawing(), path, int(width or self.png_width.value()))
 
     def export_svg(self, path: str) -> int:
         """The whole shown graph as SVG, every node a ``<circle class="node">``; returns the
         number of nodes written."""
         from anthology.ui.graph_export import export_svg
 
-        return export_svg(self, path)
+        return export_svg(self.drawing(), path)
