@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from anthology.demo import DEMOS
+from anthology.demo import DEMOS, views
 from anthology.demo import attention_scaling as maths
 from anthology.demo.styles import PANEL_CAPTIONS, SCALING_STYLES, CurveStyle
 from anthology.palette import THEMES
@@ -44,10 +44,6 @@ from anthology.ui.task_runner import TaskRunner
 # d_k values the slider steps through: half octaves from 1 to 4096.
 SLIDER_D_KS: tuple[int, ...] = tuple(sorted({round(2 ** (i / 2)) for i in range(25)}))
 SWEEP_D_KS: tuple[int, ...] = tuple(2**i for i in range(13))  # 1 … 4096
-# Logits behind the histogram and readout (queries × n keys): enough for a smooth histogram,
-# few enough to redraw synchronously while the slider moves.
-_HISTOGRAM_LOGITS = 1 << 14
-_LOG_FLOOR = 1e-300
 _LEGEND_SAMPLE = (44, 14)  # px of each legend entry's line sample
 _SYMBOLS = {"o": "o", "s": "s", "t": "t", "d": "d"}  # styles' marker → pyqtgraph symbol
 
@@ -59,10 +55,6 @@ _INTRO = (
     'See <a href="entry:LIT-008">LIT-008</a> (Vaswani et al., 2017) and the reading note '
     '<a href="entry:NOTE-011">NOTE-011</a>.'
 )
-
-
-def _log10(values: np.ndarray) -> np.ndarray:
-    return np.log10(np.maximum(np.asarray(values, dtype=np.float64), _LOG_FLOOR))
 
 
 def _sweep(state: TaskState, params: dict) -> maths.SweepResult:
@@ -186,15 +178,6 @@ class _SweepPlot:
         self.threshold = pg.InfiniteLine(angle=90, movable=False)
         self.plot.addItem(self.marker, ignoreBounds=True)
         self.plot.addItem(self.threshold, ignoreBounds=True)
-
-    def y(self, values: np.ndarray) -> np.ndarray:
-        """Plot coordinates; an exact 0 on a log axis becomes a gap, not a cliff."""
-        values = np.asarray(values, dtype=np.float64)
-        if not self.log_y:
-            return values
-        out = np.full(values.shape, np.nan)
-        np.log10(values, out=out, where=values > 0)
-        return out
 
     def set_data(self, scaling: str, xs: np.ndarray, ys: np.ndarray) -> None:
         self.curves[scaling].setData(xs, ys)
@@ -618,60 +601,22 @@ class AttentionScalingDemo(QWidget):
     def _update_point(self) -> None:
         """Recompute the histogram, the bars and the readout for the current controls."""
         d_k, n, scaling = self.d_k(), self.n_spin.value(), self.scaling()
-        sigma_q, sigma_k = self.sigma_q_spin.value(), self.sigma_k_spin.value()
         self.d_k_label.setText(f"d<sub>k</sub> = {d_k}")
-        samples = min(self.samples_spin.value(), max(16, _HISTOGRAM_LOGITS // n))
         try:
-            point = maths.sample_point(
-                d_k,
-                n,
-                (scaling,),
-                sigma_q,
-                sigma_k,
-                self.dtype(),
-                samples,
-                self.seed_spin.value(),
-                self.backend(),
-                keep=samples,
-            )
+            view = views.point_view(d_k, n, scaling, *self._sigmas(), self.dtype(),
+                                    self.samples_spin.value(), self.seed_spin.value(),
+                                    self.backend())  # fmt: skip
         except ValueError as exc:
             self.status.setText(str(exc))
             return
-        self.point = point
-        tau = maths.tau(d_k, scaling, sigma_q, sigma_k)
-        logits = point.logits[scaling].ravel()
-        spread = max(tau, float(logits.std()), 1e-12)
-        lim = 4.5 * spread
-        counts, edges = np.histogram(logits, bins=61, range=(-lim, lim), density=True)
-        self.histogram_item.setData(edges, counts)
-        xs = np.linspace(-lim, lim, 241)
-        self.gaussian_item.setData(
-            xs, np.exp(-0.5 * (xs / tau) ** 2) / (tau * math.sqrt(2 * math.pi))
-        )
-        self.histogram_widget.getPlotItem().setTitle(
-            f"logits at d<sub>k</sub> = {d_k}, {maths.SCALING_LABELS[scaling]} "
-            f"({samples} queries × {n} keys)",
-            size="9pt",
-        )
-        weights = point.weights[scaling][0]
-        self.weights_item.setOpts(x=np.arange(n), height=weights, width=0.8)
+        self.point = view.point
+        self.histogram_item.setData(view.edges, view.counts)
+        self.gaussian_item.setData(view.gaussian_x, view.gaussian_y)
+        self.histogram_widget.getPlotItem().setTitle(view.histogram_title, size="9pt")
+        self.weights_item.setOpts(x=np.arange(n), height=view.weights, width=0.8)
         self.uniform_line.setValue(1.0 / n)
-        self.weights_widget.getPlotItem().setTitle(
-            f"one query: max p = {weights.max():.3f}, uniform = 1/n (dashed)", size="9pt"
-        )
-        stats = point.stats[scaling]
-        var_qk = d_k * sigma_q**2 * sigma_k**2
-        tc = maths.tau_c(n)
-        state = "saturated" if tau > tc else "not saturated"
-        self.readout.setText(
-            f"Var(q·k) = d<sub>k</sub>·σ<sub>q</sub>²·σ<sub>k</sub>² = <b>{var_qk:.4g}</b>"
-            f" &nbsp;·&nbsp; τ = c·σ<sub>q</sub>·σ<sub>k</sub>·√d<sub>k</sub> = <b>{tau:.3g}</b>"
-            f" &nbsp;·&nbsp; τ<sub>c</sub> = √(2 ln n) = <b>{tc:.3g}</b> ({state})<br>"
-            f"measured: Var(s) = {stats['var_logit'].mean():.4g}, "
-            f"E[max p] = {stats['max_p'].mean():.3f}, "
-            f"H/ln n = {stats['entropy_norm'].mean():.3f}, "
-            f"median ‖J‖<sub>F</sub> = {np.median(stats['jac_fro']):.3g}"
-        )
+        self.weights_widget.getPlotItem().setTitle(view.weights_title, size="9pt")
+        self.readout.setText(view.readout)
         self.pointUpdated.emit()
 
     # ------------------------------------------------------------------ sweep
@@ -735,22 +680,16 @@ class AttentionScalingDemo(QWidget):
         )
         for metric, p in self.sweep_plots.items():
             p.plot.setLabel("bottom", x_label)
-            stat = result.summary[metric]
-            centre = stat["median"] if p.bands else stat["mean"]
             for i, scaling in enumerate(result.scalings):
-                xs = _log10(taus[i] if against_tau else result.d_ks)
-                order = np.argsort(xs, kind="stable")
-                xs, ys = xs[order], p.y(centre[i])[order]
-                # Points without a value on a log axis (an exact 0) are left out.
-                keep = np.isfinite(ys)
-                p.set_data(scaling, xs[keep], ys[keep])
-                if scaling in p.bands:
+                series = views.sweep_series(result, metric, i, against_tau=against_tau,
+                                            log_y=p.log_y, band=scaling in p.bands)  # fmt: skip
+                p.set_data(scaling, series.x, series.y)
+                if series.band is not None:
                     lo, hi, _fill = p.bands[scaling]
-                    y_lo, y_hi = p.y(stat["q25"][i])[order], p.y(stat["q75"][i])[order]
-                    keep = np.isfinite(y_lo) & np.isfinite(y_hi)
-                    lo.setData(xs[keep], y_lo[keep])
-                    hi.setData(xs[keep], y_hi[keep])
-        every_x = _log10(taus.ravel()) if against_tau else _log10(result.d_ks)
+                    bx, by_lo, by_hi = series.band
+                    lo.setData(bx, by_lo)
+                    hi.setData(bx, by_hi)
+        every_x = views.log10(taus.ravel()) if against_tau else views.log10(result.d_ks)
         for p in self.sweep_plots.values():
             p.plot.setXRange(every_x.min(), every_x.max(), padding=0.04)
             p.plot.enableAutoRange(axis="y")
@@ -761,18 +700,12 @@ class AttentionScalingDemo(QWidget):
     @Slot()
     def _draw_markers(self) -> None:
         """The current d_k (or its τ) and the saturation threshold on every sweep panel."""
-        n = self.n_spin.value()
-        sigma = self.sigma_q_spin.value() * self.sigma_k_spin.value()
-        if self.x_axis_combo.currentData() == "tau":
-            at = maths.tau(self.d_k(), self.scaling(), *self._sigmas())
-            threshold = maths.tau_c(n)
-        else:
-            at = self.d_k()
-            # τ = σ_q·σ_k·√d_k unscaled: it passes τ_c from d_k ≈ 2 ln n / (σ_q·σ_k)².
-            threshold = 2 * math.log(n) / sigma**2
+        against_tau = self.x_axis_combo.currentData() == "tau"
+        at, threshold = views.markers(self.d_k(), self.n_spin.value(), self.scaling(),
+                                      *self._sigmas(), against_tau=against_tau)  # fmt: skip
         for p in self.sweep_plots.values():
-            p.marker.setValue(math.log10(at))
-            p.threshold.setValue(math.log10(threshold))
+            p.marker.setValue(at)
+            p.threshold.setValue(threshold)
 
     def _sigmas(self) -> tuple[float, float]:
         return self.sigma_q_spin.value(), self.sigma_k_spin.value()
