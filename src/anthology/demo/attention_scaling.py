@@ -60,13 +60,6 @@ _CHUNK_ELEMENTS = 1 << 21
 # --------------------------------------------------------------------------- scalings
 
 
-def scale_factor(scaling: str, d_k: int) -> float:
-    """The factor ``c`` in ``s = c·(q·k)``. QK-norm normalises q and k to unit RMS first,
-    then scales by 1/√d_k (so ``c`` applies to the normalised vectors)."""
-    _check_scaling(scaling)
-    return _c(scaling, d_k)
-
-
 def tau(d_k: float, scaling: str, sigma_q: float = 1.0, sigma_k: float = 1.0) -> float:
     """The logit scale ``τ = c·σ_q·σ_k·√d_k``; the one number the softmax statistics depend on.
 

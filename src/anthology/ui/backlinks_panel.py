@@ -66,7 +66,6 @@ from anthology.ui.math_images import add_math
 from anthology.ui.new_tab_clicks import NewTabClicks
 from anthology.ui.task_runner import TaskRunner
 from anthology.vault import (
-    MATCH_END,
     BacklinksView,
     LinkRow,
     SearchHit,
@@ -109,11 +108,6 @@ def highlight_link(context: str, text: str, alias: str | None, *, typeset: bool 
     their text, emphasis, code and math as such, cut at words around the link to ``text``."""
     return inline_html(context, focus_link=text or alias, theme=theme, typeset=typeset,
                        math_scale=MATH_SCALE)  # fmt: skip
-
-
-def snippet_text(snippet: str) -> str:
-    """A search snippet as one plain line, its markup and match markers taken off."""
-    return inline_html(snippet, limit=MAX_SHOWN_CHARS).text.replace(MATCH_END, "")
 
 
 def snippet_html(snippet: str, *, theme: str = "light") -> str:

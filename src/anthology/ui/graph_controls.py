@@ -309,10 +309,6 @@ class GraphControls(QWidget):
         if query.strip() and not query.endswith(":") and not query.startswith("["):
             self.settingsChanged.emit("groups")
 
-    def set_groups(self, groups: list[dict[str, str]]) -> None:
-        """Replace the groups as a user would (emits ``settingsChanged("groups")``)."""
-        self.set_value("groups", [dict(g) for g in groups])
-
     def group_rows(self) -> list[_GroupRow]:
         return list(self._group_rows)
 

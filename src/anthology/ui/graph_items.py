@@ -413,10 +413,6 @@ class EdgeLayer(pg.GraphicsObject):
         self._geom_version += 1
         self._touch()
 
-    def set_colors(self, colors: list[QColor]) -> None:
-        self._colors = list(colors) or [QColor(128, 128, 128)]
-        self._touch()
-
     def set_positions(self, pos: np.ndarray) -> None:
         _place(self, pos)
         self._geom_version += 1

@@ -100,9 +100,6 @@ class GraphLegend(QFrame):
     def collapsed(self) -> bool:
         return self.toggle.isChecked()
 
-    def set_collapsed(self, collapsed: bool) -> None:
-        self.toggle.setChecked(bool(collapsed))
-
     # ---- drawing ---------------------------------------------------------------------------
     def _on_toggled(self, collapsed: bool) -> None:
         self.toggle.setText("▸" if collapsed else "▾")

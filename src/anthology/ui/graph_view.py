@@ -215,7 +215,6 @@ class GraphView(QWidget):
         self._data = sanitize_graph(GraphData([], [], [], [], np.zeros((0, 2)), []))
         self._index: dict[str, int] = {}
         self._gpos = np.zeros((0, 2))
-        self._degree_full = np.zeros(0, dtype=np.int64)
         self._current: str | None = None
         self._local_centre: str | None = None
         self._trail: list[str] = []
@@ -655,7 +654,6 @@ class GraphView(QWidget):
         self._relations_arr[:] = data.relations  # indexed per local graph, not looped
         self._index = index
         self._gpos = pos
-        self._degree_full = data.degrees()
         self._pins = {k: v for k, v in self._pins.items() if k in index}
         for node_id in pinned:
             i = index.get(node_id)
@@ -1209,7 +1207,6 @@ class GraphView(QWidget):
             t["palette"],
             str(self._settings.get("group_query", "")),
         )
-        self._colouring = c
         self._groups = [(name, QColor(col)) for name, col in zip(c.names, c.colours, strict=True)]
         table = [QColor(t["node"]), QColor(t["ghost"]), *(QColor(col) for col in c.colours)]
         return table, c.index

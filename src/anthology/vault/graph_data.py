@@ -51,13 +51,6 @@ class GraphData:
     def index_of(self) -> dict[str, int]:
         return {node_id: i for i, node_id in enumerate(self.ids)}
 
-    def degrees(self) -> np.ndarray:
-        deg = np.zeros(self.n, dtype=np.int64)
-        if len(self.edges):
-            np.add.at(deg, self.edges[:, 0], 1)
-            np.add.at(deg, self.edges[:, 1], 1)
-        return deg
-
     def subgraph(self, keep: list[int] | np.ndarray) -> GraphData:
         """The graph induced by the node indices ``keep`` (in that order)."""
         keep = np.asarray(keep, dtype=np.int64)
