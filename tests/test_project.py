@@ -117,3 +117,17 @@ def test_the_core_type_checks() -> None:
     assert mypy, "mypy is part of the test extra"
     out = subprocess.run([mypy], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, f"mypy:\n{out.stdout}{out.stderr}"
+
+
+def test_the_import_rules_hold() -> None:
+    """import-linter's contracts in pyproject.toml: Qt only in ui/, the layers, no cycles."""
+    import shutil
+    import subprocess
+    import sys
+
+    lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    lint = lint or shutil.which("lint-imports")
+    assert lint, "import-linter is part of the test extra"
+    out = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, f"lint-imports:\n{out.stdout[-3000:]}{out.stderr}"
+    assert "0 broken" in out.stdout
