@@ -22,7 +22,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtWidgets import QApplication
 
-from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
+from anthology.ui.panels.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
 from anthology.vault.index import VaultIndex
 
 

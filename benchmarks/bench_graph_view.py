@@ -108,7 +108,7 @@ MOVING_S = 12.0
 
 def _moving(app, g, seconds: float = MOVING_S) -> dict[str, float]:
     """Frame times of the GUI thread while a fresh layout of ``g`` moves (see the top)."""
-    from anthology.ui.graph_view import GraphView
+    from anthology.ui.graph.graph_view import GraphView
 
     view = GraphView()
     view.resize(VIEW_W, VIEW_H + view.toolbar.sizeHint().height())
@@ -193,7 +193,7 @@ def _first_paint_child(kind: str, workdir: Path) -> dict[str, float]:
             edges=edges,
             relations=[None] * len(edges),
         )
-    from anthology.ui.graph_view import GraphView
+    from anthology.ui.graph.graph_view import GraphView
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     t0 = time.perf_counter()
@@ -239,7 +239,7 @@ def _fit_rect(pos: np.ndarray):
     wide and every frame cheap: the figures before issue 14 were taken in that view)."""
     from PySide6.QtCore import QRectF
 
-    from anthology.ui.graph_camera import bulk_box
+    from anthology.ui.graph.graph_camera import bulk_box
 
     x0, y0, x1, y1 = bulk_box(pos)
     w, h = (x1 - x0) * 1.16, (y1 - y0) * 1.16
@@ -271,7 +271,7 @@ def _time_frames(app, vb, viewport, frames: int, kind: str) -> list[float]:
 
 
 def _ours(app, g, pos, frames: int) -> dict[str, float]:
-    from anthology.ui.graph_view import GraphView
+    from anthology.ui.graph.graph_view import GraphView
 
     saved = {k: (float(x), float(y)) for k, (x, y) in zip(g.ids, pos.tolist(), strict=True)}
     t0 = time.perf_counter()

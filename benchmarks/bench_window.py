@@ -31,7 +31,7 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 from anthology.paths import entries_dir
-from anthology.ui.main_window import MainWindow
+from anthology.ui.window.main_window import MainWindow
 app = QApplication([])
 settings = QSettings(sys.argv[3], QSettings.Format.IniFormat)
 win = MainWindow(entries_dir(), db=__import__("pathlib").Path(sys.argv[2]), settings=settings)
@@ -51,7 +51,7 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
-from anthology.ui.main_window import MainWindow
+from anthology.ui.window.main_window import MainWindow
 app = QApplication([])
 settings = QSettings(sys.argv[4], QSettings.Format.IniFormat)
 win = MainWindow(Path(sys.argv[2]), db=Path(sys.argv[3]), settings=settings)
@@ -141,8 +141,8 @@ def open_entry(index, entry_id: str):
     """What the window asks of the core to open an entry: the entry rendered, its backlinks
     grouped and counted, the first page of each group (as the panel shows them) and its
     unlinked mentions."""
-    from anthology.ui.backlinks_panel import PAGE
-    from anthology.ui.main_window import CITED_BY_SHOWN
+    from anthology.ui.panels.backlinks_panel import PAGE
+    from anthology.ui.window.main_window import CITED_BY_SHOWN
     from anthology.vault.render import render_entry
 
     entry = index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN)
@@ -267,7 +267,7 @@ def quit_time(src: Path, db: Path, tmpdir: Path) -> float:
         "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
         "from PySide6.QtCore import QTimer\n"
         "from PySide6.QtWidgets import QApplication\n"
-        "import anthology.ui.main_window as mw\n"
+        "import anthology.ui.window.main_window as mw\n"
         "from anthology.ui import app as appmod\n"
         "real = mw.MainWindow\n"
         "class Timed(real):\n"

@@ -27,7 +27,7 @@ from PySide6.QtGui import QTextCursor  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from anthology.ui.main_window import MainWindow  # noqa: E402
+from anthology.ui.window.main_window import MainWindow  # noqa: E402
 
 vault, db, ini, hub, rounds = (
     Path(sys.argv[1]),
@@ -156,7 +156,7 @@ def node_click() -> tuple[float, float] | None:
 
 
 def backlink_click() -> tuple[float, float] | None:
-    from anthology.ui.backlinks_panel import ROLE_ID
+    from anthology.ui.panels.backlinks_panel import ROLE_ID
 
     tree = win.backlinks.tree
     model = tree.model()

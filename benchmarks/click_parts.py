@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from anthology.ui.main_window import MainWindow
+    from anthology.ui.window.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
     with tempfile.TemporaryDirectory() as tmp:

@@ -41,8 +41,8 @@ def main() -> None:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
-    from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
-    from anthology.ui.main_window import CITED_BY_SHOWN
+    from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
+    from anthology.ui.window.main_window import CITED_BY_SHOWN
     from anthology.vault import VaultIndex
 
     index = VaultIndex.open(args.vault, args.db, refresh=False)

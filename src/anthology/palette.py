@@ -3,7 +3,7 @@
 One :class:`Theme` a theme name, read by all who draw:
 
 - ``window``: the Fusion palette and the chrome's stylesheet (``resources/app.qss``,
-  ``@name`` filled in by :func:`anthology.ui.theme.apply_theme`);
+  ``@name`` filled in by :func:`anthology.ui.common.theme.apply_theme`);
 - ``entry``: the entry page — inline colours of the boxes Qt's rich text would not style
   from CSS, and ``resources/entry.css`` (``$name`` filled in by the renderer);
 - ``graph``: the graph view's background, nodes, rings and the colours of kinds and groups;

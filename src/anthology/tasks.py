@@ -7,7 +7,7 @@ goes and :meth:`TaskState.check` where it can stop cleanly; whoever started it c
 :meth:`TaskState.cancel` from any thread, and the work raises :class:`Cancelled` at its
 next check. The caller hears back through the ``on_progress`` / ``on_partial`` callbacks,
 run on the working thread: the CLI draws its bar there, and
-:class:`anthology.ui.task_runner.TaskRunner` turns them into Qt signals on the GUI thread.
+:class:`anthology.ui.common.task_runner.TaskRunner` turns them into Qt signals on the GUI thread.
 
 No Qt here: the core (``vault/``, ``demo/``, ``layout/``) uses this module as it is.
 """

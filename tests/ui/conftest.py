@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
-from anthology.ui.graph_view import GraphView
+from anthology.ui.graph.graph_view import GraphView
 
 
 @pytest.fixture

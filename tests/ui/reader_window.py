@@ -12,8 +12,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QModelIndex, QPoint, 
 from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument, QTextFragment
 from PySide6.QtWidgets import QTextBrowser
 
-from anthology.ui.backlinks_panel import BacklinksPanel
-from anthology.ui.main_window import MainWindow
+from anthology.ui.panels.backlinks_panel import BacklinksPanel
+from anthology.ui.window.main_window import MainWindow
 
 
 def write_files(

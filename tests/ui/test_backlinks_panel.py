@@ -12,7 +12,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractSlider
 
-from anthology.ui.backlinks_panel import PAGE, ROLE_HTML, ROLE_MORE, UNLINKED, BacklinksPanel
+from anthology.ui.panels.backlinks_panel import PAGE, ROLE_HTML, ROLE_MORE, UNLINKED, BacklinksPanel
 from anthology.vault.backlinks import BacklinksView
 from anthology.vault.index import VaultIndex
 from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, LinkRow, SearchHit
@@ -355,7 +355,7 @@ def test_a_group_counted_only_up_to_the_cap_pages_to_its_end(
 ) -> None:
     """Counting a hub's 750,000 mentions took 60 ms of opening it: past the cap a group
     says "1,000+" and pages on until a page comes back short."""
-    from anthology.ui import backlinks_panel
+    from anthology.ui.panels import backlinks_panel
 
     monkeypatch.setattr(backlinks_panel, "COUNT_SHOWN", 1000)
     monkeypatch.setattr(backlinks_panel, "SOURCES_SHOWN", 1000)

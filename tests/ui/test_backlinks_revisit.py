@@ -11,8 +11,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QTextDocument
 from reader_window import panel_rows, window_opener
 
-from anthology.ui.backlinks_panel import PAGE, ROLE_HTML, ROLE_MORE, BacklinksPanel
-from anthology.ui.main_window import MainWindow
+from anthology.ui.panels.backlinks_panel import PAGE, ROLE_HTML, ROLE_MORE, BacklinksPanel
+from anthology.ui.window.main_window import MainWindow
 from anthology.vault.index import VaultIndex
 from sample_vault import write_newer
 

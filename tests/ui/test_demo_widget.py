@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel
 
 from anthology.demo.attention_scaling import SCALINGS
-from anthology.ui.demo_widget import AttentionScalingDemo, create_demo_widget
+from anthology.ui.demo.demo_widget import AttentionScalingDemo, create_demo_widget
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QToolTip
 
-from anthology.ui.entry_pane import EntryPane
+from anthology.ui.reading.entry_pane import EntryPane
 from anthology.vault.render import clear_render_cache
 
 _SAMPLE = Path(__file__).resolve().parents[1] / "vault" / "test_render_sample.py"

@@ -22,8 +22,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QImage, QTextDocument
 from reader_window import images_in, link_point, paragraphs, tiny_png, window_opener, write_files
 
-from anthology.ui.entry_pane import PAGE_CACHE_SIZE, PREFETCH_DELAY_MS, EntryPane
-from anthology.ui.outline_panel import heading_tops
+from anthology.ui.reading.entry_pane import PAGE_CACHE_SIZE, PREFETCH_DELAY_MS, EntryPane
+from anthology.ui.reading.outline_panel import heading_tops
 from anthology.vault import VaultIndex
 from anthology.vault.render import clear_render_cache
 from anthology.vault.render.entry import cached_render

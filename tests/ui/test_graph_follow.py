@@ -13,8 +13,8 @@ import pytest
 from PySide6.QtCore import QRectF, QSettings, Qt
 from PySide6.QtGui import QImage
 
-from anthology.ui.graph_camera import bulk_box
-from anthology.ui.graph_view import GraphView
+from anthology.ui.graph.graph_camera import bulk_box
+from anthology.ui.graph.graph_view import GraphView
 from anthology.vault.graph_data import GraphData
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -132,7 +132,7 @@ def vaults(tmp_path):
 
 
 def make_window(qtbot, vault: Path, tmp_path: Path):
-    from anthology.ui.main_window import MainWindow
+    from anthology.ui.window.main_window import MainWindow
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     win = MainWindow(vault, db=tmp_path / f"{vault.name}.sqlite", settings=settings)

@@ -18,7 +18,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from anthology.graph import neighbourhood
-from anthology.ui.graph_view import GraphView, sanitize_graph
+from anthology.ui.graph.graph_view import GraphView, sanitize_graph
 from anthology.vault.graph_data import GraphData
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -458,7 +458,7 @@ def test_force_sliders_reach_the_engine(qtbot, view):
 
 
 def test_long_titles_are_elided_and_the_legend_can_be_hidden(qtbot, view):
-    from anthology.ui.graph_view import _elide
+    from anthology.ui.graph.graph_view import _elide
 
     assert _elide("Short title") == "Short title"
     long = "On Layer Normalization in the Transformer Architecture"
@@ -779,7 +779,7 @@ def test_pan_blits_the_caches_and_zoom_rerenders_after_the_gesture(qtbot, view):
 def test_a_slow_edge_layer_sharpens_in_slices_to_the_same_picture(qtbot, view, monkeypatch):
     """A layer slow to draw renders its sharp image a slice per event-loop turn, the stale
     image shown meanwhile, and the result is the picture a one-go render makes."""
-    from anthology.ui.graph_items import EdgeLayer
+    from anthology.ui.graph.graph_items import EdgeLayer
 
     monkeypatch.setattr(EdgeLayer, "PROGRESSIVE_EDGES", 100)
     monkeypatch.setattr(EdgeLayer, "CHUNK_EDGES", 50)  # 600 edges: 12+ steps
@@ -812,7 +812,7 @@ def test_dense_edges_drawn_through_opaque_layers_look_as_translucent_strokes(qtb
     edges cross, and keeps the colours of the groups."""
     from PySide6.QtGui import QColor, QPainter, QTransform
 
-    from anthology.ui.graph_items import EdgeLayer
+    from anthology.ui.graph.graph_items import EdgeLayer
 
     rng = np.random.default_rng(3)
     pos = rng.uniform(0, 400, (300, 2))
@@ -848,7 +848,7 @@ def test_node_sprites_looked_up_per_style_match_pyqtgraphs_own(qtbot):
     rectangles pyqtgraph's per-point lookup gives."""
     import pyqtgraph as pg
 
-    from anthology.ui.graph_items import NodeLayer
+    from anthology.ui.graph.graph_items import NodeLayer
 
     rng = np.random.default_rng(2)
     n = 2000
@@ -1015,7 +1015,7 @@ def test_new_vault_forgets_pins_and_trail(qtbot, view):
 
 
 def test_layout_thread_rate_limit_and_stop(qapp):
-    from anthology.ui.layout_worker import LayoutSpec, LayoutThread
+    from anthology.ui.graph.layout_worker import LayoutSpec, LayoutThread
 
     got: list[float] = []
     t = LayoutThread(max_fps=30.0)
@@ -1045,7 +1045,7 @@ def test_node_records_and_picture_match_pyqtgraphs_set_data(qtbot):
     cost 4 ms at 10,000 nodes): the same records as setData's."""
     import pyqtgraph as pg
 
-    from anthology.ui.graph_items import NodeLayer
+    from anthology.ui.graph.graph_items import NodeLayer
 
     rng = np.random.default_rng(5)
     n = 500
@@ -1075,7 +1075,7 @@ def test_node_records_and_picture_match_pyqtgraphs_set_data(qtbot):
 def test_a_held_layout_thread_stands_still_until_released_or_its_hold_runs_out(qapp):
     """While the window opens an entry the simulation holds (the GIL is the panes'); it
     goes on when released, and a hold nobody releases runs out by itself."""
-    from anthology.ui.layout_worker import LayoutSpec, LayoutThread
+    from anthology.ui.graph.layout_worker import LayoutSpec, LayoutThread
 
     t = LayoutThread(max_fps=60.0)
     t.frame.connect(lambda _g, _p: t.frame_consumed())

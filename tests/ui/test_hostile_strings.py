@@ -22,11 +22,11 @@ from PySide6.QtGui import QColor, QImage, QTextDocument
 from PySide6.QtWidgets import QLabel
 from reader_window import panel_rows
 
-from anthology.ui.backlinks_panel import ROLE_HTML, BacklinksPanel
-from anthology.ui.entry_pane import MAX_IMAGE_SIDE, EntryPane
-from anthology.ui.graph_view import GraphView
-from anthology.ui.quick_switcher import QuickSwitcher
-from anthology.ui.search_panel import SearchPanel
+from anthology.ui.graph.graph_view import GraphView
+from anthology.ui.panels.backlinks_panel import ROLE_HTML, BacklinksPanel
+from anthology.ui.panels.quick_switcher import QuickSwitcher
+from anthology.ui.panels.search_panel import SearchPanel
+from anthology.ui.reading.entry_pane import MAX_IMAGE_SIDE, EntryPane
 from anthology.vault.backlinks import BacklinksView
 from anthology.vault.graph_data import GraphData
 from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, LinkRow, SearchHit
@@ -415,7 +415,7 @@ def test_images_through_a_symlink_out_of_the_vault_are_not_loaded(
 
 
 def test_the_window_title_is_cut_and_free_of_bidi_controls(qtbot, tmp_path: Path) -> None:
-    from anthology.ui.main_window import MainWindow
+    from anthology.ui.window.main_window import MainWindow
 
     vault = tmp_path / "vault"
     vault.mkdir()

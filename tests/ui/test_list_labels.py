@@ -9,9 +9,9 @@ import functools
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from anthology.ui.backlinks_panel import BacklinksPanel
-from anthology.ui.quick_switcher import QuickSwitcher
-from anthology.ui.search_panel import SearchPanel
+from anthology.ui.panels.backlinks_panel import BacklinksPanel
+from anthology.ui.panels.quick_switcher import QuickSwitcher
+from anthology.ui.panels.search_panel import SearchPanel
 from anthology.vault import EntryRef, VaultIndex, display_labels
 from anthology.vault.backlinks import BacklinksView
 

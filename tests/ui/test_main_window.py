@@ -11,7 +11,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
 
 from anthology.paths import entries_dir
-from anthology.ui.main_window import MainWindow
+from anthology.ui.window.main_window import MainWindow
 
 
 @pytest.fixture
@@ -205,7 +205,7 @@ def test_screenshot_command_renders_the_real_window(tmp_path: Path) -> None:
 def test_a_hub_lists_some_citing_entries_and_counts_the_rest(
     qtbot, tmp_path: Path, settings: QSettings
 ) -> None:
-    from anthology.ui.main_window import CITED_BY_SHOWN
+    from anthology.ui.window.main_window import CITED_BY_SHOWN
 
     vault = tmp_path / "hubvault"
     vault.mkdir()

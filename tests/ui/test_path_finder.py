@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
-from anthology.ui.main_window import MainWindow
+from anthology.ui.window.main_window import MainWindow
 from anthology.vault import GraphData
 from sample_vault import REALISTIC_VAULT, write_vault
 

@@ -13,8 +13,8 @@ from PySide6.QtCore import QPoint, QSettings, Qt, QUrl
 from PySide6.QtWidgets import QApplication
 from reader_window import images_in, link_point, window_opener, write_files
 
-from anthology.ui.backlinks_panel import ROLE_HTML
-from anthology.ui.main_window import MainWindow
+from anthology.ui.panels.backlinks_panel import ROLE_HTML
+from anthology.ui.window.main_window import MainWindow
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 

@@ -14,8 +14,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 from reader_window import link_point, paragraphs, window_opener, write_files
 
-from anthology.ui.main_window import MainWindow
-from anthology.ui.outline_panel import heading_tops
+from anthology.ui.reading.outline_panel import heading_tops
+from anthology.ui.window.main_window import MainWindow
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 LEFT = Qt.MouseButton.LeftButton
@@ -300,7 +300,7 @@ def test_an_explicit_entry_opens_over_the_restored_tabs(
 
 
 def test_a_saved_history_is_read_defensively() -> None:
-    from anthology.ui.entry_tabs import TabHistory, Visit
+    from anthology.ui.reading.entry_tabs import TabHistory, Visit
 
     known = {"a", "b", "c"}.__contains__
     h = TabHistory.from_json({"visits": [["a", 10], ["gone", 5], ["a", 20], ["b", -3],

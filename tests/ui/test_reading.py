@@ -13,7 +13,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFontInfo
 from reader_window import anchor_cursor, paragraphs, tiny_png, window_opener, write_files
 
-from anthology.ui.main_window import MainWindow
+from anthology.ui.window.main_window import MainWindow
 
 FILES = {
     "HOME.md": "Start at [[Alpha v1.2]].\n",
@@ -97,7 +97,7 @@ def test_ctrl_plus_grows_the_font_and_ctrl_0_resets(open_window, qtbot) -> None:
 
 
 def test_the_entry_keeps_its_width_when_the_demo_opens(open_window, qtbot) -> None:
-    from anthology.ui.main_window import ENTRY_MIN_WIDTH
+    from anthology.ui.window.main_window import ENTRY_MIN_WIDTH
 
     win = open_window()
     win.resize(1000, 700)
@@ -114,7 +114,7 @@ def test_the_entry_keeps_its_width_when_the_demo_opens(open_window, qtbot) -> No
 def test_a_first_window_gives_the_explorer_room_for_titles(open_window, settings, qtbot) -> None:
     """A first start sizes the explorer once the window is laid out: it opened at its
     120 px minimum, every row cut to "LIT-11…"; a later start keeps the user's width."""
-    from anthology.ui.main_window import LEFT_DOCK_WIDTH
+    from anthology.ui.window.main_window import LEFT_DOCK_WIDTH
 
     win = open_window()
     qtbot.waitUntil(lambda: win.explorer_dock.width() >= LEFT_DOCK_WIDTH - 10, timeout=3000)
@@ -131,7 +131,7 @@ def test_a_first_window_gives_the_explorer_room_for_titles(open_window, settings
 def test_the_tags_pane_opens_wide_enough_to_read(open_window, qtbot) -> None:
     """Shown for the first time, a side dock is given its readable width (it opened at
     Qt's minimum, every tag cut to "#attentio…"); the entry keeps its own."""
-    from anthology.ui.main_window import ENTRY_MIN_WIDTH, SIDE_DOCK_WIDTH
+    from anthology.ui.window.main_window import ENTRY_MIN_WIDTH, SIDE_DOCK_WIDTH
 
     win = open_window()
     win.act_tags.trigger()
@@ -152,7 +152,7 @@ def test_the_tags_pane_opens_wide_enough_to_read(open_window, qtbot) -> None:
 
 
 def test_a_saved_layout_crushing_the_entry_is_refused(open_window, settings, qtbot) -> None:
-    from anthology.ui.main_window import ENTRY_MIN_WIDTH
+    from anthology.ui.window.main_window import ENTRY_MIN_WIDTH
 
     win = open_window()
     win.resize(1000, 700)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QThread
 from PySide6.QtWidgets import QApplication, QWidget
 
 from anthology.tasks import Cancelled, TaskState
-from anthology.ui.task_runner import TaskRunner
+from anthology.ui.common.task_runner import TaskRunner
 
 
 class Heard:

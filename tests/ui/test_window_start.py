@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings
 from reader_window import write_files
 
 from anthology.paths import entries_dir
-from anthology.ui.main_window import MainWindow
+from anthology.ui.window.main_window import MainWindow
 from anthology.vault import VaultIndex
 
 NOTES = {

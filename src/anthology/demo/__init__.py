@@ -4,7 +4,7 @@
 one: its button and description), by ``anthology demo`` (:mod:`anthology.demo.cli`) and by
 the window (its View menu, and the dock a demo opens in). Each names its widget as
 ``"module:Class"``, imported only when the demo is opened
-(:func:`anthology.ui.demo_widget.create_demo_widget`), so importing this package imports
+(:func:`anthology.ui.demo.demo_widget.create_demo_widget`), so importing this package imports
 neither Qt nor torch (nor numpy).
 
 A demo's widget class takes ``parent`` and has ``set_theme("light" | "dark")`` (the window
@@ -38,7 +38,7 @@ DEMOS: dict[str, Demo] = {
                 "Watch the variance of q·k grow with dₖ, and the softmax saturate unless the "
                 "scores are scaled by 1/√dₖ."
             ),
-            widget="anthology.ui.demo_widget:AttentionScalingDemo",
+            widget="anthology.ui.demo.demo_widget:AttentionScalingDemo",
             figure="anthology.demo.figure",
         ),
     )

@@ -1,6 +1,6 @@
 """What the attention-scaling demo shows, as numbers and text: no Qt.
 
-The widget (``ui/demo_widget.py``) asks :func:`point_view` for the single-d_k panels (the
+The widget (``ui/demo/demo_widget.py``) asks :func:`point_view` for the single-d_k panels (the
 logit histogram with its Gaussian, one query's weights, the titles and the readout) and
 :func:`sweep_series` for each curve of the sweep panels, then only draws them; these are
 tested without a display (``tests/demo/test_views.py``).

@@ -1,6 +1,6 @@
 """What the graph shows, decided without Qt: filters, neighbourhoods, matching, titles.
 
-The view (:mod:`anthology.ui.graph_view`) asks :func:`shown_graph` for the nodes and edges
+The view (:mod:`anthology.ui.graph.graph_view`) asks :func:`shown_graph` for the nodes and edges
 to draw, :func:`match_nodes` for what the node search finds, and :func:`display_titles`
 for the labels' text; colours come from :mod:`anthology.graph.groups`, paths from
 :mod:`anthology.graph.paths`, initial positions from :mod:`anthology.layout.placement`.

@@ -32,7 +32,7 @@ def _application():
 
 def run_gui(vault: Path | None, *, db: str | None = None, entry: str | None = None) -> int:
     """Open the main window (on the last vault, else the bundled anthology) and run."""
-    from anthology.ui.main_window import MainWindow
+    from anthology.ui.window.main_window import MainWindow
 
     app = _application()
     window = MainWindow(vault, db=Path(db) if db else None, entry=entry)
@@ -72,7 +72,7 @@ def screenshot(
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
 
-    from anthology.ui.main_window import MainWindow
+    from anthology.ui.window.main_window import MainWindow
 
     app = _application()
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,7 +113,7 @@ def screenshot(
 
 def run_demo(args) -> int:
     """``anthology demo NAME``: the demo alone in a window, configured from the CLI flags."""
-    from anthology.ui.demo_widget import create_demo_widget
+    from anthology.ui.demo.demo_widget import create_demo_widget
 
     app = _application()
     widget = create_demo_widget(args.name)

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
 
-from anthology.ui.list_keys import ArrowKeysToList
+from anthology.ui.common.list_keys import ArrowKeysToList
 from anthology.vault import rank
 
 ROLE_INDEX = Qt.ItemDataRole.UserRole

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..vault.render.reading import BASE_SIZE, MAX_SIZE, MIN_SIZE, ReadingStyle
-from .entry_pane import READING_WIDTH
+from anthology.ui.reading.entry_pane import READING_WIDTH
+from anthology.vault.render.reading import BASE_SIZE, MAX_SIZE, MIN_SIZE, ReadingStyle
 
 MIN_WIDTH, MAX_WIDTH = 400, 2000  # px of the readable column
 STEP = 1.0  # pt per Ctrl+= / Ctrl+-

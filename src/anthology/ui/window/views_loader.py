@@ -3,7 +3,7 @@
 At 100,000 entries the graph's arrays, the quick switcher's list and the problem counts
 take ~10 s to ask for: on the GUI thread they kept the first entry off the screen and froze
 the window on every live reload. The window shows its entry first, then runs
-:func:`load_views` on a :class:`~anthology.ui.task_runner.TaskRunner`: it asks for the rest
+:func:`load_views` on a :class:`~anthology.ui.common.task_runner.TaskRunner`: it asks for the rest
 on a read-only connection of its own (``VaultIndex.reader``) and hands it back as one
 answer; a newer question cancels the older one, whose query is interrupted and whose answer
 is dropped. The

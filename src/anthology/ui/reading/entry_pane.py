@@ -61,15 +61,15 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip, QWidget
 
-from ..vault import Entry, EntryLookup, open_regular
-from ..vault.attachments import describe, open_policy
-from ..vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
-from ..vault.render.entry import cached_render, pending_html
-from ..vault.render.reading import ReadingStyle, restyle
-from ..vault.render.safe_text import html_text
-from ..vault.render.svg_safety import UnsafeSvg, sanitise_svg
-from ..vault.render.theme import palette
-from .math_images import draw_svg
+from anthology.ui.common.math_images import draw_svg
+from anthology.vault import Entry, EntryLookup, open_regular
+from anthology.vault.attachments import describe, open_policy
+from anthology.vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
+from anthology.vault.render.entry import cached_render, pending_html
+from anthology.vault.render.reading import ReadingStyle, restyle
+from anthology.vault.render.safe_text import html_text
+from anthology.vault.render.svg_safety import UnsafeSvg, sanitise_svg
+from anthology.vault.render.theme import palette
 
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_SIDE = 4096  # device pixels: a declared 12000×12000 SVG is drawn smaller
@@ -223,7 +223,7 @@ class EntryPane(QTextBrowser):
         # 0: always render on the GUI thread (what the tests of the pane alone expect).
         self.background_render_chars = 0
         self._token = 0
-        # the reader's settings (ui/reading_settings.py): body size and family, and the
+        # the reader's settings (ui/reading/reading_settings.py): body size and family, and the
         # readable line width (a centred column of ``line_width`` px) or the whole pane
         self.reading_style = ReadingStyle()
         self.readable_width = True

@@ -8,7 +8,7 @@ to one line, so a long list of groups never eats the graph either.
 
 Entries: the node groups (a dot in their colour), the link relations (a bar in theirs),
 and the marks the view draws on nodes (current entry, visited trail, pinned, search match),
-each in the shape and colour the plot uses (:mod:`anthology.ui.graph_view` ``_update_marks``).
+each in the shape and colour the plot uses (:mod:`anthology.ui.graph.graph_view` ``_update_marks``).
 """
 
 from __future__ import annotations

@@ -62,9 +62,9 @@ from PySide6.QtWidgets import (
 )
 
 from anthology.tasks import TaskState
-from anthology.ui.math_images import add_math
-from anthology.ui.new_tab_clicks import NewTabClicks
-from anthology.ui.task_runner import TaskRunner
+from anthology.ui.common.math_images import add_math
+from anthology.ui.common.new_tab_clicks import NewTabClicks
+from anthology.ui.common.task_runner import TaskRunner
 from anthology.vault import (
     BacklinksView,
     LinkRow,

@@ -16,7 +16,7 @@ import html
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from anthology.ui.entry_pane import EntryPane, _heading_key
+from anthology.ui.reading.entry_pane import EntryPane, _heading_key
 from anthology.vault.render import RenderedEntry
 from anthology.vault.render.safe_text import plain_text, tooltip_html
 

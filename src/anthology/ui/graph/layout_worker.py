@@ -10,7 +10,7 @@ the live array) and ``settled(generation)`` once each time the simulation cools.
 touches a widget. It stops when its :class:`~anthology.tasks.TaskState` is cancelled
 (:meth:`LayoutThread.stop`).
 
-A long-lived QThread rather than a :class:`~anthology.ui.task_runner.TaskRunner` task: the
+A long-lived QThread rather than a :class:`~anthology.ui.common.task_runner.TaskRunner` task: the
 loop lives as long as the graph view, takes commands while it runs, and paces its own frames.
 
 Back-pressure: a new frame is only emitted once the GUI has taken the previous one

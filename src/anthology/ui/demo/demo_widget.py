@@ -3,7 +3,7 @@ and the d_k sweep of every scaling at once.
 
 The maths is :mod:`anthology.demo.attention_scaling`; this module only draws its answers.
 The single-d_k views (histogram, bars, readout) are cheap and recomputed synchronously on
-every change; the sweep runs on a :class:`~anthology.ui.task_runner.TaskRunner` (one at a
+every change; the sweep runs on a :class:`~anthology.ui.common.task_runner.TaskRunner` (one at a
 time), reports back through its signals, and a newer request cancels the older one (its
 results are dropped if they still arrive). :meth:`AttentionScalingDemo.shutdown` (closeEvent
 calls it) cancels the sweep before the widget goes.
@@ -39,7 +39,7 @@ from anthology.demo.styles import PANEL_CAPTIONS, SCALING_STYLES, CurveStyle
 from anthology.palette import THEMES
 from anthology.palette import theme as palette_theme
 from anthology.tasks import TaskState
-from anthology.ui.task_runner import TaskRunner
+from anthology.ui.common.task_runner import TaskRunner
 
 # d_k values the slider steps through: half octaves from 1 to 4096.
 SLIDER_D_KS: tuple[int, ...] = tuple(sorted({round(2 ** (i / 2)) for i in range(25)}))

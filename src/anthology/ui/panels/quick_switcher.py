@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
 
-from anthology.ui.list_keys import ArrowKeysToList
+from anthology.ui.common.list_keys import ArrowKeysToList
 from anthology.vault import EntryRef, display_labels, rank
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, plain_text, tooltip_html
 

@@ -13,8 +13,8 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QPageLayout, QPageSize, QTextDocument
 from PySide6.QtPrintSupport import QPrinter
 
-from ..vault.render.standalone import standalone_html
-from .entry_pane import EntryPane
+from anthology.ui.reading.entry_pane import EntryPane
+from anthology.vault.render.standalone import standalone_html
 
 
 def printable_document(pane: EntryPane) -> QTextDocument:

@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from anthology.ui.new_tab_clicks import NewTabClicks
+from anthology.ui.common.new_tab_clicks import NewTabClicks
 from anthology.vault import EntryRef, display_labels
 from anthology.vault.render.safe_text import plain_text, tooltip_html
 

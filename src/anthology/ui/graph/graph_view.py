@@ -1,9 +1,9 @@
 """The graph view: a force-directed map of the vault's entries, navigated by clicking.
 
-Layers (see :mod:`anthology.ui.graph_items`): one edge item with an image cache, one
+Layers (see :mod:`anthology.ui.graph.graph_items`): one edge item with an image cache, one
 scatter item for every node, an overlay scatter for the highlighted neighbourhood / search
 hits, one ring scatter for the current entry, the visited trail and pins, and one label item.
-The simulation runs in :class:`anthology.ui.layout_worker.LayoutThread`.
+The simulation runs in :class:`anthology.ui.graph.layout_worker.LayoutThread`.
 
 Public API (used by the main window)::
 
@@ -33,7 +33,7 @@ Data export: ``export_graphml(path)``, ``export_json(path)`` (what the filters l
 
 Also: ``set_local(bool)``, ``set_depth(1..3)``, ``show_local_graph(id)``, ``set_search(text)``,
 ``set_paused(bool)``, ``fit()``, ``pin(id, x, y)`` / ``unpin(id)``, ``set_setting(key, value)``
-(keys: :data:`anthology.ui.graph_controls.DEFAULTS`), and for tests and hosts
+(keys: :data:`anthology.ui.graph.graph_controls.DEFAULTS`), and for tests and hosts
 ``hover(id)``, ``highlighted_ids()``, ``search_matches()``, ``shown_ids()``, ``shown_edges()``,
 ``node_viewport_pos(id)``, ``node_menu(id)``, ``current_id()``, ``trail()``, ``pinned_ids()``.
 
@@ -97,19 +97,19 @@ from anthology.layout.force_layout import ForceParams
 from anthology.layout.placement import place_missing
 from anthology.palette import THEMES as PALETTE_THEMES
 from anthology.palette import theme as palette_theme
-from anthology.ui.graph_camera import GLIDE_MS, GraphCamera
-from anthology.ui.graph_controls import MENTION, GraphControls, defaults
-from anthology.ui.graph_items import (
+from anthology.ui.common.theme import css_colour, qcolor
+from anthology.ui.graph.graph_camera import GLIDE_MS, GraphCamera
+from anthology.ui.graph.graph_controls import MENTION, GraphControls, defaults
+from anthology.ui.graph.graph_items import (
     EdgeLayer,
     LabelLayer,
     NodeLayer,
     PassiveScatter,
     device_coords,
 )
-from anthology.ui.graph_keys import GraphKeys
-from anthology.ui.graph_legend import GraphLegend
-from anthology.ui.layout_worker import LayoutSpec, LayoutThread
-from anthology.ui.theme import css_colour, qcolor
+from anthology.ui.graph.graph_keys import GraphKeys
+from anthology.ui.graph.graph_legend import GraphLegend
+from anthology.ui.graph.layout_worker import LayoutSpec, LayoutThread
 from anthology.user_state import GRAPH_CAMERA, GRAPH_VIEW
 from anthology.vault import GraphData
 from anthology.vault.render.safe_text import tooltip_html
@@ -481,7 +481,7 @@ class GraphView(QWidget):
             super().keyPressEvent(event)
 
     def _key(self, event) -> bool:
-        """The graph's keys (see :mod:`anthology.ui.graph_keys`).  True when handled."""
+        """The graph's keys (see :mod:`anthology.ui.graph.graph_keys`).  True when handled."""
         return self.keys.handle(event)
 
     # what the keys need (indices into the shown nodes) ------------------------------------
@@ -912,7 +912,7 @@ class GraphView(QWidget):
 
     def fit(self, animate: bool = False) -> None:
         """Show the bulk of the shown nodes (far outliers may stay outside: see
-        :func:`anthology.ui.graph_camera.bulk_box`)."""
+        :func:`anthology.ui.graph.graph_camera.bulk_box`)."""
         self.camera.fit(self._dpos, animate=animate)
 
     # settings -------------------------------------------------------------------------------
@@ -1762,13 +1762,13 @@ class GraphView(QWidget):
     def export_png(self, path: str, width: int | None = None) -> tuple[int, int]:
         """The whole shown graph (not the viewport) as a PNG ``width`` px wide (default:
         the Export menu's width); returns the image's (width, height)."""
-        from anthology.ui.graph_export import export_png
+        from anthology.ui.graph.graph_export import export_png
 
         return export_png(self.drawing(), path, int(width or self.png_width.value()))
 
     def export_svg(self, path: str) -> int:
         """The whole shown graph as SVG, every node a ``<circle class="node">``; returns the
         number of nodes written."""
-        from anthology.ui.graph_export import export_svg
+        from anthology.ui.graph.graph_export import export_svg
 
         return export_svg(self.drawing(), path)

@@ -22,8 +22,8 @@ from PySide6.QtGui import QCursor, QGuiApplication, QTextDocument
 from PySide6.QtWidgets import QFrame, QTextBrowser, QVBoxLayout, QWidget
 
 from anthology.tasks import TaskState
-from anthology.ui.math_images import svg_image
-from anthology.ui.task_runner import TaskRunner
+from anthology.ui.common.math_images import svg_image
+from anthology.ui.common.task_runner import TaskRunner
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.render import RenderedEntry, find_heading
 from anthology.vault.render.previews import cached_preview, render_preview

@@ -21,7 +21,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QTabBar, QTabWidget, QWidget
 
-from anthology.ui.entry_pane import EntryPane
+from anthology.ui.reading.entry_pane import EntryPane
 from anthology.vault.render.safe_text import plain_text, tooltip_html
 
 MAX_VISITS_KEPT = 50  # a tab's history as saved: the visits around where the reader is

@@ -50,24 +50,24 @@ from PySide6.QtWidgets import (
 from anthology import __version__, paths
 from anthology.demo import DEMOS
 from anthology.paths import entries_dir
-from anthology.ui.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
-from anthology.ui.bookmarks_panel import BookmarksPanel
-from anthology.ui.command_palette import CommandPalette
-from anthology.ui.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
-from anthology.ui.entry_tabs import EntryTabs, TabHistory, Visit
-from anthology.ui.file_explorer import FileExplorer
-from anthology.ui.index_worker import refresh_index
-from anthology.ui.outline_panel import OutlinePanel
-from anthology.ui.page_preview import PreviewController
-from anthology.ui.path_finder import PathFinderDialog
-from anthology.ui.problems_dialog import ProblemsDialog
-from anthology.ui.quick_switcher import QuickSwitcher
-from anthology.ui.reading_settings import PreferencesDialog, ReadingSettings
-from anthology.ui.search_panel import SearchPanel
-from anthology.ui.tag_panel import TagPanel
-from anthology.ui.task_runner import TaskRunner, describe_error
-from anthology.ui.theme import ThemeController
-from anthology.ui.views_loader import ViewsData, load_views
+from anthology.ui.common.task_runner import TaskRunner, describe_error
+from anthology.ui.common.theme import ThemeController
+from anthology.ui.panels.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
+from anthology.ui.panels.bookmarks_panel import BookmarksPanel
+from anthology.ui.panels.file_explorer import FileExplorer
+from anthology.ui.panels.path_finder import PathFinderDialog
+from anthology.ui.panels.problems_dialog import ProblemsDialog
+from anthology.ui.panels.quick_switcher import QuickSwitcher
+from anthology.ui.panels.search_panel import SearchPanel
+from anthology.ui.panels.tag_panel import TagPanel
+from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
+from anthology.ui.reading.entry_tabs import EntryTabs, TabHistory, Visit
+from anthology.ui.reading.outline_panel import OutlinePanel
+from anthology.ui.reading.page_preview import PreviewController
+from anthology.ui.reading.reading_settings import PreferencesDialog, ReadingSettings
+from anthology.ui.window.command_palette import CommandPalette
+from anthology.ui.window.index_worker import refresh_index
+from anthology.ui.window.views_loader import ViewsData, load_views
 from anthology.user_state import (
     BOOKMARKS,
     EXPLORER_VIEW,
@@ -96,7 +96,7 @@ from anthology.vault.render.safe_text import plain_text
 from anthology.vault.tags import vault_tags
 
 if TYPE_CHECKING:  # pyqtgraph costs ~0.7 s to import: loaded once the first entry is shown
-    from anthology.ui.graph_view import GraphView
+    from anthology.ui.graph.graph_view import GraphView
 
 MAX_RECENT = 8
 MAX_RECENT_ENTRIES = 30  # the quick switcher's recent entries, per vault
@@ -142,7 +142,7 @@ class MainWindow(QMainWindow):
         self._mentions_index: tuple[VaultIndex, VaultIndex] | None = None  # (index, reader)
         self.root: Path | None = None
         self.db: Path | None = db
-        # Indexing and the views around the entry run on runners (see ui/task_runner.py):
+        # Indexing and the views around the entry run on runners (see ui/common/task_runner.py):
         # one refresh at a time; a newer views question cancels the older one.
         self._indexing = TaskRunner(self)
         self._views = TaskRunner(self, priority=QThread.Priority.LowPriority)
@@ -208,7 +208,7 @@ class MainWindow(QMainWindow):
         pane.unresolvedLinkActivated.connect(
             lambda text: self.statusBar().showMessage(f"“{text}” is not an entry yet", 4000)
         )
-        # the page preview of a hovered link (ui/page_preview.py), not a tooltip
+        # the page preview of a hovered link (ui/reading/page_preview.py), not a tooltip
         pane.linkHovered.connect(
             lambda target, frag, ctrl: self.previews.hover(target, frag, immediate=ctrl)
         )
@@ -969,7 +969,7 @@ class MainWindow(QMainWindow):
     def _ensure_graph(self) -> GraphView:
         """The graph view, made the first time there is a graph to draw."""
         if self.graph is None:
-            from anthology.ui.graph_view import GraphView
+            from anthology.ui.graph.graph_view import GraphView
 
             graph = GraphView()
             graph.entryActivated.connect(self.show_entry)
@@ -1451,7 +1451,7 @@ class MainWindow(QMainWindow):
     # -- demo, theme, about ------------------------------------------------------------
     def open_demo(self, name: str) -> None:
         """Open an embedded demo in a dock beside the entry."""
-        from anthology.ui.demo_widget import create_demo_widget
+        from anthology.ui.demo.demo_widget import create_demo_widget
 
         fresh = self.demo_dock is None
         if self.demo_dock is None:
@@ -1492,7 +1492,7 @@ class MainWindow(QMainWindow):
         """File › Print…: the entry as shown, on a printer the reader picks."""
         from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 
-        from anthology.ui.print_export import print_entry
+        from anthology.ui.window.print_export import print_entry
 
         if self.entry_pane.rendered is None:
             return
@@ -1504,7 +1504,7 @@ class MainWindow(QMainWindow):
 
     def export_pdf(self, path: Path | None = None) -> Path | None:
         """Export as PDF… (asks where when ``path`` is None); the file written."""
-        from anthology.ui.print_export import export_pdf
+        from anthology.ui.window.print_export import export_pdf
 
         if self.entry_pane.rendered is None:
             return None
@@ -1520,7 +1520,7 @@ class MainWindow(QMainWindow):
 
     def export_html(self, path: Path | None = None) -> Path | None:
         """Export as HTML… (asks where when ``path`` is None); the file written."""
-        from anthology.ui.print_export import export_html
+        from anthology.ui.window.print_export import export_html
 
         if self.entry_pane.rendered is None:
             return None

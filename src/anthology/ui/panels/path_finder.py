@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from anthology.graph.paths import MAX_PATHS, LinkPath, PathFinder, format_path, no_path_text
-from anthology.ui.list_keys import ArrowKeysToList
+from anthology.ui.common.list_keys import ArrowKeysToList
 from anthology.vault import EntryRef, display_labels, rank
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, plain_text, tooltip_html
 

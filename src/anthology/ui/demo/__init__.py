@@ -1,0 +1,1 @@
+"""The embedded demos' widgets (the maths is :mod:`anthology.demo`, Qt-free)."""

@@ -1,0 +1,2 @@
+"""The panels around the reading: backlinks, files, search, tags, bookmarks, the quick
+switcher, Find Path, problems."""
