@@ -23,10 +23,11 @@ from PySide6.QtWidgets import QLabel
 from reader_window import panel_rows
 
 from anthology.ui.backlinks_panel import ROLE_HTML, BacklinksPanel
-from anthology.ui.entry_pane import MAX_IMAGE_SIDE, EntryPane
+from anthology.ui.entry_pane import EntryPane
 from anthology.ui.graph_view import GraphView
 from anthology.ui.quick_switcher import QuickSwitcher
 from anthology.ui.search_panel import SearchPanel
+from anthology.ui.vault_images import MAX_IMAGE_SIDE
 from anthology.vault.backlinks import BacklinksView
 from anthology.vault.graph_data import GraphData
 from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, LinkRow, SearchHit

@@ -253,6 +253,7 @@ class MainWindow(QMainWindow):
             lambda i: self.index.entry(i, cited_by_limit=CITED_BY_SHOWN) if self.index else None,
             lambda: self.index,
             lambda: self.theme,
+            lambda: self.index.root if self.index else None,
         )
         self.previews.linkActivated.connect(self._follow_link)
         self.tabs = EntryTabs(self._new_pane)
