@@ -1496,7 +1496,11 @@ class MainWindow(QMainWindow):
             if not name:
                 return None
             path = Path(name)
-        export_pdf(self.entry_pane, path)
+        try:
+            export_pdf(self.entry_pane, path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Export failed", f"Could not write {path}: {exc}")
+            return None
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return path
 
