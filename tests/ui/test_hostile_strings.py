@@ -193,6 +193,30 @@ def test_search_rows_show_hostile_titles_and_paths_as_text(qtbot) -> None:
         check_tooltip(item.toolTip(), s)
 
 
+def test_a_search_with_a_thousand_filters_says_so_in_the_panel(qtbot, tmp_path: Path) -> None:
+    """SQLite's "Expression tree is too large" was a traceback; the panel says why instead,
+    and a search it takes still answers."""
+    from anthology.vault.index import VaultIndex
+    from anthology.vault.query import MAX_QUERY_PARTS
+
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "a.md").write_text("Alpha words. #t1\n", encoding="utf-8")
+    panel = SearchPanel()
+    qtbot.addWidget(panel)
+    with VaultIndex.open(vault, tmp_path / "i.sqlite") as idx:
+        panel.set_search_function(idx.search)
+        panel.search("alpha")
+        assert panel.result_ids() == ["a"]
+        panel.search(" ".join(f"tag:t{i}" for i in range(1000)))
+        assert panel.result_ids() == []
+        assert panel.summary.text() == (
+            f"The query has 1000 filters and words; search takes at most {MAX_QUERY_PARTS}"
+        )
+        panel.search("tag:t1 alpha")
+        assert panel.result_ids() == ["a"] and panel.summary.text() == "1 result"
+
+
 def test_quick_switcher_rows_are_text(qtbot) -> None:
     switcher = QuickSwitcher()
     qtbot.addWidget(switcher)

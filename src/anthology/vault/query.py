@@ -26,8 +26,10 @@ from typing import Any
 
 __all__ = [
     "FILTER_KEYS",
+    "MAX_QUERY_PARTS",
     "Filter",
     "Query",
+    "QueryTooLarge",
     "Term",
     "fold",
     "folder_matches",
@@ -39,6 +41,10 @@ __all__ = [
 ]
 
 FILTER_KEYS = ("tag", "kind", "status", "path", "folder")
+# Filters and words one search takes. Each filter is one more level of SQLite's expression
+# tree (it refuses past 1000: "Expression tree is too large") and each word one of FTS5's
+# (past 256 its MATCH fails); no one types a hundred.
+MAX_QUERY_PARTS = 100
 
 _FILTER_RE = re.compile(
     r'(?:^|(?<=\s))(-?)(?:(tag|kind|status|path|folder):("[^"]*"|\S+)'
@@ -73,6 +79,17 @@ class Query:
 
     def __bool__(self) -> bool:
         return bool(self.filters or self.terms)
+
+
+class QueryTooLarge(ValueError):
+    """A search with more filters and words than :data:`MAX_QUERY_PARTS`; its message is
+    one line for the reader."""
+
+    def __init__(self, parts: int) -> None:
+        super().__init__(
+            f"the query has {parts} filters and words; search takes at most {MAX_QUERY_PARTS}"
+        )
+        self.parts = parts
 
 
 def _unquote(value: str) -> str:
