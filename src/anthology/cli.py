@@ -28,6 +28,7 @@ from typing import Any
 
 from anthology import __version__
 from anthology.paths import entries_dir
+from anthology.vault.shown import one_line
 
 COMMANDS = ("index", "check", "export", "search", "show", "screenshot", "demo")
 
@@ -237,31 +238,6 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# Bidirectional embeddings, overrides and isolates: they reorder what follows on the line.
-_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def _one_line(text: str) -> str:
-    """``text`` safe for one line of a terminal: control characters (a newline in a file
-    name, an ESC starting a terminal sequence, C1 controls), line and paragraph separators
-    and bidirectional overrides are written as escapes (``\\n``, ``\\t``, ``\\x1b``,
-    ``\\u202e``). Backslashes are left as they are: a file name rarely has one."""
-    if text.isprintable():
-        return text
-    import unicodedata
-
-    out = []
-    for c in text:
-        if c in _ESCAPES:
-            out.append(_ESCAPES[c])
-        elif unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs") or c in _BIDI:
-            out.append(f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-        else:
-            out.append(c)
-    return "".join(out)
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     with _open_index(args) as index:
         problems = index.problems()
@@ -274,7 +250,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         for p in problems:
             where = f"{p.path}:{p.line}" if p.line else p.path
-            print(_one_line(f"{where}: {p.severity}: {p.kind}: {p.message}"))
+            print(one_line(f"{where}: {p.severity}: {p.kind}: {p.message}"))
         counts = summary["by_severity"]
         print(f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info")
         kinds = ", ".join(f"{kind} {n}" for kind, n in summary["by_kind"].items())
