@@ -111,7 +111,7 @@ from anthology.ui.layout_worker import LayoutSpec, LayoutThread
 from anthology.ui.theme import css_colour, qcolor
 from anthology.user_state import GRAPH_CAMERA, GRAPH_VIEW
 from anthology.vault import GraphData
-from anthology.vault.render.safe_text import tooltip_html
+from anthology.vault.render.safe_text import plain_text, tooltip_html
 
 __all__ = ["GraphView", "sanitize_graph"]
 
@@ -651,7 +651,8 @@ class GraphView(QWidget):
         )
         self._data = data
         self._relations_arr = np.empty(len(data.relations), dtype=object)
-        self._relations_arr[:] = data.relations  # indexed per local graph, not looped
+        # indexed per local graph, not looped; drawn on the edges as they read (no bidi)
+        self._relations_arr[:] = [plain_text(r) if r else r for r in data.relations]
         self._index = index
         self._gpos = pos
         self._degree_full = data.degrees()
@@ -1224,7 +1225,8 @@ class GraphView(QWidget):
 
         def make() -> list[str]:
             shown = self._shown.tolist()
-            return [d.ids[i] for i in shown] if by != "title" else node_titles(d, shown)
+            texts = [d.ids[i] for i in shown] if by != "title" else node_titles(d, shown)
+            return [plain_text(t) for t in texts]  # no bidi override turns a label round
 
         return self._shown_graphs.derived(self._shown_graph, "labels", by, make)
 
