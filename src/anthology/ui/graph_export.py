@@ -27,6 +27,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
 
 from anthology.ui.graph_items import _claim
+from anthology.vault.shown import plain_text
 
 if TYPE_CHECKING:
     from anthology.ui.graph_view import GraphView
@@ -84,7 +85,7 @@ def drawing_of(view: GraphView) -> Drawing:
     labels = view._label_texts()
     return Drawing(
         ids=ids,
-        titles=[view._data.titles[i] for i in view._shown.tolist()],
+        titles=[plain_text(view._data.titles[i]) for i in view._shown.tolist()],
         labels=labels if len(labels) == n else list(ids),
         pos=pos,
         radius=np.asarray(base, dtype=np.float64) / 2.0,
