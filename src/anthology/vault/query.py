@@ -31,8 +31,10 @@ __all__ = [
     "Query",
     "QueryTooLarge",
     "Term",
+    "filter_holds",
     "fold",
     "folder_matches",
+    "haystack",
     "matches",
     "parse_query",
     "property_matches",
@@ -178,7 +180,8 @@ def property_matches(name: str, value: str | None, properties: Mapping[str, Any]
     return False
 
 
-def _filter_holds(f: Filter, rec: Mapping[str, Any]) -> bool:
+def filter_holds(f: Filter, rec: Mapping[str, Any]) -> bool:
+    """Whether ``f`` (its ``-`` aside) holds for a record (see :func:`matches`)."""
     if f.key == "tag":
         return tag_matches(f.value or "", rec.get("tags") or ())
     if f.key == "kind":
@@ -198,11 +201,16 @@ def matches(query: Query, rec: Mapping[str, Any]) -> bool:
     satisfies every part of ``query``. Free terms are looked for (folded, as substrings) in
     the id, title and path: a graph node has no body to search."""
     for f in query.filters:
-        if _filter_holds(f, rec) == f.negated:
+        if filter_holds(f, rec) == f.negated:
             return False
     if query.terms:
-        hay = fold(" ".join(str(rec.get(k) or "") for k in ("id", "title", "path")))
+        hay = haystack(rec)
         for t in query.terms:
             if (fold(t.text.strip()) in hay) == t.negated:
                 return False
     return True
+
+
+def haystack(rec: Mapping[str, Any]) -> str:
+    """What a record's free terms are looked for in: its id, title and path, folded."""
+    return fold(" ".join(str(rec.get(k) or "") for k in ("id", "title", "path")))
