@@ -33,6 +33,8 @@ def vault(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
+    """An index file in a folder of its own (made: ``--db`` never makes folders)."""
+    (tmp_path / "cache").mkdir()
     return tmp_path / "cache" / "index.sqlite"
 
 

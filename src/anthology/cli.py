@@ -32,6 +32,7 @@ from typing import Any
 
 from anthology import __version__
 from anthology.paths import entries_dir
+from anthology.vault.shown import one_line
 
 COMMANDS = ("index", "check", "export", "search", "show", "screenshot", "demo", "install-desktop")
 
@@ -54,6 +55,41 @@ def _add_vault(p: argparse.ArgumentParser) -> None:
         "vault", nargs="?", default=None, help="the vault folder (default: the bundled anthology)"
     )
     p.add_argument("--db", default=None, help="index file (default: in the user cache folder)")
+
+
+MAX_LIMIT = 2**62  # a --limit past what SQLite's LIMIT holds means "all of them"
+MAX_WINDOW_SIDE = 8192  # px: a screenshot's window; 8192² is already 256 MB of pixels
+
+
+def _limit(text: str) -> int:
+    """``--limit``: a whole number, 1 or more (``1e20`` is one: all results)."""
+    try:
+        number = int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not value.is_integer():
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        number = int(min(value, MAX_LIMIT))
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
+    return min(number, MAX_LIMIT)
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    """``--size``: ``WxH`` in px, each side 1 to :data:`MAX_WINDOW_SIDE`."""
+    width, sep, height = text.strip().lower().partition("x")
+    try:
+        size = (int(width), int(height)) if sep else None
+    except ValueError:
+        size = None
+    if size is None:
+        raise argparse.ArgumentTypeError(f"not a size WxH (like 1400x900): {text!r}")
+    if not all(1 <= side <= MAX_WINDOW_SIDE for side in size):
+        raise argparse.ArgumentTypeError(f"each side must be 1 to {MAX_WINDOW_SIDE} px: {text!r}")
+    return size
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     _add_vault(p)
     p.add_argument("--json", action="store_true")
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=_limit, default=20, help="results shown (default 20)")
 
     p = sub.add_parser("show", help="an entry's properties, relations, backlinks and links")
     p.add_argument("id")
@@ -94,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_vault(p)
     p.add_argument("--entry", default=None, help="the entry to show (default: the home entry)")
     p.add_argument("--out", required=True, help="the PNG file to write")
-    p.add_argument("--size", default="1400x900", help="window size, WxH")
+    p.add_argument("--size", type=_window_size, default="1400x900", help="window size, WxH")
     p.add_argument("--theme", choices=("light", "dark"), default="light")
     p.add_argument("--graph", choices=("local", "global"), default="local")
     p.add_argument(
@@ -179,6 +215,8 @@ def _open_index(args: argparse.Namespace, *, rebuild: bool = False, writes: bool
     from anthology.vault import VaultIndex
 
     vault = Path(args.vault) if args.vault else entries_dir()
+    if args.db:  # the folder of a given index file is the user's to make, not ours
+        _existing_folder(Path(args.db), "--db")
     bar = _ProgressBar()
     try:
         index = VaultIndex.open(
@@ -191,6 +229,19 @@ def _open_index(args: argparse.Namespace, *, rebuild: bool = False, writes: bool
     if index.stale_reason:
         print(f"anthology: {index.stale_reason}; showing it as last built", file=sys.stderr)
     return index
+
+
+def _existing_folder(path: Path, option: str) -> None:
+    """:class:`VaultError` (one line, exit 2) when the folder ``path`` would go in is not
+    there: a file asked for is written, the folders on its way are never made."""
+    from anthology.vault import VaultError
+
+    folder = path.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise VaultError(f"{option} {path}: the folder {folder} {what}")
+    if path.is_dir():
+        raise VaultError(f"{option} {path} is a folder; give a file name")
 
 
 def _print_json(value: Any) -> None:
@@ -226,31 +277,6 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# Bidirectional embeddings, overrides and isolates: they reorder what follows on the line.
-_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def _one_line(text: str) -> str:
-    """``text`` safe for one line of a terminal: control characters (a newline in a file
-    name, an ESC starting a terminal sequence, C1 controls), line and paragraph separators
-    and bidirectional overrides are written as escapes (``\\n``, ``\\t``, ``\\x1b``,
-    ``\\u202e``). Backslashes are left as they are: a file name rarely has one."""
-    if text.isprintable():
-        return text
-    import unicodedata
-
-    out = []
-    for c in text:
-        if c in _ESCAPES:
-            out.append(_ESCAPES[c])
-        elif unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs") or c in _BIDI:
-            out.append(f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-        else:
-            out.append(c)
-    return "".join(out)
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     with _open_index(args) as index:
         problems = index.problems()
@@ -263,7 +289,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         for p in problems:
             where = f"{p.path}:{p.line}" if p.line else p.path
-            print(_one_line(f"{where}: {p.severity}: {p.kind}: {p.message}"))
+            print(one_line(f"{where}: {p.severity}: {p.kind}: {p.message}"))
         counts = summary["by_severity"]
         print(f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info")
         kinds = ", ".join(f"{kind} {n}" for kind, n in summary["by_kind"].items())
@@ -272,26 +298,36 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    out = Path(args.out) if args.out else None
+    if out is not None:  # before the index is opened (or built): no work for nothing
+        _existing_folder(out, "--out")
     with _open_index(args) as index:
-        if args.format == "graphml":
-            if args.out:
-                index.export_graphml(Path(args.out))
+        try:
+            if args.format == "graphml":
+                index.export_graphml(out if out is not None else sys.stdout.buffer)
             else:
-                index.export_graphml(sys.stdout.buffer)
-        else:
-            data = index.export_json()
-            if args.out:
-                Path(args.out).write_text(
-                    json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8"
-                )
-            else:
-                _print_json(data)
+                data = index.export_json()
+                if out is not None:
+                    out.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+                else:
+                    _print_json(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # /proc/x, a full disk, a read-only folder
+            print(f"anthology: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     return 0
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from anthology.vault import QueryTooLarge
+
     with _open_index(args) as index:
-        hits = index.search(args.query, limit=args.limit)
+        try:
+            hits = index.search(args.query, limit=args.limit)
+        except QueryTooLarge as exc:
+            print(f"anthology: {exc}", file=sys.stderr)
+            return 2
     if args.json:
         _print_json(
             [
@@ -422,14 +458,16 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_screenshot(args: argparse.Namespace) -> int:
     from anthology.ui.app import screenshot
 
-    width, _, height = args.size.lower().partition("x")
     vault = Path(args.vault) if args.vault else entries_dir()
+    _existing_folder(Path(args.out), "--out")
+    if args.db:
+        _existing_folder(Path(args.db), "--db")
     return screenshot(
         vault,
         db=args.db,
         entry=args.entry,
         out=Path(args.out),
-        size=(int(width), int(height)),
+        size=args.size,
         theme=args.theme,
         graph_mode=args.graph,
         settle_seconds=max(0.0, args.settle),
@@ -471,6 +509,8 @@ def cmd_gui(argv: Sequence[str]) -> int:
         if note and entry:
             parser.error("give a note or --entry, not both")
         entry = entry or note
+    if args.db:
+        _existing_folder(Path(args.db), "--db")  # the folders on its way are never made
     from anthology.linux_setup import setup_problem
 
     problem = setup_problem()  # before Qt aborts with its own cryptic message

@@ -26,7 +26,8 @@ from anthology.ui.graph.graph_view import GraphView
 from anthology.ui.panels.backlinks_panel import ROLE_HTML, BacklinksPanel
 from anthology.ui.panels.quick_switcher import QuickSwitcher
 from anthology.ui.panels.search_panel import SearchPanel
-from anthology.ui.reading.entry_pane import MAX_IMAGE_SIDE, EntryPane
+from anthology.ui.reading.entry_pane import EntryPane
+from anthology.ui.reading.vault_images import MAX_IMAGE_SIDE
 from anthology.vault.backlinks import BacklinksView
 from anthology.vault.graph_data import GraphData
 from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, LinkRow, SearchHit
@@ -190,6 +191,30 @@ def test_search_rows_show_hostile_titles_and_paths_as_text(qtbot) -> None:
         assert isinstance(label, QLabel)
         check_tooltip(label.text(), s)
         check_tooltip(item.toolTip(), s)
+
+
+def test_a_search_with_a_thousand_filters_says_so_in_the_panel(qtbot, tmp_path: Path) -> None:
+    """SQLite's "Expression tree is too large" was a traceback; the panel says why instead,
+    and a search it takes still answers."""
+    from anthology.vault.index import VaultIndex
+    from anthology.vault.query import MAX_QUERY_PARTS
+
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "a.md").write_text("Alpha words. #t1\n", encoding="utf-8")
+    panel = SearchPanel()
+    qtbot.addWidget(panel)
+    with VaultIndex.open(vault, tmp_path / "i.sqlite") as idx:
+        panel.set_search_function(idx.search)
+        panel.search("alpha")
+        assert panel.result_ids() == ["a"]
+        panel.search(" ".join(f"tag:t{i}" for i in range(1000)))
+        assert panel.result_ids() == []
+        assert panel.summary.text() == (
+            f"The query has 1000 filters and words; search takes at most {MAX_QUERY_PARTS}"
+        )
+        panel.search("tag:t1 alpha")
+        assert panel.result_ids() == ["a"] and panel.summary.text() == "1 result"
 
 
 def test_quick_switcher_rows_are_text(qtbot) -> None:
@@ -433,3 +458,55 @@ def test_the_window_title_is_cut_and_free_of_bidi_controls(qtbot, tmp_path: Path
     assert "\u202e" not in shown_title and len(shown_title) < 500
     assert shown_title.endswith("— Anthology")
     win.close()
+
+
+def test_bidi_controls_never_reach_a_title_shown_outside_the_pane(
+    qtbot, tmp_path: Path, settings: QSettings
+) -> None:
+    """Issue 28: "\u202egnp.exe" read "exe.png" in the graph's label. The window title,
+    the tab, every graph label, relation label and legend item, the filter lists, the
+    backlinks rows, the switcher and the path chain say it without the control."""
+    from reader_window import panel_rows, window_opener, write_files
+
+    from anthology.vault.shown import BIDI_CONTROLS
+
+    vault = write_files(
+        tmp_path / "vault",
+        {
+            "HOME.md": '---\ntitle: "\u202egnp.exe"\n---\nSee [[B]].\n',
+            "B.md": '---\ntitle: "x\u2067y\u202bz"\n"\u202erel": "[[HOME]]"\n---\nBack [[HOME]].\n',
+            "\u202eexe.txt.md": "Named with an override, no title. [[HOME]]\n",
+        },
+    )
+    opener = window_opener(qtbot, vault, tmp_path, settings, entry="HOME")
+    make = next(opener)
+    win = make()
+
+    def clean(text: str) -> bool:
+        return not BIDI_CONTROLS.intersection(text)
+
+    assert "gnp.exe" in win.windowTitle() and clean(win.windowTitle())
+    tabs = win.tabs.tabBar()
+    assert all(clean(tabs.tabText(i)) for i in range(tabs.count()))
+    graph = win.graph
+    graph.set_local(False)
+    qtbot.waitUntil(lambda: len(graph.shown_ids()) == 3, timeout=10000)
+    labels = [graph.labels.label(i, full) for i in range(3) for full in (True, False)]
+    assert "gnp.exe" in labels and all(clean(t) for t in labels), labels
+    assert all(clean(t) for t in graph.labels._rel_text if t)
+    assert all(clean(item) for item in graph.legend._items)
+    relations = graph.controls.relations
+    assert all(clean(relations.item(r).text()) for r in range(relations.count()))
+    rows = [row.data(ROLE_HTML) or row.data() for row in panel_rows(win.backlinks)]
+    assert rows and all(clean(str(r)) for r in rows)
+    win.open_switcher()
+    qtbot.keyClicks(win.switcher.input, "exe")
+    items = [win.switcher.list.item(r).text() for r in range(win.switcher.list.count())]
+    assert items and all(clean(t) for t in items), items
+    win.switcher.hide()
+    dialog = win.open_find_path("HOME", "B")
+    qtbot.waitUntil(lambda: not dialog.searching and bool(dialog.paths()), timeout=10000)
+    shown = [dialog.status.text(), dialog.chain.text(), dialog.results.item(0).text()]
+    assert all(clean(t) for t in shown), shown
+    dialog.reject()
+    opener.close()

@@ -30,6 +30,11 @@ def window(qtbot, tmp_path: Path):
     win.close()
 
 
+def answered(qtbot, dialog) -> None:
+    """Wait for the dialog's answer (the paths are looked for on a task runner)."""
+    qtbot.waitUntil(lambda: not dialog.searching, timeout=10000)
+
+
 def test_find_path_dialog_finds_typed_paths_and_the_graph_highlights_them(window, qtbot):
     win = window
     win.graph.set_local(False)
@@ -37,10 +42,12 @@ def test_find_path_dialog_finds_typed_paths_and_the_graph_highlights_them(window
     assert dialog.isVisible() and dialog.source.chosen() == "SOTA-050"
     qtbot.keyClicks(dialog.target.input, "NOTE-011")
     assert dialog.target.chosen() == "NOTE-011"
+    answered(qtbot, dialog)
     # every link: the embed in SOTA-050's body is the one-hop path
     assert dialog.paths()[0].nodes == ("SOTA-050", "NOTE-011")
     assert win.graph.shown_path().nodes == ("SOTA-050", "NOTE-011")
     dialog.typed_only.setChecked(True)
+    answered(qtbot, dialog)
     first = dialog.paths()[0]
     assert first.nodes == ("SOTA-050", "LIT-008", "NOTE-011")
     assert dialog.results.item(0).text() == (
@@ -65,8 +72,10 @@ def test_no_path_is_said_plainly(window, qtbot):
     dialog = win.open_find_path("HOME")
     qtbot.keyClicks(dialog.target.input, "Reading note")
     assert dialog.target.chosen() == "notes/Reading note"
+    answered(qtbot, dialog)
     assert dialog.paths()  # HOME links to it in its body
     dialog.typed_only.setChecked(True)
+    answered(qtbot, dialog)
     assert dialog.paths() == [] and dialog.results.count() == 0
     assert dialog.status.text() == (
         "No path between “HOME” and “Reading note, with spaces” through typed relations."
@@ -229,3 +238,58 @@ def test_graph_exports_graphml_and_json_of_what_is_shown(qtbot, view, tmp_path):
     doc = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
     assert sorted(n["id"] for n in doc["nodes"]) == sorted(view.shown_ids())
     assert np.all([n["path"].endswith(".md") for n in doc["nodes"]])
+
+
+def test_a_huge_title_is_cut_in_the_dialog_and_the_paths_are_found_off_the_gui_thread(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 20,000-character title (issue 28: 100,000 made the dialog 1,185,960 px wide and
+    cost 2.5 GB): each place it is shown says a cut, bidi-free part of it; the networkx
+    graph is built on the task runner, never on the GUI thread."""
+    import threading
+
+    from reader_window import write_files
+
+    from anthology.graph.paths import PathFinder
+    from anthology.ui.panels.path_finder import LABEL_CHARS, ROW_CHARS
+
+    huge = "\u202e" + "x" * 20_000
+    vault = write_files(
+        tmp_path / "vault",
+        {
+            "HOME.md": "Start [[Long]].\n",
+            "Long.md": f'---\ntitle: "{huge}"\n---\nOn to [[Far]].\n',
+            "Far.md": '---\ncites: "[[Long]]"\n---\nThe far end.\n',
+        },
+    )
+    built_on: list[bool] = []
+    graph = PathFinder.graph
+
+    def recording(self, typed_only=False, state=None):
+        built_on.append(threading.current_thread() is threading.main_thread())
+        return graph(self, typed_only, state)
+
+    monkeypatch.setattr(PathFinder, "graph", recording)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(vault, db=tmp_path / "index.sqlite", settings=settings)
+    qtbot.addWidget(win)
+    win.resize(1300, 850)
+    win.show()
+    qtbot.waitUntil(lambda: win.settled and win.graph is not None and not win.indexing,
+                    timeout=20000)  # fmt: skip
+    dialog = win.open_find_path("HOME", "Far")
+    qtbot.waitUntil(lambda: not dialog.searching, timeout=10000)
+    assert built_on and not any(built_on)  # asked on the runner only
+    assert [p.nodes for p in dialog.paths()] == [("HOME", "Long", "Far")]
+    row = dialog.results.item(0).text()
+    assert row.startswith("2 hops: HOME —links to→ ") and row.endswith("— Far")
+    assert len(row) < 2 * LABEL_CHARS and "\u202e" not in row
+    assert len(dialog.chain.text()) < 3 * (LABEL_CHARS + ROW_CHARS) + 200  # 3 links, markup
+    # the field says the title cut, too, and the dialog keeps a sane size
+    dialog.source.choose("Long", dialog.full_label("Long"))
+    assert len(dialog.source.input.text()) <= ROW_CHARS
+    assert "\u202e" not in dialog.source.input.text()
+    qtbot.waitUntil(lambda: not dialog.searching, timeout=10000)
+    assert dialog.minimumSizeHint().width() < 1500 and dialog.sizeHint().width() < 1500
+    dialog.reject()
+    win.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFontInfo
+from PySide6.QtWidgets import QMessageBox
 from reader_window import anchor_cursor, paragraphs, tiny_png, window_opener, write_files
 
 from anthology.ui.window.main_window import MainWindow
@@ -266,6 +267,46 @@ def test_export_as_pdf_writes_the_entry_as_shown(open_window, tmp_path: Path) ->
     text = "".join(pdf_text(data).split())  # glyphs are placed one by one: spaces vary
     assert "Alphav1.2" in text
     assert "Secondpart" in text  # the body, not just the title
+
+
+def test_export_as_pdf_says_so_when_the_target_cannot_be_written(
+    open_window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder, a missing folder, /proc: a warning and nothing claimed, as the HTML
+    export does (Qt's PDF writer failed silently and the window said "Saved")."""
+    win = open_window()
+    warnings: list[str] = []
+    monkeypatch.setattr(
+        QMessageBox, "warning", staticmethod(lambda _p, _t, text: warnings.append(text))
+    )
+    (tmp_path / "a folder").mkdir()
+    targets = [tmp_path / "a folder", tmp_path / "missing" / "x.pdf", Path("/proc/x.pdf")]
+    for target in targets:
+        win.statusBar().clearMessage()
+        assert win.export_pdf(target) is None
+        assert warnings and warnings[-1].startswith(f"Could not write {target}")
+        assert "Saved" not in win.statusBar().currentMessage()
+    assert len(warnings) == len(targets)
+    assert not (tmp_path / "missing").exists()  # no folder made on the way
+
+
+def test_export_as_pdf_keeps_only_the_webs_links(open_window, tmp_path: Path) -> None:
+    """The app's links (entry:, fold:, unresolved:) lead nowhere in a PDF reader: their text
+    stays, their link annotations go; a web link stays one."""
+    import re
+
+    (tmp_path / "vault" / "notes" / "Alpha v1.2.md").write_text(
+        "## Links\n\nSee [[Beta]], [[Nowhere]] and [the web](https://example.org/x).\n",
+        encoding="utf-8",
+    )
+    win = open_window()
+    win.reindex()
+    win.show_entry("notes/Alpha v1.2", push=False)
+    data = win.export_pdf(tmp_path / "links.pdf").read_bytes()
+    uris = re.findall(rb"/URI ?\(([^)]*)\)", data)
+    assert uris == [b"https://example.org/x"]
+    text = "".join(pdf_text(data).split())
+    assert "SeeBeta,Nowhereandtheweb." in text
 
 
 def test_export_as_html_is_self_contained(open_window, tmp_path: Path) -> None:

@@ -19,7 +19,14 @@ import numpy as np
 
 from anthology.vault.graph_data import GraphData
 from anthology.vault.model import _telling_folders
-from anthology.vault.query import Query, matches, parse_query, tag_matches
+from anthology.vault.query import (
+    Query,
+    filter_holds,
+    fold,
+    haystack,
+    parse_query,
+    tag_matches,
+)
 
 __all__ = [
     "MENTION",
@@ -307,8 +314,21 @@ def match_nodes(data: GraphData, query: str | Query, nodes: np.ndarray | None = 
     idx = np.arange(data.n) if nodes is None else np.asarray(nodes, dtype=np.int64)
     if not q or len(idx) == 0:
         return np.zeros(0, dtype=np.int64)
-    hits = [j for j, i in enumerate(idx.tolist()) if matches(q, node_record(data, i))]
-    return np.asarray(hits, dtype=np.int64)
+    # :func:`matches`, one part at a time over the nodes still in (as it does per node):
+    # the folded id-title-path a word is looked for in is made once per graph, not once
+    # per node and group (20 word groups over 100,000 nodes took 5.9 s, each colouring).
+    cand = idx.tolist()
+    keep: list[int] | range = range(len(cand))
+    for f in q.filters:
+        keep = [j for j in keep if filter_holds(f, node_record(data, cand[j])) != f.negated]
+    if q.terms:
+        hays: list[str] = per_data(
+            data, "haystacks", 0, lambda: [haystack(node_record(data, i)) for i in range(data.n)]
+        )
+        for t in q.terms:
+            word = fold(t.text.strip())
+            keep = [j for j in keep if (word in hays[cand[j]]) != t.negated]
+    return np.asarray(list(keep), dtype=np.int64)
 
 
 _MEMO: dict[tuple[int, str, Hashable], tuple[weakref.ref, Any]] = {}

@@ -8,7 +8,9 @@ each hop remembers which way its link was written and its relation, so a chain r
 (SOTA-050 links to LIT-008 as "introduced by"; NOTE-011 links to LIT-008 as "paper".)
 The k shortest simple paths come from networkx (``shortest_simple_paths``, Yen's
 algorithm), optionally over typed relations only. :class:`PathFinder` builds its networkx
-graphs once per :class:`~anthology.vault.graph_data.GraphData` and keeps them.
+graphs once per :class:`~anthology.vault.graph_data.GraphData` and keeps them: seconds and
+hundreds of MB at 100,000 entries, so the window asks it on a task runner (a
+:class:`~anthology.tasks.TaskState` given to :meth:`PathFinder.paths` can stop the build).
 """
 
 from __future__ import annotations
@@ -18,12 +20,21 @@ from dataclasses import dataclass
 from itertools import islice, pairwise
 from typing import TYPE_CHECKING
 
+from anthology.tasks import TaskState
 from anthology.vault.graph_data import GraphData
 
 if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a path is asked for
     import networkx as nx
 
-__all__ = ["MAX_PATHS", "Hop", "LinkPath", "PathFinder", "format_path", "no_path_text"]
+__all__ = [
+    "MAX_PATHS",
+    "Hop",
+    "LinkPath",
+    "PathFinder",
+    "arrow",
+    "format_path",
+    "no_path_text",
+]
 
 MAX_PATHS = 5
 UNTYPED = "links to"  # how a hop over a body link (no relation) reads
@@ -57,14 +68,22 @@ class LinkPath:
         return [(h.source, h.target) if h.forward else (h.target, h.source) for h in self.hops]
 
 
-def format_path(path: LinkPath, label: Callable[[str], str] = str) -> str:
-    """``A —relation→ B ←relation— C``: each entry by ``label(id)``, each hop's arrow
-    pointing the way its link was written."""
+def arrow(hop: Hop, relation: Callable[[str], str] = str) -> str:
+    """`` —relation→ `` or `` ←relation— ``: the way the hop's link was written."""
+    name = relation(hop.label)
+    return f" —{name}→ " if hop.forward else f" ←{name}— "
+
+
+def format_path(
+    path: LinkPath, label: Callable[[str], str] = str, relation: Callable[[str], str] = str
+) -> str:
+    """``A —relation→ B ←relation— C``: each entry by ``label(id)``, each hop's relation by
+    ``relation(name)``, its arrow pointing the way its link was written."""
     if not path.nodes:
         return ""
     out = [label(path.nodes[0])]
     for hop in path.hops:
-        out.append(f" —{hop.label}→ " if hop.forward else f" ←{hop.label}— ")
+        out.append(arrow(hop, relation))
         out.append(label(hop.target))
     return "".join(out)
 
@@ -82,10 +101,11 @@ class PathFinder:
         self._index = data.index_of()
         self._graphs: dict[bool, nx.Graph] = {}
 
-    def graph(self, typed_only: bool = False) -> nx.Graph:
+    def graph(self, typed_only: bool = False, state: TaskState | None = None) -> nx.Graph:
         """The undirected simple graph the paths walk (entries only: unresolved targets are
         no entries to pass through); each edge keeps its links as
-        ``links = [(source, target, relation), …]``, typed ones first."""
+        ``links = [(source, target, relation), …]``, typed ones first. A cancelled
+        ``state`` stops the build (:class:`~anthology.tasks.Cancelled`), nothing kept."""
         g = self._graphs.get(typed_only)
         if g is not None:
             return g
@@ -94,8 +114,11 @@ class PathFinder:
         d = self._data
         g = nx.Graph()
         g.add_nodes_from(i for i, ghost in zip(d.ids, d.ghost.tolist(), strict=True) if not ghost)
-        for (s, t), rel in zip(d.edges.tolist(), d.relations, strict=True):
-            if d.ghost[s] or d.ghost[t] or (typed_only and not rel):
+        ghost = d.ghost.tolist()
+        for k, ((s, t), rel) in enumerate(zip(d.edges.tolist(), d.relations, strict=True)):
+            if state is not None and k % 8192 == 0:
+                state.check()
+            if ghost[s] or ghost[t] or (typed_only and not rel):
                 continue
             a, b = d.ids[s], d.ids[t]
             if g.has_edge(a, b):
@@ -113,12 +136,20 @@ class PathFinder:
         best = min(links, key=lambda link: (link[2] is None, link[0] != u))
         return Hop(u, v, best[2], best[0] == u)
 
-    def paths(self, a: str, b: str, k: int = 1, typed_only: bool = False) -> list[LinkPath]:
+    def paths(
+        self,
+        a: str,
+        b: str,
+        k: int = 1,
+        typed_only: bool = False,
+        state: TaskState | None = None,
+    ) -> list[LinkPath]:
         """Up to ``k`` (≤ :data:`MAX_PATHS`) shortest simple paths from ``a`` to ``b``,
-        shortest first; ``[]`` when there is none or either is no entry of the graph."""
+        shortest first; ``[]`` when there is none or either is no entry of the graph.
+        ``state``: see :meth:`graph` (the k paths are checked for between two)."""
         import networkx as nx
 
-        g = self.graph(typed_only)
+        g = self.graph(typed_only, state)
         if a not in g or b not in g or a == b:
             return []
         k = max(1, min(MAX_PATHS, int(k)))
@@ -126,7 +157,11 @@ class PathFinder:
             if k == 1:
                 found = [nx.bidirectional_shortest_path(g, a, b)]
             else:
-                found = list(islice(nx.shortest_simple_paths(g, a, b), k))
+                found = []
+                for p in islice(nx.shortest_simple_paths(g, a, b), k):
+                    found.append(p)
+                    if state is not None:
+                        state.check()
         except nx.NetworkXNoPath:
             return []
         return [

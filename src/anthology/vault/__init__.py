@@ -7,7 +7,7 @@ and the parser's worker processes, which import :mod:`anthology.vault.stage`, st
 
 - The index: :class:`VaultIndex` (open, refresh, and every question: entries, backlinks,
   search, problems, graph, exports), :func:`default_db_path`, :class:`RefreshReport`,
-  :class:`IndexFileError`, :func:`check_place`.
+  :class:`IndexFileError`, :func:`check_place`, :class:`QueryTooLarge` (a search too long).
 - What it answers with (:mod:`.model`): :class:`Entry`, :class:`EntryRef`,
   :class:`Relation`, :class:`LinkRow`, :class:`SearchHit`, :class:`Problem`,
   :class:`BacklinksView`, :class:`GraphData`, and :data:`MATCH_START` / :data:`MATCH_END`.
@@ -47,6 +47,7 @@ _WHERE = {
     "read_first_entry": "first_look",
     "open_regular": "files",
     "rank": "fuzzy",
+    "QueryTooLarge": "query",
 }
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "IndexFileError",
     "LinkRow",
     "Problem",
+    "QueryTooLarge",
     "RefreshReport",
     "Relation",
     "SearchHit",
@@ -111,4 +113,5 @@ if TYPE_CHECKING:
         SearchHit,
         display_labels,
     )
+    from anthology.vault.query import QueryTooLarge
     from anthology.vault.scan import VaultError, note_vault, vault_root

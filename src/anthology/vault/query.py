@@ -26,11 +26,15 @@ from typing import Any
 
 __all__ = [
     "FILTER_KEYS",
+    "MAX_QUERY_PARTS",
     "Filter",
     "Query",
+    "QueryTooLarge",
     "Term",
+    "filter_holds",
     "fold",
     "folder_matches",
+    "haystack",
     "matches",
     "parse_query",
     "property_matches",
@@ -39,6 +43,10 @@ __all__ = [
 ]
 
 FILTER_KEYS = ("tag", "kind", "status", "path", "folder")
+# Filters and words one search takes. Each filter is one more level of SQLite's expression
+# tree (it refuses past 1000: "Expression tree is too large") and each word one of FTS5's
+# (past 256 its MATCH fails); no one types a hundred.
+MAX_QUERY_PARTS = 100
 
 _FILTER_RE = re.compile(
     r'(?:^|(?<=\s))(-?)(?:(tag|kind|status|path|folder):("[^"]*"|\S+)'
@@ -73,6 +81,17 @@ class Query:
 
     def __bool__(self) -> bool:
         return bool(self.filters or self.terms)
+
+
+class QueryTooLarge(ValueError):
+    """A search with more filters and words than :data:`MAX_QUERY_PARTS`; its message is
+    one line for the reader."""
+
+    def __init__(self, parts: int) -> None:
+        super().__init__(
+            f"the query has {parts} filters and words; search takes at most {MAX_QUERY_PARTS}"
+        )
+        self.parts = parts
 
 
 def _unquote(value: str) -> str:
@@ -161,7 +180,8 @@ def property_matches(name: str, value: str | None, properties: Mapping[str, Any]
     return False
 
 
-def _filter_holds(f: Filter, rec: Mapping[str, Any]) -> bool:
+def filter_holds(f: Filter, rec: Mapping[str, Any]) -> bool:
+    """Whether ``f`` (its ``-`` aside) holds for a record (see :func:`matches`)."""
     if f.key == "tag":
         return tag_matches(f.value or "", rec.get("tags") or ())
     if f.key == "kind":
@@ -181,11 +201,16 @@ def matches(query: Query, rec: Mapping[str, Any]) -> bool:
     satisfies every part of ``query``. Free terms are looked for (folded, as substrings) in
     the id, title and path: a graph node has no body to search."""
     for f in query.filters:
-        if _filter_holds(f, rec) == f.negated:
+        if filter_holds(f, rec) == f.negated:
             return False
     if query.terms:
-        hay = fold(" ".join(str(rec.get(k) or "") for k in ("id", "title", "path")))
+        hay = haystack(rec)
         for t in query.terms:
             if (fold(t.text.strip()) in hay) == t.negated:
                 return False
     return True
+
+
+def haystack(rec: Mapping[str, Any]) -> str:
+    """What a record's free terms are looked for in: its id, title and path, folded."""
+    return fold(" ".join(str(rec.get(k) or "") for k in ("id", "title", "path")))

@@ -18,7 +18,7 @@ from typing import Any
 from anthology.vault.connection import IndexConnection
 from anthology.vault.links import MDLINK_RE, URL_RE, WIKILINK_RE, mask_code
 from anthology.vault.model import MATCH_END, MATCH_START, EntryRef, SearchHit
-from anthology.vault.query import Filter, parse_query
+from anthology.vault.query import MAX_QUERY_PARTS, Filter, QueryTooLarge, parse_query
 
 # Snippets are cut here, in Python, not by FTS5's snippet(): it scores every window around
 # every hit, quadratic in the hits of one document (40k hits: 10-20 s; a 200 MB note: past
@@ -221,8 +221,13 @@ class SearchQueries(IndexConnection):
         ``folder:x`` and ``[key:value]`` filter (:mod:`anthology.vault.query`); a ``-``
         before a filter or a word excludes it; ``"quoted words"`` is a phrase; the last
         word also matches as a prefix, so results come while typing.
+
+        :class:`~anthology.vault.query.QueryTooLarge` for more than
+        :data:`~anthology.vault.query.MAX_QUERY_PARTS` filters and words.
         """
         parsed = parse_query(query)
+        if len(parsed.filters) + len(parsed.terms) > MAX_QUERY_PARTS:
+            raise QueryTooLarge(len(parsed.filters) + len(parsed.terms))
         where: list[str] = []
         params: list[Any] = []
         for f in parsed.filters:

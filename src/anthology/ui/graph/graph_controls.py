@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from anthology.vault.shown import plain_text
+
 MENTION = "mention"  # the filter/legend name of untyped body links (relation None)
 
 DEFAULTS: dict[str, Any] = {
@@ -452,7 +454,7 @@ class GraphControls(QWidget):
             ):
                 lw.clear()
                 for name in names:
-                    it = QListWidgetItem(name or "(none)")
+                    it = QListWidgetItem(plain_text(name, 200) or "(none)")
                     it.setData(Qt.ItemDataRole.UserRole, name)
                     it.setFlags(it.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                     off = name in self._values[key]

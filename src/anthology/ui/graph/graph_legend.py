@@ -19,6 +19,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton
 
+from anthology.vault.shown import plain_text
+
 __all__ = ["MARK_GLYPHS", "GraphLegend"]
 
 # the marks' legend glyphs; the plot draws the same shapes (circle rings, a square for a pin)
@@ -120,5 +122,5 @@ class GraphLegend(QFrame):
 def _item(glyph: str, colour: QColor, name: str) -> str:
     return (
         f'<span style="color:{QColor(colour).name()}">{glyph}</span>'
-        f"&nbsp;{escape(name).replace(' ', '&nbsp;')}"
+        f"&nbsp;{escape(plain_text(name, 80)).replace(' ', '&nbsp;')}"
     )

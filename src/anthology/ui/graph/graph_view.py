@@ -112,7 +112,7 @@ from anthology.ui.graph.graph_legend import GraphLegend
 from anthology.ui.graph.layout_worker import LayoutSpec, LayoutThread
 from anthology.user_state import GRAPH_CAMERA, GRAPH_VIEW
 from anthology.vault import GraphData
-from anthology.vault.render.safe_text import tooltip_html
+from anthology.vault.render.safe_text import plain_text, tooltip_html
 
 __all__ = ["GraphView", "sanitize_graph"]
 
@@ -651,7 +651,8 @@ class GraphView(QWidget):
         )
         self._data = data
         self._relations_arr = np.empty(len(data.relations), dtype=object)
-        self._relations_arr[:] = data.relations  # indexed per local graph, not looped
+        # indexed per local graph, not looped; drawn on the edges as they read (no bidi)
+        self._relations_arr[:] = [plain_text(r) if r else r for r in data.relations]
         self._index = index
         self._gpos = pos
         self._pins = {k: v for k, v in self._pins.items() if k in index}
@@ -1222,7 +1223,8 @@ class GraphView(QWidget):
 
         def make() -> list[str]:
             shown = self._shown.tolist()
-            return [d.ids[i] for i in shown] if by != "title" else node_titles(d, shown)
+            texts = [d.ids[i] for i in shown] if by != "title" else node_titles(d, shown)
+            return [plain_text(t) for t in texts]  # no bidi override turns a label round
 
         return self._shown_graphs.derived(self._shown_graph, "labels", by, make)
 
@@ -1738,7 +1740,7 @@ class GraphView(QWidget):
         colours = list(self._edge_colours) or [QColor(t["mention"])]
         return Drawing(
             ids=ids,
-            titles=[self._data.titles[i] for i in self._shown.tolist()],
+            titles=[plain_text(self._data.titles[i]) for i in self._shown.tolist()],
             labels=labels if len(labels) == n else list(ids),
             pos=finite_positions(self._dpos),
             radius=np.asarray(base, dtype=np.float64) / 2.0,

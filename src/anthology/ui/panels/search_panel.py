@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, Q
 from anthology.ui.common.list_keys import ArrowKeysToList
 from anthology.ui.common.new_tab_clicks import NewTabClicks
 from anthology.ui.panels.backlinks_panel import snippet_html
-from anthology.vault import SearchHit, display_labels
+from anthology.vault import QueryTooLarge, SearchHit, display_labels
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, tooltip_html
 
 ROLE_ID = Qt.ItemDataRole.UserRole
@@ -67,7 +67,11 @@ class SearchPanel(QWidget):
         if not query or self._search is None:
             self.summary.setText("")
             return
-        hits = self._search(query)
+        try:
+            hits = self._search(query)
+        except QueryTooLarge as exc:  # said where the count of results goes
+            self.summary.setText(str(exc).capitalize())
+            return
         self.summary.setText(f"{len(hits)} result{'s' if len(hits) != 1 else ''}")
         labels = display_labels([hit.entry for hit in hits])
         for hit, entry_label in zip(hits, labels, strict=True):

@@ -7,9 +7,10 @@ in the system browser on a click, remote images are never loaded.
 
 Attachments open with the system only when :func:`anthology.vault.attachments.open_policy`
 says so (documents and media); anything else asks first, naming the real file, and offers
-only "Show in folder". SVGs lose their external references before Qt draws them, and every
-picture is rasterised at most :data:`MAX_IMAGE_SIDE` device pixels a side (a 105-byte SVG
-declaring 12000×12000 would otherwise cost gigabytes).
+only "Show in folder". Pictures are loaded by :mod:`anthology.ui.reading.vault_images` (inside the
+vault only; SVGs lose their external references before Qt draws them, and every picture is
+rasterised at most ``MAX_IMAGE_SIDE`` device pixels a side: a 105-byte SVG declaring
+12000×12000 would otherwise cost gigabytes).
 
 Bodies longer than :attr:`EntryPane.background_render_chars` render in a worker thread
 (pure Python, no widgets there); the pane shows the title and "Rendering…" meanwhile, and a
@@ -40,7 +41,6 @@ from PySide6.QtCore import (
     QObject,
     QPoint,
     QRunnable,
-    QSize,
     Qt,
     QThreadPool,
     QTimer,
@@ -48,7 +48,6 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import (
-    QColor,
     QCursor,
     QDesktopServices,
     QFont,
@@ -56,23 +55,19 @@ from PySide6.QtGui import (
     QImage,
     QKeyEvent,
     QMouseEvent,
-    QPainter,
     QTextDocument,
 )
 from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip, QWidget
 
-from anthology.ui.common.math_images import draw_svg
-from anthology.vault import Entry, EntryLookup, open_regular
+from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg_picture, vault_file
+from anthology.vault import Entry, EntryLookup
 from anthology.vault.attachments import describe, open_policy
 from anthology.vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
 from anthology.vault.render.entry import cached_render, pending_html
 from anthology.vault.render.reading import ReadingStyle, restyle
 from anthology.vault.render.safe_text import html_text
-from anthology.vault.render.svg_safety import UnsafeSvg, sanitise_svg
 from anthology.vault.render.theme import palette
 
-MAX_IMAGE_BYTES = 50 * 1024 * 1024
-MAX_IMAGE_SIDE = 4096  # device pixels: a declared 12000×12000 SVG is drawn smaller
 BACKGROUND_RENDER_CHARS = 20_000  # what the app passes: longer bodies render in a thread
 READING_WIDTH = 760  # px of text column (readable line width's default); the rest is margin
 NARROW_MARGIN = 24  # px each side when the readable line width is off
@@ -702,14 +697,7 @@ class EntryPane(QTextBrowser):
 
     # ------------------------------------------------------------------ resources
     def _vault_path(self, rel: str) -> Path | None:
-        if self._vault_root is None or not rel:
-            return None
-        try:
-            target = (self._vault_root / rel).resolve()
-            target.relative_to(self._vault_root)
-        except (ValueError, OSError):
-            return None
-        return target
+        return vault_file(self._vault_root, rel)
 
     def loadResource(self, type_: int, url: QUrl) -> object:
         if int(type_) != int(QTextDocument.ResourceType.ImageResource):
@@ -720,80 +708,18 @@ class EntryPane(QTextBrowser):
             return cached
         scheme, path, _ = _split(url)
         image: QImage | None = None
+        dpr = max(2.0, self.devicePixelRatioF())
         if scheme in ("math", "figure") and self._rendered is not None:
             data = self._rendered.resources.get(key)
             if data is not None:  # our own SVG (typesetter, demo figure): nothing to strip
-                image = self._svg_image(data, trusted=True, fit=scheme == "figure")
+                image = svg_picture(
+                    data, self._text_width(), dpr, trusted=True, fit=scheme == "figure"
+                )
         elif scheme == "vault":
-            image = self._load_vault_image(path)
+            image = load_vault_image(self._vault_root, path, self._text_width(), dpr)
         if image is None or image.isNull():
-            image = self._placeholder(scheme == "vault")
+            image = placeholder(self._theme, self.font(), scheme == "vault")
         self._images[key] = image
-        return image
-
-    def _svg_image(self, data: bytes, *, trusted: bool = False, fit: bool = False) -> QImage | None:
-        from PySide6.QtSvg import QSvgRenderer
-
-        if not trusted:  # a vault's SVG: nothing outside it may be drawn or fetched
-            try:
-                data, _removed = sanitise_svg(data)
-            except UnsafeSvg:
-                return None
-        renderer = QSvgRenderer(QByteArray(data))
-        if not renderer.isValid():
-            return None
-        size = renderer.defaultSize()
-        dpr = max(2.0, self.devicePixelRatioF())
-        width, height = max(1.0, size.width() * dpr), max(1.0, size.height() * dpr)
-        if not trusted:  # the declared size, not the file size, decides the allocation
-            scale = min(1.0, MAX_IMAGE_SIDE / max(width, height))
-            scale = min(scale, self._text_width() * dpr / width)
-            width, height = width * scale, height * scale
-        elif fit:  # a figure of ours: never wider than the text column
-            scale = min(1.0, self._text_width() * dpr / width)
-            width, height = width * scale, height * scale
-        return draw_svg(renderer, width, height, dpr)
-
-    def _load_vault_image(self, rel: str) -> QImage | None:
-        target = self._vault_path(rel)
-        if target is None or self._vault_root is None:
-            return None
-        try:
-            # Opened as every vault file is: never outside the vault, never a FIFO (which
-            # would block the GUI thread forever).
-            fh, st = open_regular(self._vault_root, target.relative_to(self._vault_root).as_posix())
-            with fh:
-                if st.st_size > MAX_IMAGE_BYTES:
-                    return None
-                data = fh.readall()
-        except OSError:
-            return None
-        image = self._svg_image(data) if target.suffix.lower() == ".svg" else QImage.fromData(data)
-        if image is None or image.isNull():
-            return None
-        limit = max(200, self._text_width())
-        if image.width() / image.devicePixelRatio() > limit:
-            image = image.scaledToWidth(
-                round(limit * image.devicePixelRatio()), Qt.TransformationMode.SmoothTransformation
-            )
-        return image
-
-    def _placeholder(self, missing_file: bool) -> QImage:
-        pal = palette(self._theme)
-        image = QImage(QSize(160, 48), QImage.Format.Format_ARGB32_Premultiplied)
-        image.fill(QColor(pal.box_bg))
-        painter = QPainter(image)
-        painter.setPen(QColor(pal.muted))
-        painter.drawRect(0, 0, 159, 47)
-        font = QFont(self.font())
-        font.setPointSizeF(8.5)
-        painter.setFont(font)
-        painter.drawText(
-            image.rect(),
-            int(Qt.AlignmentFlag.AlignCenter),
-            "image unavailable" if missing_file else "image not loaded",
-        )
-        painter.end()
         return image
 
     # ------------------------------------------------------------------ looks
@@ -844,7 +770,10 @@ class EntryPane(QTextBrowser):
         for key in [k for k in self._images if k.startswith("figure:")]:
             data = self._rendered.resources.get(key)
             old = self._images[key]
-            image = self._svg_image(data, trusted=True, fit=True) if data else None
+            dpr = max(2.0, self.devicePixelRatioF())
+            image = (
+                svg_picture(data, self._text_width(), dpr, trusted=True, fit=True) if data else None
+            )
             if image is None or image.size() == old.size():
                 continue
             self._images[key] = image

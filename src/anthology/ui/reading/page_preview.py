@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from pathlib import Path
 from urllib.parse import unquote
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QCursor, QGuiApplication, QTextDocument
+from PySide6.QtGui import QCursor, QGuiApplication, QImage, QTextDocument
 from PySide6.QtWidgets import QFrame, QTextBrowser, QVBoxLayout, QWidget
 
 from anthology.tasks import TaskState
 from anthology.ui.common.math_images import svg_image
 from anthology.ui.common.task_runner import TaskRunner
+from anthology.ui.reading.vault_images import load_vault_image, placeholder
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.render import RenderedEntry, find_heading
 from anthology.vault.render.previews import cached_preview, render_preview
@@ -45,7 +47,8 @@ def _render(
 
 
 class PreviewBrowser(QTextBrowser):
-    """The popover's page: serves the render's formulas, loads nothing else."""
+    """The popover's page: serves the render's formulas and the vault's pictures
+    (:mod:`anthology.ui.reading.vault_images`), loads nothing else."""
 
     linkActivated = Signal(str, str)  # entry id, heading ("" for none)
 
@@ -56,10 +59,14 @@ class PreviewBrowser(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.rendered: RenderedEntry | None = None
+        self.vault_root: Path | None = None  # where its pictures are read (resolved)
         self.anchorClicked.connect(self._on_anchor)
 
-    def show_rendered(self, rendered: RenderedEntry, fragment: str) -> None:
+    def show_rendered(
+        self, rendered: RenderedEntry, fragment: str, vault_root: Path | None = None
+    ) -> None:
         self.rendered = rendered
+        self.vault_root = Path(vault_root).resolve() if vault_root is not None else None
         pal = palette(rendered.theme)
         self.setStyleSheet(
             f"QTextBrowser#pagePreviewBrowser {{ background-color: {pal.background};"
@@ -74,13 +81,25 @@ class PreviewBrowser(QTextBrowser):
                 self.scrollToAnchor(anchor)
 
     def loadResource(self, type_: int, url: QUrl) -> object:
+        """Our formulas, and the vault's pictures as the pane loads them; never None: Qt
+        would read the name as a file of the working folder itself (``./vault:pic.png``)."""
         if int(type_) != int(QTextDocument.ResourceType.ImageResource):
             return QByteArray()
         key = url.toString()
+        scheme = key.partition(":")[0].lower()
+        image: QImage | None = None
         data = self.rendered.resources.get(key) if self.rendered is not None else None
-        if data is not None and key.startswith(("math:", "figure:")):
-            return svg_image(key, data, max(2.0, self.devicePixelRatioF()))
-        return None  # a vault picture is left out of the preview: the entry shows it
+        if data is not None and scheme in ("math", "figure"):
+            image = svg_image(key, data, max(2.0, self.devicePixelRatioF()))
+        elif scheme == "vault":
+            column = max(200, SIZE[0] - 2 * self.document().documentMargin() - 24)
+            rel = unquote(key.partition(":")[2].partition("#")[0])
+            dpr = max(2.0, self.devicePixelRatioF())
+            image = load_vault_image(self.vault_root, rel, int(column), dpr)
+        if image is None or image.isNull():
+            theme = self.rendered.theme if self.rendered is not None else "light"
+            image = placeholder(theme, self.font(), scheme == "vault")
+        return image
 
     def _on_anchor(self, url: QUrl) -> None:
         raw = bytes(url.toEncoded().data()).decode("ascii", "replace")
@@ -133,9 +152,11 @@ class PreviewController(QObject):
         entry_of: Callable[[str], Entry | None],
         resolver_of: Callable[[], EntryLookup | None],
         theme_of: Callable[[], str],
+        vault_root_of: Callable[[], Path | None] = lambda: None,
     ) -> None:
         super().__init__(parent)
         self._entry_of, self._resolver_of, self._theme_of = entry_of, resolver_of, theme_of
+        self._vault_root_of = vault_root_of  # where the previewed pictures are read
         self.popup = PagePreview(parent)
         self.popup.entered.connect(self._hide_timer_stop)
         self.popup.left.connect(self.leave)
@@ -229,7 +250,7 @@ class PreviewController(QObject):
     def _present(self, wanted: tuple[str, str], rendered: RenderedEntry) -> None:
         popup = self.popup
         popup.resize(*SIZE)
-        popup.browser.show_rendered(rendered, wanted[1])
+        popup.browser.show_rendered(rendered, wanted[1], self._vault_root_of())
         # as high as the page, up to SIZE: a short section gets a short popover (measured
         # on a copy: the browser lays its own out at its viewport's width, not yet final)
         measure = popup.browser.document().clone(popup)

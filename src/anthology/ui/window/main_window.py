@@ -253,6 +253,7 @@ class MainWindow(QMainWindow):
             lambda i: self.index.entry(i, cited_by_limit=CITED_BY_SHOWN) if self.index else None,
             lambda: self.index,
             lambda: self.theme,
+            lambda: self.index.root if self.index else None,
         )
         self.previews.linkActivated.connect(self._follow_link)
         self.tabs = EntryTabs(self._new_pane)
@@ -1514,7 +1515,11 @@ class MainWindow(QMainWindow):
             if not name:
                 return None
             path = Path(name)
-        export_pdf(self.entry_pane, path)
+        try:
+            export_pdf(self.entry_pane, path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Export failed", f"Could not write {path}: {exc}")
+            return None
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return path
 

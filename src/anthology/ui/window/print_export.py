@@ -3,14 +3,29 @@
 Print and PDF draw the pane's own document (the page as shown: properties box, typeset
 math, figures, the reader's font size) on the printer's pages; the HTML export is
 :func:`anthology.vault.render.standalone.standalone_html`, one file with nothing outside it.
+
+On paper only the web's links stay links: the app's own (``entry:``, ``fold:``,
+``unresolved:``, ``vault:``) mean nothing outside the window, and Qt would write each as a
+URI annotation a PDF reader offers to "open". The PDF is drawn in memory and written by
+Python, so a target that cannot be written (a folder, a missing folder, ``/proc``) raises
+:class:`OSError` as the HTML export does; Qt's own writer failed silently and left nothing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QUrl
-from PySide6.QtGui import QPageLayout, QPageSize, QTextDocument
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl
+from PySide6.QtGui import (
+    QPagedPaintDevice,
+    QPageLayout,
+    QPageSize,
+    QPdfWriter,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
 from PySide6.QtPrintSupport import QPrinter
 
 from anthology.ui.reading.entry_pane import EntryPane
@@ -28,30 +43,74 @@ def printable_document(pane: EntryPane) -> QTextDocument:
     for setter in (fmt.setLeftMargin, fmt.setRightMargin, fmt.setTopMargin, fmt.setBottomMargin):
         setter(0)
     frame.setFrameFormat(fmt)
+    _unlink_app_links(doc)
     return doc
 
 
-def print_entry(pane: EntryPane, printer: QPrinter) -> None:
-    """Print what ``pane`` shows on ``printer`` (a real one, or a PDF file)."""
+_PAPER_SCHEMES = ("http:", "https:", "mailto:")  # links that still lead somewhere on paper
+
+
+def _unlink_app_links(doc: QTextDocument) -> None:
+    """Make every link of ``doc`` but the web's plain text (as it looks: its colour stays)."""
+    cursor = QTextCursor(doc)
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            it += 1
+            fmt = frag.charFormat()
+            href = fmt.anchorHref()
+            if not href or href.lower().startswith(_PAPER_SCHEMES):
+                continue
+            plain = QTextCharFormat(fmt)
+            plain.clearProperty(QTextFormat.Property.AnchorHref)
+            plain.setAnchor(bool(fmt.anchorNames()))  # a heading's name stays a target
+            cursor.setPosition(frag.position())
+            cursor.setPosition(frag.position() + frag.length(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.setCharFormat(plain)
+        block = block.next()
+
+
+def print_entry(pane: EntryPane, printer: QPagedPaintDevice) -> None:
+    """Print what ``pane`` shows on ``printer`` (a real one, or a PDF writer)."""
     doc = printable_document(pane)
     entry = pane._entry
     if entry is not None:
-        printer.setDocName(entry.title or entry.id)
+        name = entry.title or entry.id
+        if isinstance(printer, QPrinter):
+            printer.setDocName(name)
+        elif isinstance(printer, QPdfWriter):
+            printer.setTitle(name)
     doc.print_(printer)
     doc.deleteLater()
 
 
-def pdf_printer(path: Path) -> QPrinter:
-    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
-    printer.setOutputFileName(str(path))
-    printer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-    printer.setPageOrientation(QPageLayout.Orientation.Portrait)
-    return printer
+def pdf_bytes(pane: EntryPane) -> bytes:
+    """What ``pane`` shows as a PDF (A4, portrait), drawn in memory."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setResolution(QPrinter(QPrinter.PrinterMode.HighResolution).resolution())
+    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+    writer.setPageOrientation(QPageLayout.Orientation.Portrait)
+    writer.setCreator("Anthology")
+    print_entry(pane, writer)
+    del writer  # the PDF is finished when its writer goes
+    buffer.close()
+    return bytes(data.data())
 
 
 def export_pdf(pane: EntryPane, path: Path) -> None:
-    print_entry(pane, pdf_printer(path))
+    """The shown page as a PDF file at ``path``; :class:`OSError` when it cannot be written
+    (a folder, a missing folder, a read-only place), nothing written then."""
+    if pane.rendered is None:
+        raise ValueError("no entry is shown")
+    data = pdf_bytes(pane)
+    if not data.startswith(b"%PDF"):
+        raise OSError(f"the PDF could not be drawn ({len(data)} bytes)")
+    path.write_bytes(data)
 
 
 def export_html(pane: EntryPane, path: Path) -> None:

@@ -4,26 +4,20 @@ Qt treats any label or tooltip text that *looks like* HTML (``Qt::mightBeRichTex
 text, so a title of ``<img src='/abs/x.png'>`` would load that file and 3,000 nested
 ``<table>`` would crash the layout. Every string that comes from a vault (ids, titles, keys,
 values, paths) goes through :func:`html_text` before it is put inside HTML, and through
-:func:`tooltip_html` when it becomes a tooltip on its own. Pure Python: no Qt here.
+:func:`tooltip_html` when it becomes a tooltip on its own; as plain text, through
+:func:`plain_text` (:mod:`anthology.vault.shown`: bidi controls removed). Pure Python: no
+Qt here.
 """
 
 from __future__ import annotations
 
-import re
 from html import escape
 
-# Bidirectional controls (LRE…RLO, LRI…PDI) and a few invisible formatting marks: an RTL
-# override in a title would reverse the rest of a window title or a tooltip.
-_BIDI_RE = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+from ..shown import plain_text
+
+__all__ = ["MAX_SHOWN_CHARS", "html_text", "plain_text", "tooltip_html"]
+
 MAX_SHOWN_CHARS = 2000  # a 100,000-character title is shown cut, with an ellipsis
-
-
-def plain_text(text: object, limit: int | None = None) -> str:
-    """``text`` as a one-string label: bidi controls removed, cut to ``limit`` characters."""
-    s = _BIDI_RE.sub("", str(text))
-    if limit is not None and len(s) > limit:
-        s = s[: max(1, limit - 1)] + "…"
-    return s
 
 
 def html_text(text: object, limit: int | None = None) -> str:
