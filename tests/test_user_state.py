@@ -12,6 +12,9 @@ from anthology.user_state import (
     STATE_DIR_ENV,
     Position,
     UserState,
+    clean_camera,
+    clean_id_list,
+    clean_tabs,
     default_state_path,
     state_dir,
 )
@@ -115,3 +118,23 @@ def test_a_failed_write_is_reported_not_raised(tmp_path: Path) -> None:
     state.save_positions({"A": (1.0, 2.0)})  # the connection is gone, as on a dead disk
     assert state.get(GRAPH_VIEW, "default") == "default"
     assert len(said) == 2 and "could not save the graph layout" in said[0]
+
+
+def test_every_value_is_checked_a_bad_one_reported_and_replaced(tmp_path: Path) -> None:
+    said: list[str] = []
+    with UserState(tmp_path / "s.sqlite", report=said.append) as state, state.conn:
+        for key, text in {"ids": '["A", 5, "B", "A"]', "tabs": '"x"', "nan": "[NaN, 1]",
+                          "cam": '{"global": {"cx": 0, "cy": 0, "w": Infinity, "h": 1}}',
+                          "bad": "{not json"}.items():  # fmt: skip
+            state.conn.execute("INSERT INTO settings VALUES (?, ?)", (key, text))
+    with UserState(tmp_path / "s.sqlite", report=said.append) as state:
+        assert state.get("ids", [], clean=clean_id_list) == ["A", "B"]  # the rest kept
+        assert state.get("tabs", None, clean=clean_tabs) is None
+        assert state.get("nan") == [None, 1]  # never a NaN into a view
+        assert state.get("cam", {}, clean=clean_camera) == {}
+        assert state.get("bad", "d") == "d"
+        assert state.get("missing", "d", clean=clean_id_list) == "d"  # absent: not reported
+        assert len(said) == 4 and all("the saved" in m for m in said)
+        assert "tabs" in said[1] and "the default is used" in said[1]
+        state.put("n", {"x": float("nan")})  # NaN is not JSON: reported, not written
+        assert state.get("n", "none") == "none" and "could not save n" in said[-1]

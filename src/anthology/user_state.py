@@ -92,6 +92,66 @@ def _finite(value: float) -> bool:
     return value == value and abs(value) != float("inf")
 
 
+def _no_constant(_name: str) -> None:
+    """``NaN``/``Infinity``/``-Infinity`` in a saved value read as ``null``: no number the
+    views use may be one of them."""
+    return None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and _finite(value)
+
+
+# -- what each saved value must look like (the ``clean`` of :meth:`UserState.get`) ----------
+def clean_id_list(value: Any) -> list[str]:
+    """Bookmarks and recent entries: entry ids, each once, in order."""
+    if not isinstance(value, list):
+        raise TypeError(f"a list of entry ids, not {type(value).__name__}")
+    return list(dict.fromkeys(v for v in value if isinstance(v, str) and v))
+
+
+def clean_tabs(value: Any) -> dict[str, Any]:
+    """``reader.tabs``: ``{"tabs": [history, …], "current": k}``; each history is read by
+    ``TabHistory.from_json``, which drops what it cannot use."""
+    if not isinstance(value, dict) or not isinstance(value.get("tabs"), list):
+        raise TypeError("not {'tabs': [...], 'current': k}")
+    current = value.get("current", 0)
+    return {
+        "tabs": [t for t in value["tabs"] if isinstance(t, dict)],
+        "current": current if isinstance(current, int) and not isinstance(current, bool) else 0,
+    }
+
+
+def clean_explorer_view(value: Any) -> dict[str, Any]:
+    """``explorer.view``: the expanded folders and whether attachments are listed."""
+    if not isinstance(value, dict):
+        raise TypeError(f"a mapping, not {type(value).__name__}")
+    out = dict(value)
+    if "expanded" in out:
+        expanded = out["expanded"]
+        paths = expanded if isinstance(expanded, list) else []
+        out["expanded"] = [p for p in paths if isinstance(p, str)]
+    if "attachments" in out and not isinstance(out["attachments"], bool):
+        out["attachments"] = False
+    return out
+
+
+def clean_camera(value: Any) -> dict[str, dict[str, float]]:
+    """``graph.camera``: per mode, the centre and span of the view (finite, spans > 0)."""
+    if not isinstance(value, dict):
+        raise TypeError(f"a mapping, not {type(value).__name__}")
+
+    def usable(view: Any) -> bool:
+        return (
+            isinstance(view, dict)
+            and all(_number(view.get(k)) for k in ("cx", "cy", "w", "h"))
+            and view["w"] > 0
+            and view["h"] > 0
+        )
+
+    return {mode: view for mode, view in value.items() if isinstance(mode, str) and usable(view)}
+
+
 class UserState:
     """One vault's user state; see the module docstring. ``path=None`` keeps it in memory."""
 
@@ -206,21 +266,49 @@ class UserState:
             conn.executemany("INSERT INTO positions(id, x, y, pinned) VALUES (?,?,?,?)", rows)
 
     # -- settings --------------------------------------------------------------------------
-    def get(self, key: str, default: Any = None) -> Any:
-        """The JSON value saved under ``key``, or ``default`` (also for an unreadable one)."""
+    def get(
+        self, key: str, default: Any = None, *, clean: Callable[[Any], Any] | None = None
+    ) -> Any:
+        """The JSON value saved under ``key``, or ``default`` when there is none.
+
+        Every value is checked before it is used: ``clean`` returns the usable part of a
+        value, or raises ``ValueError``/``TypeError`` when nothing of it is usable. A value
+        that is not JSON, or that ``clean`` refuses or trims, is reported (once, here) and
+        replaced by ``default`` or by what ``clean`` kept: one bad value must never stop a
+        view from opening. ``NaN`` and ``Infinity`` (which Python's JSON reads) come back as
+        ``null``."""
         row = None
         with self._using("read a setting from") as conn:
             row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         if row is None:
             return default
         try:
-            return json.loads(row[0])
-        except ValueError:
+            value = json.loads(row[0], parse_constant=_no_constant)
+        except (ValueError, TypeError, RecursionError):
+            self.report_invalid(key, "is not JSON")
             return default
+        if clean is None:
+            return value
+        try:
+            kept = clean(value)
+        except (ValueError, TypeError) as exc:
+            self.report_invalid(key, f"is not usable ({exc})")
+            return default
+        if kept != value:
+            self.report_invalid(key, "had parts that are not usable", what="kept the rest")
+        return kept
+
+    def report_invalid(self, key: str, why: str, *, what: str = "the default is used") -> None:
+        """Say that the saved ``key`` was bad and what was done instead."""
+        self._report(f"the saved {key} in {self.path or 'memory'} {why}: {what}")
 
     def put(self, key: str, value: Any) -> None:
         """Save ``value`` (anything JSON can hold) under ``key``."""
-        text = json.dumps(value)
+        try:
+            text = json.dumps(value, allow_nan=False)  # NaN is no JSON: never written
+        except (ValueError, TypeError, RecursionError) as exc:
+            self._report(f"could not save {key} in the user state at {self.path}: {exc}")
+            return
         with self._using("save a setting in") as conn, conn:
             conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (key, text))
 

@@ -75,6 +75,9 @@ from anthology.user_state import (
     READER_TABS,
     RECENT,
     UserState,
+    clean_explorer_view,
+    clean_id_list,
+    clean_tabs,
 )
 from anthology.vault import (
     DiskResolver,
@@ -649,7 +652,9 @@ class MainWindow(QMainWindow):
         self.switcher.set_recent(self.recent)
         self._tags_dirty = True
         if self.explorer is not None:
-            self.explorer.restore_view_state(self.state.get(EXPLORER_VIEW))
+            self.explorer.restore_view_state(
+                self.state.get(EXPLORER_VIEW, clean=clean_explorer_view)
+            )
         self.setWindowTitle(f"{root.name} — Anthology")
         self._remember_vault(root)
         self._explicit_entry = entry
@@ -1097,8 +1102,8 @@ class MainWindow(QMainWindow):
         The active one is shown; the others when first clicked."""
         assert self.index is not None and self.state is not None
         index = self.index
-        data = self.state.get(READER_TABS)
-        if not isinstance(data, dict) or not isinstance(data.get("tabs"), list):
+        data = self.state.get(READER_TABS, clean=clean_tabs)
+        if data is None:
             return False
         histories = [TabHistory.from_json(t, lambda i: index.entry_ref(i) is not None)
                      for t in data["tabs"]]  # fmt: skip
@@ -1168,7 +1173,7 @@ class MainWindow(QMainWindow):
         explorer.attachmentActivated.connect(self._open_attachment)
         explorer.setMinimumWidth(120)
         if self.state is not None:
-            explorer.restore_view_state(self.state.get(EXPLORER_VIEW))
+            explorer.restore_view_state(self.state.get(EXPLORER_VIEW, clean=clean_explorer_view))
         explorer.viewChanged.connect(self._save_explorer_view)
         outline = OutlinePanel()
         outline.headingActivated.connect(lambda a: self.entry_pane.scroll_to_heading(a))
@@ -1243,10 +1248,7 @@ class MainWindow(QMainWindow):
 
     def _id_list(self, key: str) -> list[str]:
         """A list of entry ids kept in the user state (anything else there is ignored)."""
-        value = self.state.get(key) if self.state is not None else None
-        if not isinstance(value, list):
-            return []
-        return list(dict.fromkeys(v for v in value if isinstance(v, str) and v))
+        return self.state.get(key, [], clean=clean_id_list) if self.state is not None else []
 
     def toggle_bookmark(self) -> None:
         """Ctrl+D: bookmark the entry being read, or take its bookmark off."""

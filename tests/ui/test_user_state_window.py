@@ -1,0 +1,80 @@
+"""The user state as the real window reads and writes it (issue 28): bad saved values,
+two windows on one vault, a state that cannot be written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from reader_window import window_opener, write_files
+
+from anthology.ui.main_window import MainWindow
+from anthology.user_state import (
+    BOOKMARKS,
+    EXPLORER_VIEW,
+    GRAPH_CAMERA,
+    GRAPH_VIEW,
+    READER_TABS,
+    RECENT,
+    UserState,
+)
+
+FILES = {
+    "Home.md": "# Home\n\nSee [[Other]] and [[Third]].\n",
+    "Other.md": "# Other\n\nBack to [[Home]].\n",
+    "Third.md": "# Third\n\nAlso [[Other]].\n",
+}
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    return write_files(tmp_path / "My Vault", FILES)
+
+
+@pytest.fixture
+def open_window(qtbot, tmp_path: Path, vault: Path, settings: QSettings):
+    yield from window_opener(qtbot, vault, tmp_path, settings)
+
+
+def save_raw(vault: Path, folder: Path, values: dict[str, str]) -> None:
+    """Write ``values`` (JSON text by key) into the vault's user state as a damaged or
+    foreign program might have left them."""
+    with UserState.for_vault(vault, folder=folder) as state, state.conn:
+        for key, text in values.items():
+            state.conn.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, text))
+
+
+BAD_VALUES = {
+    "a string": {GRAPH_VIEW: '"zzz"'},
+    "not finite": {GRAPH_VIEW: '{"repel": NaN, "center": Infinity, "node_size": -1e308, '
+                   '"depth": 1e999, "groups": [{"query": "Other", "color": "#ff0000"}]}'},
+    "bad group rows": {GRAPH_VIEW: '{"groups": [1, "x", null, {"query": 5}, '
+                       '{"query": "Other", "color": "#ff0000"}]}'},
+    "wrong types": {GRAPH_VIEW: '{"local": "yes", "depth": "2", "hidden_kinds": "note", '
+                    '"label_by": 3, "color_by": [1], "link_strength": "x", "tags": 5, '
+                    '"groups": [{"query": "Other", "color": "#ff0000"}]}'},
+    "everything else": {
+        GRAPH_CAMERA: '{"global": {"cx": NaN, "cy": 0, "w": 1, "h": 1}, "local": [1, 2]}',
+        READER_TABS: '{"tabs": [1, "x", {"visits": 5}], "current": "a"}',
+        EXPLORER_VIEW: '{"expanded": 5, "attachments": "x"}',
+        BOOKMARKS: '{"a": 1}',
+        RECENT: "[5, null, \"Other\"]",
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(BAD_VALUES))
+def test_a_bad_saved_value_is_reported_and_the_graph_still_shows(
+    qtbot, open_window, vault: Path, tmp_path: Path, case: str
+) -> None:
+    save_raw(vault, tmp_path / "state", BAD_VALUES[case])
+    win: MainWindow = open_window()  # before: a traceback in set_graph, an empty graph
+    qtbot.waitUntil(lambda: len(win.graph.shown_ids()) >= 1, timeout=5000)
+    assert not win.graph.empty_label.isVisible()
+    assert "User state: the saved" in win.statusBar().currentMessage()
+    assert win.current_id() == "Home"
+    if "groups" in BAD_VALUES[case].get(GRAPH_VIEW, ""):  # the good group row is kept
+        assert win.graph.controls.values()["groups"] == [{"query": "Other", "color": "#ff0000"}]
+    if RECENT in BAD_VALUES[case]:
+        assert win.bookmarks == [] and "Other" in win.recent
