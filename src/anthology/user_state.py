@@ -23,10 +23,15 @@ What it holds (schema version in ``PRAGMA user_version``):
   version.
 
 A file that cannot be used never stops the window: a damaged one (not SQLite, or failing
-SQLite's quick check) is reported, moved aside as ``<file>.corrupt`` and started anew; one
-from a newer Anthology, or one that cannot be opened at all (a read-only folder), is left
-as it is and this session's state is kept in memory only. A failed write (a full disk) is
-reported, not raised: losing a layout must not take the window down.
+SQLite's quick check) is reported, moved aside as ``<file>.corrupt`` (``.corrupt.2``, … when
+one is already there: each damaged copy is kept) and started anew; one from a newer
+Anthology, another program's SQLite file (only a file with our application id, or an empty
+one, or one with only our tables is ours) or one that cannot be opened at all is left as it
+is and this session's state is kept in memory only. A read-only one (file or folder) is read
+into memory — what it holds is shown — and said to be unsaveable. A failed write (a full
+disk) is reported, not raised: losing a layout must not take the window down. Every value
+read is checked (the ``clean`` of :meth:`UserState.get`): a bad one is reported and replaced
+by its default.
 
 Free of Qt. One connection, behind a lock, serves the GUI thread and the views loader
 (which reads the positions off the GUI thread).
@@ -43,6 +48,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 import platformdirs
 
@@ -59,6 +65,7 @@ BOOKMARKS = "reader.bookmarks"  # entry ids, in the order they were bookmarked
 RECENT = "reader.recent"  # entry ids, the last opened first
 _SIBLINGS = ("-wal", "-shm", "-journal")
 _DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+_OURS = {"positions", "settings", "sqlite_autoindex_settings_1"}  # what _create_schema makes
 
 Report = Callable[[str], None]
 
@@ -158,6 +165,7 @@ class UserState:
     def __init__(self, path: Path | None, *, report: Report = _print_report) -> None:
         self.path = path
         self._report = report
+        self.read_only = False  # True: read from a file that cannot be written (in memory)
         self._lock = threading.Lock()
         self.conn = self._connect()
 
@@ -174,17 +182,50 @@ class UserState:
         if self.path is None:
             return self._memory()
         try:
+            if self.path.is_file() and not _writable(self.path):
+                return self._read_only(self.path)
             return self._open(self.path)
         except _Unusable as exc:
             self._report(f"{exc}; this session's graph layout and settings will not be kept")
         except (OSError, sqlite3.Error) as exc:
             if isinstance(exc, sqlite3.DatabaseError) and self._damaged(exc):
                 return self._start_anew(self.path, exc)
+            if self.path.is_file() and _read_only_error(exc):
+                with contextlib.suppress(OSError, sqlite3.Error, _Unusable):
+                    return self._read_only(self.path)
             self._report(
                 f"cannot open the user state at {self.path} ({exc}); this session's graph "
                 "layout and settings will not be kept"
             )
         return self._memory()
+
+    def _read_only(self, path: Path) -> sqlite3.Connection:
+        """A state file that cannot be written (it or its folder is read-only): what it holds
+        is read into memory and shown; this session's changes are kept in memory only."""
+        conn = self._memory()
+        wal = Path(f"{path}-wal")
+        # immutable: nothing is made beside the file (no -shm); only a log left with pages
+        # in it (an unclean exit) needs SQLite's read-only WAL reader
+        pending = wal.is_file() and wal.stat().st_size > 0
+        for mode in ("mode=ro", "immutable=1") if pending else ("immutable=1",):
+            try:
+                source = sqlite3.connect(f"file:{quote(str(path))}?{mode}", uri=True)
+                try:
+                    _check_ours(source, path)
+                    source.backup(conn)
+                finally:
+                    source.close()
+                break
+            except sqlite3.Error:
+                continue
+        else:
+            raise sqlite3.OperationalError(f"cannot read {path}")
+        self.read_only = True
+        self._report(
+            f"the user state at {path} is read-only: the saved tabs, bookmarks and layout are "
+            "shown, but this session's changes cannot be saved"
+        )
+        return conn
 
     @staticmethod
     def _damaged(exc: sqlite3.DatabaseError) -> bool:
@@ -192,7 +233,7 @@ class UserState:
         return code in _DAMAGED or not isinstance(exc, sqlite3.OperationalError)
 
     def _start_anew(self, path: Path, exc: BaseException) -> sqlite3.Connection:
-        aside = path.with_name(path.name + ".corrupt")
+        aside = _free_aside(path)
         try:
             for suffix in ("", *_SIBLINGS):  # an old log must not be replayed onto the new file
                 old = Path(f"{path}{suffix}")
@@ -214,12 +255,7 @@ class UserState:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), check_same_thread=False, timeout=5)
         try:
-            app = conn.execute("PRAGMA application_id").fetchone()[0]  # reads the header
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise _Unusable(f"the user state at {path} is from a newer Anthology")
-            if app not in (0, APPLICATION_ID):
-                raise _Unusable(f"{path} is not an Anthology user state")
+            _check_ours(conn, path)
             conn.execute("PRAGMA journal_mode = WAL")  # changes the header: only in ours
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
@@ -321,6 +357,59 @@ class UserState:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise :class:`_Unusable` unless ``conn`` is a user state of ours this Anthology may
+    change: one with our application id, or — with none — an empty file (a new one) or one
+    holding only our tables (written before the id existed). Any other SQLite file (another
+    program's database put at this path) is refused, never altered, as the index refuses a
+    file it did not make."""
+    app = conn.execute("PRAGMA application_id").fetchone()[0]  # reads the header
+    if app not in (0, APPLICATION_ID):
+        raise _Unusable(f"{path} is not an Anthology user state")
+    if conn.execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
+        raise _Unusable(f"the user state at {path} is from a newer Anthology")
+    if app == 0:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        if not names <= _OURS:
+            raise _Unusable(f"{path} is not an Anthology user state (it holds other tables)")
+
+
+def _writable(path: Path) -> bool:
+    """Whether the state file and its folder may be written. Their permission bits are
+    honoured even where the process could write anyway (as root): a file made read-only
+    is the reader's "leave it as it is"."""
+    for p in (path, path.parent):
+        try:
+            mode = p.stat().st_mode
+        except OSError:
+            return False
+        if not (mode & 0o222) or not os.access(p, os.W_OK):
+            return False
+    return True
+
+
+def _read_only_error(exc: BaseException) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    text = str(exc).lower()
+    return (
+        isinstance(exc, PermissionError)
+        or code in (8, 14)  # SQLITE_READONLY, SQLITE_CANTOPEN (no -wal/-shm in the folder)
+        or "readonly" in text
+        or "read-only" in text
+    )
+
+
+def _free_aside(path: Path) -> Path:
+    """Where a damaged state file is moved: ``<file>.corrupt``, or ``<file>.corrupt.2``,
+    ``.3``… when earlier damaged copies are already there (each one is kept)."""
+    n = 1
+    while True:
+        aside = path.with_name(path.name + (".corrupt" if n == 1 else f".corrupt.{n}"))
+        if not any(os.path.lexists(f"{aside}{s}") for s in ("", *_SIBLINGS)):
+            return aside
+        n += 1
 
 
 def _create_schema(conn: sqlite3.Connection) -> None:

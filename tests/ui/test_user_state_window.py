@@ -78,3 +78,33 @@ def test_a_bad_saved_value_is_reported_and_the_graph_still_shows(
         assert win.graph.controls.values()["groups"] == [{"query": "Other", "color": "#ff0000"}]
     if RECENT in BAD_VALUES[case]:
         assert win.bookmarks == [] and "Other" in win.recent
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_a_read_only_state_shows_its_tabs_and_bookmarks_and_says_it_cannot_save(
+    qtbot, open_window, tmp_path: Path, what: str
+) -> None:
+    win = open_window()
+    win.toggle_bookmark()  # Home
+    win.open_in_new_tab("Other")
+    win.toggle_bookmark()
+    win.close()
+    folder = tmp_path / "state"
+    (path,) = folder.iterdir()
+    target = path if what == "file" else folder
+    mode = target.stat().st_mode
+    target.chmod(0o444 if what == "file" else 0o555)
+    try:
+        before = path.read_bytes()
+        again = open_window()
+        # before: "cannot open the user state", one Home tab and no bookmarks
+        assert again.bookmarks == ["Home", "Other"]
+        assert again.bookmarks_panel.ids() == ["Home", "Other"]
+        assert again.tabs.count() == 2 and again.current_id() == "Other"
+        assert "cannot be saved" in again.statusBar().currentMessage()
+        again.toggle_bookmark()  # works this session, is not written
+        assert again.bookmarks == ["Home"]
+        again.close()
+        assert path.read_bytes() == before
+    finally:
+        target.chmod(mode)
