@@ -30,7 +30,8 @@ from anthology.vault.rows import EntryRow, LinkTarget, ParsedLink, ProblemRow
 # 7: the application id in the header (see index_file); 8: no write-only data (the aliases
 # and properties tables, entries.declared_id)
 # 9: graph positions moved to the user state (user_state.py)
-SCHEMA_VERSION = 9
+# 10: files.ctime_ns (a note made unreadable by chmod is read again: its mtime stays)
+SCHEMA_VERSION = 10
 APP_ID = "anthology-index"
 
 
@@ -88,7 +89,7 @@ def create_schema(conn: sqlite3.Connection) -> None:
     db = _sqlite_utils().Database(conn)
     db["meta"].create({"key": str, "value": str}, pk="key")
     # Every file seen, with the stat that decides whether it must be read again.
-    db["files"].create({"path": str, "size": int, "mtime_ns": int}, pk="path")
+    db["files"].create({"path": str, "size": int, "mtime_ns": int, "ctime_ns": int}, pk="path")
     db["entries"].create(
         ENTRIES,
         pk="eid",
