@@ -209,3 +209,16 @@ def test_a_read_only_state_is_read_and_said_to_be_unsaveable(tmp_path: Path, wha
         ]
     finally:
         target.chmod(mode)
+
+
+def test_two_connections_change_a_list_without_losing_each_others_changes(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.sqlite"
+    with UserState(path) as one, UserState(path) as two:
+        assert not one.changed_elsewhere() and not two.changed_elsewhere()
+        one.update("ids", lambda ids: [*ids, "A"], [], clean_id_list)
+        assert two.changed_elsewhere() and not two.changed_elsewhere()  # seen once
+        assert not one.changed_elsewhere()  # its own write is not news to it
+        assert two.update("ids", lambda ids: [*ids, "B"], [], clean_id_list) == ["A", "B"]
+        assert one.get("ids") == ["A", "B"] and one.changed_elsewhere()

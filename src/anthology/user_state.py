@@ -33,6 +33,16 @@ disk) is reported, not raised: losing a layout must not take the window down. Ev
 read is checked (the ``clean`` of :meth:`UserState.get`): a bad one is reported and replaced
 by its default.
 
+Two windows on one vault (two processes, or two windows of one) share the file. Lists that
+both change are written as changes, never as a window's copy: :meth:`UserState.update` reads,
+changes and writes in one ``BEGIN IMMEDIATE`` transaction — the bookmarks (add or remove
+one) and the recent entries (the ones a window opened go first, the others' stay). Each
+window polls :meth:`UserState.changed_elsewhere` (SQLite's ``data_version``) and re-reads
+them when another one wrote. The open tabs are each window's own session: a window saves
+its tabs when the reader moves and when it closes, so the window that changed or closed
+last decides the tabs the next start restores. The graph's layout and settings and the
+explorer's view are read and written whole: the window that saves last keeps its own.
+
 Free of Qt. One connection, behind a lock, serves the GUI thread and the views loader
 (which reads the positions off the GUI thread).
 """
@@ -168,6 +178,8 @@ class UserState:
         self.read_only = False  # True: read from a file that cannot be written (in memory)
         self._lock = threading.Lock()
         self.conn = self._connect()
+        self._seen_version: int | None = None
+        self.changed_elsewhere()  # the version read now is the one later ones compare with
 
     @classmethod
     def for_vault(
@@ -334,6 +346,53 @@ class UserState:
             self.report_invalid(key, "had parts that are not usable", what="kept the rest")
         return kept
 
+    def update(
+        self, key: str, change: Callable[[Any], Any], default: Any, clean: Callable[[Any], Any]
+    ) -> Any:
+        """Change the value under ``key`` as it is *now* in the file, not as this window last
+        read it: read, ``change`` and write in one write transaction (``BEGIN IMMEDIATE``,
+        SQLite's lock on the file), so a change another window made meanwhile is kept (two
+        windows toggling bookmarks each wrote its whole list: the last one won). Returns
+        the new value, or None when it could not be written (reported)."""
+        with self._using("save a setting in") as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+                current = default
+                if row is not None:
+                    with contextlib.suppress(ValueError, TypeError, RecursionError):
+                        current = clean(json.loads(row[0], parse_constant=_no_constant))
+                new = change(current)
+                text = json.dumps(new, allow_nan=False)
+                conn.execute(
+                    "INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (key, text)
+                )
+                conn.commit()
+            except BaseException:
+                if conn.in_transaction:
+                    conn.rollback()
+                raise
+            self._seen_version = self._data_version(conn)
+            return new
+        return None
+
+    def changed_elsewhere(self) -> bool:
+        """Whether another connection (another window on this vault, in this process or
+        another) has written the file since this was last asked: SQLite's
+        ``data_version``, one cheap PRAGMA, what a window polls to re-read its bookmarks."""
+        with self._lock:
+            try:
+                version = self._data_version(self.conn)
+            except sqlite3.Error:
+                return False
+        changed = self._seen_version is not None and version != self._seen_version
+        self._seen_version = version
+        return changed
+
+    @staticmethod
+    def _data_version(conn: sqlite3.Connection) -> int:
+        return int(conn.execute("PRAGMA data_version").fetchone()[0])
+
     def report_invalid(self, key: str, why: str, *, what: str = "the default is used") -> None:
         """Say that the saved ``key`` was bad and what was done instead."""
         self._report(f"the saved {key} in {self.path or 'memory'} {why}: {what}")
@@ -413,6 +472,10 @@ def _free_aside(path: Path) -> Path:
 
 
 def _create_schema(conn: sqlite3.Connection) -> None:
+    made = (conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+            and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION)  # fmt: skip
+    if made:  # nothing written: another window's data_version stays as it was
+        return
     with conn:
         conn.execute(
             "CREATE TABLE IF NOT EXISTS positions (id TEXT PRIMARY KEY, x REAL NOT NULL, "

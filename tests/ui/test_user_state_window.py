@@ -108,3 +108,26 @@ def test_a_read_only_state_shows_its_tabs_and_bookmarks_and_says_it_cannot_save(
         assert path.read_bytes() == before
     finally:
         target.chmod(mode)
+
+
+def test_two_windows_on_one_vault_keep_each_others_bookmarks_and_recent_entries(
+    qtbot, open_window
+) -> None:
+    a, b = open_window(), open_window()  # both open at once, on one vault and state
+    a.toggle_bookmark()  # Home, in window a
+    b.show_entry("Other")
+    b.toggle_bookmark()  # before: b wrote its own list, ["Other"]: a's Home was lost
+    assert b.bookmarks == ["Home", "Other"]
+    qtbot.waitUntil(lambda: a.bookmarks_panel.ids() == ["Home", "Other"], timeout=5000)
+    a.remove_bookmark("Home")  # a change, not a's list: b's Other stays
+    qtbot.waitUntil(lambda: b.bookmarks_panel.ids() == ["Other"], timeout=5000)
+    assert a.bookmarks == ["Other"]
+    a.show_entry("Third")
+    a.open_in_new_tab("Other")
+    b.show_entry("Home")
+    a.close()
+    b.close()  # the last window closed: its tabs are the ones the next start restores
+    again = open_window()
+    assert again.bookmarks == ["Other"]
+    assert {"Third", "Other", "Home"} <= set(again.recent)  # both windows' recent entries
+    assert again.tabs.count() == 1 and again.current_id() == "Home"  # b's one tab
