@@ -222,3 +222,16 @@ def test_two_connections_change_a_list_without_losing_each_others_changes(
         assert not one.changed_elsewhere()  # its own write is not news to it
         assert two.update("ids", lambda ids: [*ids, "B"], [], clean_id_list) == ["A", "B"]
         assert one.get("ids") == ["A", "B"] and one.changed_elsewhere()
+
+
+def test_unusable_positions_are_reported_and_left_out(tmp_path: Path) -> None:
+    said: list[str] = []
+    with UserState(tmp_path / "s.sqlite", report=said.append) as state, state.conn:
+        state.save_positions({"A": (1.0, 2.0)})
+        state.conn.executemany(
+            "INSERT INTO positions VALUES (?, ?, ?, 0)",
+            [("inf", float("inf"), 0.0), ("text", "abc", 1.0), ("blob", b"x", 1.0)],
+        )
+    with UserState(tmp_path / "s.sqlite", report=said.append) as state:
+        assert state.positions() == {"A": Position(1.0, 2.0, False)}
+    assert len(said) == 1 and "3 unusable positions" in said[0]

@@ -297,9 +297,16 @@ class UserState:
     def positions(self) -> dict[str, Position]:
         """The saved graph layout, by entry id."""
         out: dict[str, Position] = {}
+        bad = 0
         with self._using("read the graph layout from") as conn:
             for i, x, y, pinned in conn.execute("SELECT id, x, y, pinned FROM positions"):
-                out[i] = Position(x, y, bool(pinned))
+                if isinstance(i, str) and _number(x) and _number(y):
+                    out[i] = Position(float(x), float(y), bool(pinned))
+                else:  # Infinity, text or a blob where a coordinate belongs
+                    bad += 1
+        if bad:
+            self.report_invalid("graph layout", f"had {bad} unusable positions",
+                                what="those nodes are placed anew")  # fmt: skip
         return out
 
     def save_positions(

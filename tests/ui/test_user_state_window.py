@@ -131,3 +131,16 @@ def test_two_windows_on_one_vault_keep_each_others_bookmarks_and_recent_entries(
     assert again.bookmarks == ["Other"]
     assert {"Third", "Other", "Home"} <= set(again.recent)  # both windows' recent entries
     assert again.tabs.count() == 1 and again.current_id() == "Home"  # b's one tab
+
+
+def test_unusable_saved_positions_are_reported_and_the_graph_still_shows(
+    qtbot, open_window, vault: Path, tmp_path: Path
+) -> None:
+    with UserState.for_vault(vault, folder=tmp_path / "state") as state, state.conn:
+        state.conn.executemany("INSERT INTO positions VALUES (?, ?, ?, 1)",
+                               [("Home", float("inf"), 0.0), ("Other", "abc", 1.0),
+                                ("Third", 5.0, 6.0)])  # fmt: skip
+    win: MainWindow = open_window()
+    qtbot.waitUntil(lambda: len(win.graph.shown_ids()) == 3, timeout=5000)
+    assert "2 unusable positions" in win.statusBar().currentMessage()
+    assert win.graph.pinned_ids() == ["Third"]
