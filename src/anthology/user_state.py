@@ -379,7 +379,6 @@ class UserState:
                 if conn.in_transaction:
                     conn.rollback()
                 raise
-            self._seen_version = self._data_version(conn)
             return new
         return None
 

@@ -1,5 +1,6 @@
 """The user state as the real window reads and writes it (issue 28): bad saved values,
-two windows on one vault, a state that cannot be written."""
+two windows on one vault, a state that cannot be written; and an index a killed build
+left half-made."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from anthology.user_state import (
     RECENT,
     UserState,
 )
+from sample_vault import kill_while_creating
 
 FILES = {
     "Home.md": "# Home\n\nSee [[Other]] and [[Third]].\n",
@@ -144,3 +146,13 @@ def test_unusable_saved_positions_are_reported_and_the_graph_still_shows(
     qtbot.waitUntil(lambda: len(win.graph.shown_ids()) == 3, timeout=5000)
     assert "2 unusable positions" in win.statusBar().currentMessage()
     assert win.graph.pinned_ids() == ["Third"]
+
+
+def test_an_index_whose_build_was_killed_mid_create_is_rebuilt_by_the_window(
+    qtbot, open_window, vault: Path, tmp_path: Path
+) -> None:
+    kill_while_creating(vault, tmp_path / "index.sqlite")  # where open_window's index is
+    win: MainWindow = open_window()  # before: "Cannot open the index", at every start
+    assert win.index is not None and win.current_id() == "Home"
+    assert "Cannot open" not in win.statusBar().currentMessage()
+    assert "Cannot open" not in win.entry_pane.toPlainText()

@@ -17,6 +17,7 @@ import pytest
 from anthology.cli import main
 from anthology.vault.index import VaultIndex
 from anthology.vault.index_file import APPLICATION_ID, IndexFileError, is_ours
+from sample_vault import kill_while_creating
 
 NOTE = "---\ntitle: Important\n---\nMy thesis, three years of it.\n"
 
@@ -304,43 +305,13 @@ def test_a_worker_whose_build_died_before_it_started_ends_at_once(tmp_path: Path
     assert done.returncode == 0 and "still here" in done.stdout  # its build is alive
 
 
-# A child that opens an index and is killed (SIGKILL, as kill -9) while making it: right after
-# the new file is opened, or halfway through its schema (meta and files written, not committed).
-_KILLED_MID_CREATE = """
-import os, signal, sqlite3, sys
-from pathlib import Path
-from anthology.vault import schema
-point = sys.argv[3]
-real_connect, real_utils = sqlite3.connect, schema._sqlite_utils
-def connect(*args, **kwargs):
-    conn = real_connect(*args, **kwargs)
-    if point == "opened":
-        os.kill(os.getpid(), signal.SIGKILL)
-    return conn
-def utils():
-    module = real_utils()
-    class Database(module.Database):
-        def __getitem__(self, name):
-            if name == "entries":
-                os.kill(os.getpid(), signal.SIGKILL)
-            return super().__getitem__(name)
-    return type("M", (), {"Database": Database})
-schema.sqlite3.connect, schema._sqlite_utils = connect, utils
-from anthology.vault.index import VaultIndex
-VaultIndex.open(Path(sys.argv[1]), Path(sys.argv[2]))
-"""
-
-
 @pytest.mark.parametrize("point", ["opened", "schema"])
 def test_a_build_killed_while_making_a_new_index_is_rebuilt_next_time(
     small_vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], point: str
 ) -> None:
     db = tmp_path / "cache" / "idx.sqlite"
     db.parent.mkdir()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    child = subprocess.run([sys.executable, "-c", _KILLED_MID_CREATE, small_vault, db, point],
-                           env=env, capture_output=True)  # fmt: skip
-    assert child.returncode == -9  # killed where it was meant to be
+    kill_while_creating(small_vault, db, point)
     # before: a 4 KB idx.sqlite without the application id, refused by every later run
     # ("exists and is not an Anthology index", exit 2) for good
     assert not db.exists() or is_ours(db)
