@@ -6,6 +6,8 @@ comments that must not count. A module of its own so that any test can import it
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 REALISTIC_VAULT: dict[str, str] = {
@@ -100,3 +102,38 @@ def write_newer(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
     st = path.stat()
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+
+
+def kill_while_creating(vault: Path, db: Path, point: str = "schema") -> None:
+    """Open the index ``db`` of ``vault`` in a child process killed (SIGKILL, as kill -9)
+    while it makes the index: right after the new file is opened (``point="opened"``), or
+    halfway through its schema (``"schema"``: two tables written, not committed)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    child = subprocess.run([sys.executable, "-c", _KILLED_MID_CREATE, vault, db, point],
+                           env=env, capture_output=True)  # fmt: skip
+    assert child.returncode == -9, child.stderr  # killed where it was meant to be
+
+
+_KILLED_MID_CREATE = """
+import os, signal, sqlite3, sys
+from pathlib import Path
+from anthology.vault import schema
+point = sys.argv[3]
+real_connect, real_utils = sqlite3.connect, schema._sqlite_utils
+def connect(*args, **kwargs):
+    conn = real_connect(*args, **kwargs)
+    if point == "opened":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return conn
+def utils():
+    module = real_utils()
+    class Database(module.Database):
+        def __getitem__(self, name):
+            if name == "entries":
+                os.kill(os.getpid(), signal.SIGKILL)
+            return super().__getitem__(name)
+    return type("M", (), {"Database": Database})
+schema.sqlite3.connect, schema._sqlite_utils = connect, utils
+from anthology.vault.index import VaultIndex
+VaultIndex.open(Path(sys.argv[1]), Path(sys.argv[2]))
+"""

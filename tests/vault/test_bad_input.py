@@ -137,6 +137,40 @@ def test_an_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         assert_good_still_indexed(idx)
 
 
+def test_a_note_made_unreadable_later_is_reported_and_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """chmod 000 leaves the mtime and size as they were: the refresh must still read the
+    note again and report it, and read it again once it is readable."""
+    with index_with(tmp_path, {"later.md": "# Later\n\nSee [[GOOD]].\n"}) as idx:
+        assert idx.entry("later") is not None and "later.md" not in problems(idx)
+    note = tmp_path / "v" / "later.md"
+    stamp = note.stat()
+    note.chmod(0)  # what the reader does; as root it does not stop reading, so:
+    if os.access(note, os.R_OK):  # as root
+        real_open = open
+
+        def deny(path, *args, **kwargs):  # what the kernel does for anyone else
+            if str(path).endswith("later.md") and not os.stat(path).st_mode & 0o444:
+                raise PermissionError(13, "Permission denied")
+            return real_open(path, *args, **kwargs)
+
+        monkeypatch.setattr(files, "open", deny, raising=False)
+    try:
+        after = note.stat()
+        assert (after.st_size, after.st_mtime_ns) == (stamp.st_size, stamp.st_mtime_ns)
+        with VaultIndex.open(tmp_path / "v", tmp_path / "index.sqlite") as idx:
+            # before: nothing to see: the note was not read again (same size and mtime)
+            ((kind, message),) = problems(idx)["later.md"]
+            assert kind == "unreadable" and "Permission denied" in message
+            assert idx.entry("later") is None
+            assert_good_still_indexed(idx)
+    finally:
+        note.chmod(0o644)
+    with VaultIndex.open(tmp_path / "v", tmp_path / "index.sqlite") as idx:
+        assert idx.entry("later") is not None and "later.md" not in problems(idx)
+
+
 def test_a_folder_named_like_an_entry_is_walked_not_read(tmp_path: Path) -> None:
     with index_with(tmp_path, {"odd.md/inner.md": "inside"}) as idx:
         assert idx.entry("odd.md/inner") is not None

@@ -17,6 +17,7 @@ import pytest
 from anthology.cli import main
 from anthology.vault.index import VaultIndex
 from anthology.vault.index_file import APPLICATION_ID, IndexFileError, is_ours
+from sample_vault import kill_while_creating
 
 NOTE = "---\ntitle: Important\n---\nMy thesis, three years of it.\n"
 
@@ -336,3 +337,65 @@ def test_a_worker_whose_build_died_before_it_started_ends_at_once(tmp_path: Path
     done = subprocess.run([sys.executable, "-c", alive], env=env, capture_output=True,
                           text=True, timeout=60)  # fmt: skip
     assert done.returncode == 0 and "still here" in done.stdout  # its build is alive
+
+
+@pytest.mark.parametrize("point", ["opened", "schema"])
+def test_a_build_killed_while_making_a_new_index_is_rebuilt_next_time(
+    small_vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], point: str
+) -> None:
+    db = tmp_path / "cache" / "idx.sqlite"
+    db.parent.mkdir()
+    kill_while_creating(small_vault, db, point)
+    # before: a 4 KB idx.sqlite without the application id, refused by every later run
+    # ("exists and is not an Anthology index", exit 2) for good
+    assert not db.exists() or is_ours(db)
+    rc, out, err = run(capsys, "index", small_vault, "--db", db)
+    assert rc == 0 and "Indexed 2 entries" in out, err
+    assert is_ours(db) and not list(db.parent.glob("*.building*"))  # what it left is swept
+
+
+def _half_made_by_an_older_build(db: Path) -> None:
+    """The file state a build killed mid-create left before new indexes were made under a
+    temporary name: a 4 KB WAL-mode SQLite file with no id, its schema only in the log."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    script = (
+        "import os, signal, sqlite3, sys\n"
+        "conn = sqlite3.connect(sys.argv[1])\n"
+        "conn.execute('PRAGMA journal_mode = WAL')\n"
+        "conn.execute('BEGIN')\n"
+        "conn.execute('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)')\n"
+        "conn.execute('CREATE TABLE files (path TEXT PRIMARY KEY, size INT, mtime_ns INT)')\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    assert subprocess.run([sys.executable, "-c", script, db]).returncode == -9
+    assert db.stat().st_size == 4096 and db.read_bytes()[68:72] == b"\0\0\0\0"
+
+
+def test_a_half_made_index_left_in_anthologys_own_folder_is_rebuilt(
+    small_vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from anthology.vault.index import default_db_path
+
+    db = default_db_path(small_vault.resolve())  # in $ANTHOLOGY_CACHE_DIR/indexes
+    _half_made_by_an_older_build(db)
+    rc, out, err = run(capsys, "index", small_vault)
+    assert rc == 0 and "Indexed 2 entries" in out, err  # before: exit 2, for good
+    assert is_ours(db)
+    # the same file at a --db the user named is not proved ours by its place: refused, kept
+    elsewhere = tmp_path / "mine" / "idx.sqlite"
+    _half_made_by_an_older_build(elsewhere)
+    before = elsewhere.read_bytes()
+    rc, _out, err = run(capsys, "index", small_vault, "--db", elsewhere)
+    assert refused(rc, err) and "not an Anthology index" in err
+    assert elsewhere.read_bytes() == before
+
+
+def test_what_is_in_the_way_of_a_new_index_is_never_deleted(
+    small_vault: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "idx.sqlite"
+    building = tmp_path / "idx.sqlite.building"
+    building.write_text("someone's notes", encoding="utf-8")
+    rc, _out, err = run(capsys, "index", small_vault, "--db", db)
+    assert refused(rc, err) and "in the way" in err
+    assert building.read_text(encoding="utf-8") == "someone's notes" and not db.exists()

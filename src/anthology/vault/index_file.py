@@ -8,6 +8,13 @@ file is damaged), or, for indexes written before that id existed, whose ``meta``
 FIFO, a device, a symbolic link — is refused with :class:`IndexFileError` (the CLI prints one
 line and exits 2). The index is never placed inside the vault, whatever ``--db`` says.
 
+A new index is made under ``<index>.building`` and renamed into place once its application
+id and schema are written (:func:`anthology.vault.schema.open_database`), so a build killed
+meanwhile never leaves a file at the index path that cannot be proved ours; the next build
+deletes the ``.building`` file (an empty or SQLite file; anything else there is refused).
+A file such a kill left at the index path before that (no id, nothing in it) is taken as
+ours only in Anthology's own index folder: at a ``--db`` the user named it is refused still.
+
 Builds take an exclusive ``flock`` on ``<index>.lock`` beside the index (a file Anthology
 creates and never needs to delete): a second build waits for the first instead of writing
 the same rows (``UNIQUE constraint failed: entries.eid``), then finds the index current.
@@ -25,6 +32,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+from anthology.paths import user_cache_dir
 from anthology.vault.files import file_kind
 from anthology.vault.scan import VaultError
 
@@ -32,6 +40,7 @@ APPLICATION_ID = 0x414E5448  # "ANTH", in the SQLite header at offset 68
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _OLD_MARKER = "anthology-index"
 _SIBLINGS = ("-wal", "-shm", "-journal")
+BUILDING = ".building"  # a new index is made under <index>.building, then renamed into place
 
 
 class IndexFileError(VaultError):
@@ -80,7 +89,56 @@ def is_ours(path: Path) -> bool:
                 conn.close()
         except sqlite3.Error:
             continue
+    return _half_made_in_own_folder(path)
+
+
+def _nothing_in_it(path: Path) -> bool:
+    """Whether ``path`` is an empty file or an SQLite database with nothing in it: no table,
+    no application id, no version (what a build killed before its first commit left)."""
+    if os.path.getsize(path) == 0:
+        return True
+    for mode in ("mode=ro", "immutable=1"):
+        try:
+            conn = sqlite3.connect(f"file:{quote(str(path))}?{mode}", uri=True)
+            try:
+                return (
+                    conn.execute("PRAGMA application_id").fetchone()[0] == 0
+                    and conn.execute("PRAGMA user_version").fetchone()[0] == 0
+                    and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+                )
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            continue
     return False
+
+
+def _half_made_in_own_folder(path: Path) -> bool:
+    """An index a build killed before its first commit left behind (before indexes were made
+    under a temporary name): proved ours by its place — Anthology's own index folder, where
+    no other program writes — and by holding nothing at all. Such a file elsewhere (a
+    ``--db`` the user named) is still refused: an empty database there may be someone's."""
+    own = Path(os.path.realpath(user_cache_dir() / "indexes"))
+    return real_place(path).parent == own and _nothing_in_it(path)
+
+
+def remove_building(db: Path) -> None:
+    """Delete what a build killed while making a new index left at ``<db>.building`` (and its
+    SQLite siblings): an empty or SQLite file there is a half-made index of ours; anything
+    else is refused, never deleted."""
+    building = Path(f"{db}{BUILDING}")
+    if os.path.lexists(building):
+        if not stat.S_ISREG(os.lstat(building).st_mode) or not _sqlite_or_empty(building):
+            raise IndexFileError(
+                f"{building} is in the way of a new index and is not one; Anthology will not "
+                "replace it (move it, or give --db another path)"
+            )
+        building.unlink()
+    for suffix in _SIBLINGS:
+        sibling = Path(f"{building}{suffix}")
+        with contextlib.suppress(FileNotFoundError):
+            if stat.S_ISREG(os.lstat(sibling).st_mode):
+                sibling.unlink()
 
 
 def _sqlite_or_empty(path: Path) -> bool:

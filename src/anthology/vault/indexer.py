@@ -1,6 +1,7 @@
 """Build and refresh the index: scan, stage what changed, copy, resolve.
 
-Incremental: a file is read again only when its size or mtime changed; deleted files are
+Incremental: a file is read again only when its size, mtime or ctime changed (the ctime
+moves with a chmod, which leaves the mtime: a note made unreadable is reported); deleted files are
 removed; links elsewhere are re-resolved only when a name they could point at appeared,
 changed or disappeared. A cold build and a refresh write the same way (see
 :mod:`anthology.vault.stage`). Long runs report progress through a
@@ -100,11 +101,13 @@ class Indexer:
         task.set_progress(0, len(scan.entries), "scanning")
 
         known = {
-            path: (size, mtime)
-            for path, size, mtime in self.conn.execute("SELECT path, size, mtime_ns FROM files")
+            path: (size, mtime, ctime)
+            for path, size, mtime, ctime in self.conn.execute(
+                "SELECT path, size, mtime_ns, ctime_ns FROM files"
+            )
         }
         seen = {s.path: s for s in scan.entries}
-        to_read = [s for s in scan.entries if known.get(s.path) != (s.size, s.mtime_ns)]
+        to_read = [s for s in scan.entries if known.get(s.path) != (s.size, s.mtime_ns, s.ctime_ns)]
         removed_paths = [p for p in known if p not in seen]
         report.unchanged = len(scan.entries) - len(to_read)
 
@@ -210,7 +213,10 @@ class Indexer:
                 next_eid += 1
         order = sorted(to_read, key=lambda s: eids[s.path])
         jobs: list[Job] = [
-            [StageFile(s.path, eids[s.path], s.size, s.mtime_ns) for s in order[i : i + CHUNK]]
+            [
+                StageFile(s.path, eids[s.path], s.size, s.mtime_ns, s.ctime_ns)
+                for s in order[i : i + CHUNK]
+            ]
             for i in range(0, len(order), CHUNK)
         ]
         if self.fresh:
@@ -331,7 +337,7 @@ class Indexer:
         c = self.conn
         renamed: list[tuple[int, str]] = []
         duplicates: list[ProblemRow] = []
-        for (path, eid, _, _), names in zip(job, staged.names, strict=True):
+        for (path, eid, *_), names in zip(job, staged.names, strict=True):
             had = old.get(path)
             old_names = link_names(had[1], path, had[2]) if had else set()
             if not self.fresh:

@@ -52,6 +52,10 @@ class FileStat:
     path: str  # vault-relative, POSIX separators
     size: int
     mtime_ns: int
+    # The inode's change time: moves with the content and with the mode too (chmod 000
+    # does not touch the mtime), so a note made unreadable, or readable again, is read
+    # again and reported (issue 28).
+    ctime_ns: int
 
 
 @dataclass
@@ -171,7 +175,7 @@ def scan_vault(root: Path) -> ScanResult:
                 continue
             if is_md:
                 s = item.stat()
-                result.entries.append(FileStat(item_rel, s.st_size, s.st_mtime_ns))
+                result.entries.append(FileStat(item_rel, s.st_size, s.st_mtime_ns, s.st_ctime_ns))
             else:
                 result.attachments.append(item_rel)
         except OSError as exc:

@@ -7,6 +7,8 @@ Markdown files are the truth and rebuilding loses nothing.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -16,9 +18,11 @@ from urllib.parse import quote
 
 from anthology.vault.index_file import (
     APPLICATION_ID,
+    BUILDING,
     IndexFileError,
     describe_sqlite_error,
     make_folder,
+    remove_building,
     remove_index,
 )
 from anthology.vault.rows import EntryRow, LinkTarget, ParsedLink, ProblemRow
@@ -26,7 +30,8 @@ from anthology.vault.rows import EntryRow, LinkTarget, ParsedLink, ProblemRow
 # 7: the application id in the header (see index_file); 8: no write-only data (the aliases
 # and properties tables, entries.declared_id)
 # 9: graph positions moved to the user state (user_state.py)
-SCHEMA_VERSION = 9
+# 10: files.ctime_ns (a note made unreadable by chmod is read again: its mtime stays)
+SCHEMA_VERSION = 10
 APP_ID = "anthology-index"
 
 
@@ -84,7 +89,7 @@ def create_schema(conn: sqlite3.Connection) -> None:
     db = _sqlite_utils().Database(conn)
     db["meta"].create({"key": str, "value": str}, pk="key")
     # Every file seen, with the stat that decides whether it must be read again.
-    db["files"].create({"path": str, "size": int, "mtime_ns": int}, pk="path")
+    db["files"].create({"path": str, "size": int, "mtime_ns": int, "ctime_ns": int}, pk="path")
     db["entries"].create(
         ENTRIES,
         pk="eid",
@@ -138,12 +143,43 @@ def _is_current(path: Path) -> bool:
     return False
 
 
+def _create_in_place(path: Path) -> None:
+    """Make a new, empty index at ``path`` so that ``path`` never holds a half-made one.
+
+    The schema is written into ``<index>.building`` and that file renamed into place only
+    once its application id and every table are in it and it is closed (its log folded
+    in): a run killed meanwhile (kill -9, a power cut) leaves at most the ``.building``
+    file, which the next build deletes, never a file at ``path`` without the id — which
+    every later run refused, for good, as "not an Anthology index". The caller holds the
+    build lock, so one build at a time uses the ``.building`` name."""
+    building = Path(f"{path}{BUILDING}")
+    remove_building(path)
+    try:
+        conn = sqlite3.connect(str(building))
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            with conn:
+                create_schema(conn)
+        finally:
+            conn.close()  # the last connection: its log is checkpointed and deleted
+        os.replace(building, path)
+    except (sqlite3.Error, OSError) as exc:
+        with contextlib.suppress(OSError, IndexFileError):
+            remove_building(path)
+        if isinstance(exc, sqlite3.Error):
+            message = describe_sqlite_error(exc, path)
+        else:
+            message = f"cannot create the index at {path}: {exc.strerror or exc}"
+        raise IndexFileError(message or f"cannot create the index at {path}") from None
+
+
 def open_database(path: Path) -> tuple[sqlite3.Connection, bool, bool]:
     """Open the index at ``path``, rebuilding it if stale; (connection, created, read-only).
 
     The caller has checked the place (:func:`index_file.check_place`): whatever is at
-    ``path`` is an index of ours, so a stale one may be deleted. An index in a read-only
-    folder is opened read-only (``immutable``): it can be read, not brought up to date.
+    ``path`` is an index of ours, so a stale one may be deleted. A new index is made beside
+    and renamed into place (:func:`_create_in_place`). An index in a read-only folder is
+    opened read-only (``immutable``): it can be read, not brought up to date.
     """
     make_folder(path.parent)
     created = False
@@ -151,6 +187,7 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool, bool]:
         remove_index(path)
     if not path.exists():
         created = True
+        _create_in_place(path)
     try:
         conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         conn.execute("PRAGMA journal_mode = WAL")
@@ -165,15 +202,4 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, bool, bool]:
     conn.execute("PRAGMA synchronous = NORMAL")  # a cache: durability of the last commit is moot
     conn.execute("PRAGMA temp_store = MEMORY")
     conn.execute("PRAGMA cache_size = -32000")
-    if created:
-        try:
-            with conn:
-                create_schema(conn)
-            # The header (with the application id) into the file itself, not only the WAL:
-            # a concurrent run judges the file by it.
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.OperationalError as exc:
-            conn.close()
-            message = describe_sqlite_error(exc, path) or f"cannot create the index at {path}"
-            raise IndexFileError(message) from None
     return conn, created, False

@@ -82,7 +82,7 @@ CREATE TABLE links ({LINK_COLUMNS}, n INTEGER, PRIMARY KEY (source, n)) WITHOUT 
 CREATE TABLE tags (eid INTEGER, tag, PRIMARY KEY (eid, tag)) WITHOUT ROWID;
 CREATE TABLE problems (eid INTEGER, n INTEGER, {PROBLEM_COLUMNS},
     PRIMARY KEY (eid, n)) WITHOUT ROWID;
-CREATE TABLE files (eid INTEGER PRIMARY KEY, path, size, mtime_ns);
+CREATE TABLE files (eid INTEGER PRIMARY KEY, path, size, mtime_ns, ctime_ns);
 CREATE TABLE fts (eid INTEGER PRIMARY KEY, title, aliases, tags, body);
 """
 
@@ -99,7 +99,7 @@ COPY_CHUNK = (
     "WHERE eid BETWEEN ?1 AND ?2",
     f"INSERT INTO main.problems ({PROBLEM_COLUMNS}) SELECT {PROBLEM_COLUMNS} "
     "FROM {stage}.problems WHERE eid BETWEEN ?1 AND ?2",
-    "INSERT INTO main.files (path, size, mtime_ns) SELECT path, size, mtime_ns "
+    "INSERT INTO main.files (path, size, mtime_ns, ctime_ns) SELECT path, size, mtime_ns, ctime_ns "
     "FROM {stage}.files WHERE eid BETWEEN ?1 AND ?2",
     "INSERT INTO main.entries_fts (rowid, title, aliases, tags, body) "
     "SELECT eid, title, aliases, tags, body FROM {stage}.fts WHERE eid BETWEEN ?1 AND ?2",
@@ -113,6 +113,7 @@ class StageFile(NamedTuple):
     eid: int
     size: int
     mtime_ns: int
+    ctime_ns: int
 
 
 Job = Sequence[StageFile]  # a chunk, in eid order
@@ -168,8 +169,10 @@ class Stager:
         parsed = parse_files(self.root, [f.path for f in job])
         entries, links, tags, problems, files, fts = ([] for _ in range(6))
         names: list[EntryNames | None] = []
-        for (path, eid, size, mtime_ns), (file_problems, entry) in zip(job, parsed, strict=True):
-            files.append((eid, path, size, mtime_ns))
+        for (path, eid, size, mtime_ns, ctime_ns), (file_problems, entry) in zip(
+            job, parsed, strict=True
+        ):
+            files.append((eid, path, size, mtime_ns, ctime_ns))
             problems += [(eid, n, path, p.line, p.kind, p.message, p.severity)
                          for n, p in enumerate(file_problems)]  # fmt: skip
             if entry is None:
@@ -187,7 +190,7 @@ class Stager:
             c.executemany(f"INSERT INTO links VALUES ({_marks(len(LINKS))})", links)
             c.executemany("INSERT INTO tags VALUES (?, ?)", tags)
             c.executemany(f"INSERT INTO problems VALUES ({_marks(len(PROBLEMS) + 2)})", problems)
-            c.executemany("INSERT INTO files VALUES (?, ?, ?, ?)", files)
+            c.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?)", files)
             c.executemany("INSERT INTO fts VALUES (?, ?, ?, ?, ?)", fts)
         return Staged(self.path, names)
 

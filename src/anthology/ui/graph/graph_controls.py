@@ -154,6 +154,40 @@ def defaults() -> dict[str, Any]:
     return copy.deepcopy(DEFAULTS)
 
 
+def _usable(key: str, value: Any, default: Any) -> bool:
+    """Whether ``value`` may stand for setting ``key`` (whose default is ``default``)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if key in _SLIDERS:
+        # finite, and within reach of the sliders (a huge one overflows their scale)
+        return (value is None and default is None) or (number and abs(value) <= 1e6)
+    if key == "depth":
+        return number and isinstance(value, int) and 1 <= value <= 3
+    if isinstance(default, bool | str):
+        return type(value) is type(default)
+    if key == "groups":
+        return isinstance(value, list)
+    if isinstance(default, list):
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return True
+
+
+def clean_settings(stored: Any) -> dict[str, Any]:
+    """The usable part of a saved ``graph.view`` (the ``clean`` of ``UserState.get``): each
+    setting of the wrong type, not finite or out of range is dropped (its default stands),
+    and so is each group row that is not ``{"query": str, "color": str}``. A value that is
+    not a mapping at all raises ``TypeError``."""
+    if not isinstance(stored, dict):
+        raise TypeError(f"a mapping of settings, not {type(stored).__name__}")
+    out = {k: v for k, v in stored.items() if k not in DEFAULTS or _usable(k, v, DEFAULTS[k])}
+    if isinstance(out.get("groups"), list):
+        out["groups"] = [
+            g for g in out["groups"]
+            if isinstance(g, dict) and isinstance(g.get("query"), str)
+            and isinstance(g.get("color", ""), str | None)
+        ]  # fmt: skip
+    return out
+
+
 class GraphControls(QWidget):
     """Forces, display, filters and groups; ``values()`` is the whole state."""
 
@@ -381,7 +415,7 @@ class GraphControls(QWidget):
         lo, hi, steps = _SLIDERS[key]
         if value is None:  # "auto" link strength sits at 1.0
             value = 1.0
-        return round((float(value) - lo) / (hi - lo) * steps)
+        return min(steps, max(0, round((float(value) - lo) / (hi - lo) * steps)))
 
     def _from_int(self, key: str, v: int) -> float:
         lo, hi, steps = _SLIDERS[key]

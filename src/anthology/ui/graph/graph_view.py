@@ -99,7 +99,7 @@ from anthology.palette import THEMES as PALETTE_THEMES
 from anthology.palette import theme as palette_theme
 from anthology.ui.common.theme import css_colour, qcolor
 from anthology.ui.graph.graph_camera import GLIDE_MS, GraphCamera
-from anthology.ui.graph.graph_controls import MENTION, GraphControls, defaults
+from anthology.ui.graph.graph_controls import MENTION, GraphControls, clean_settings, defaults
 from anthology.ui.graph.graph_items import (
     EdgeLayer,
     LabelLayer,
@@ -110,7 +110,7 @@ from anthology.ui.graph.graph_items import (
 from anthology.ui.graph.graph_keys import GraphKeys
 from anthology.ui.graph.graph_legend import GraphLegend
 from anthology.ui.graph.layout_worker import LayoutSpec, LayoutThread
-from anthology.user_state import GRAPH_CAMERA, GRAPH_VIEW
+from anthology.user_state import GRAPH_CAMERA, GRAPH_VIEW, clean_camera
 from anthology.vault import GraphData
 from anthology.vault.render.safe_text import plain_text, tooltip_html
 
@@ -954,7 +954,8 @@ class GraphView(QWidget):
         self._store = None
 
     def _load_settings(self) -> None:
-        stored = self._store.get(GRAPH_VIEW) if self._store is not None else None
+        store = self._store
+        stored = store.get(GRAPH_VIEW, clean=clean_settings) if store is not None else None
         values = defaults()
         if isinstance(stored, dict):
             # a ";"-separated group query of before becomes ordered groups (graph.groups)
@@ -986,7 +987,8 @@ class GraphView(QWidget):
         return "local" if self._settings["local"] else "global"
 
     def _load_views(self) -> None:
-        stored = self._store.get(GRAPH_CAMERA) if self._store is not None else None
+        store = self._store
+        stored = store.get(GRAPH_CAMERA, clean=clean_camera) if store is not None else None
         self._views = dict(stored) if isinstance(stored, dict) else {}
         self._restore_pending = True
         self.camera.stop()

@@ -75,6 +75,9 @@ from anthology.user_state import (
     READER_TABS,
     RECENT,
     UserState,
+    clean_explorer_view,
+    clean_id_list,
+    clean_tabs,
 )
 from anthology.vault import (
     DiskResolver,
@@ -109,6 +112,7 @@ POLL_MS = 2000
 POLL_DUTY = 0.1  # the share of time a polling refresh may take (see _on_refreshed)
 DEBOUNCE_MS = 150
 TABS_SAVE_MS = 1500  # the open tabs are saved this long after the reader last moved
+STATE_POLL_MS = 1000  # how often a window looks whether another one changed the user state
 LEFT_DOCK_WIDTH = 250  # the explorer's and outline's first width (px)
 SIDE_DOCK_WIDTH = 240  # the Tags and Bookmarks docks' readable width (px)
 ENTRY_MIN_WIDTH = 280  # no dock may squeeze the entry tabs narrower than this
@@ -168,6 +172,10 @@ class MainWindow(QMainWindow):
         self._explorer_listing: tuple[list, list[str]] | None = None  # what it was built of
         self._tabs_timer = QTimer(self, singleShot=True, interval=TABS_SAVE_MS)
         self._tabs_timer.timeout.connect(self._save_tabs)
+        # another window on the vault may change its bookmarks and recent entries
+        self._state_poll = QTimer(self, interval=STATE_POLL_MS)
+        self._state_poll.timeout.connect(self._sync_state)
+        self._state_poll.start()
         self._check_restored = False  # a saved layout was restored: checked once shown
         # the widgets follow its themeChanged (the entry pane here, the graph and a demo
         # when they are made)
@@ -348,6 +356,7 @@ class MainWindow(QMainWindow):
         self._tags_dirty = True
         self.bookmarks: list[str] = []  # the open vault's, in the order they were added
         self.recent: list[str] = []  # the open vault's entries opened last, latest first
+        self._recent_new: list[str] = []  # of them, opened since they were last saved
 
         self.switcher = QuickSwitcher(self)
         self.switcher.entryChosen.connect(self.show_entry)
@@ -651,10 +660,13 @@ class MainWindow(QMainWindow):
         self._adopt_old_graph_settings()
         self.bookmarks = self._id_list(BOOKMARKS)
         self.recent = self._id_list(RECENT)
+        self._recent_new = []
         self.switcher.set_recent(self.recent)
         self._tags_dirty = True
         if self.explorer is not None:
-            self.explorer.restore_view_state(self.state.get(EXPLORER_VIEW))
+            self.explorer.restore_view_state(
+                self.state.get(EXPLORER_VIEW, clean=clean_explorer_view)
+            )
         self.setWindowTitle(f"{root.name} — Anthology")
         self._remember_vault(root)
         self._explicit_entry = entry
@@ -1041,6 +1053,7 @@ class MainWindow(QMainWindow):
         entry ``pane`` (the active tab's) shows."""
         self.previews.hide()  # a preview over the page left is stale
         self.recent = [ref.id, *(i for i in self.recent if i != ref.id)][:MAX_RECENT_ENTRIES]
+        self._recent_new = [ref.id, *(i for i in self._recent_new if i != ref.id)]
         self.switcher.set_recent(self.recent)
         self.act_bookmark.setChecked(ref.id in self.bookmarks)
         self._show_backlinks(ref.id)
@@ -1117,8 +1130,8 @@ class MainWindow(QMainWindow):
         The active one is shown; the others when first clicked."""
         assert self.index is not None and self.state is not None
         index = self.index
-        data = self.state.get(READER_TABS)
-        if not isinstance(data, dict) or not isinstance(data.get("tabs"), list):
+        data = self.state.get(READER_TABS, clean=clean_tabs)
+        if data is None:
             return False
         histories = [TabHistory.from_json(t, lambda i: index.entry_ref(i) is not None)
                      for t in data["tabs"]]  # fmt: skip
@@ -1162,7 +1175,11 @@ class MainWindow(QMainWindow):
                 current = len(tabs)
             tabs.append(history.to_json())
         self.state.put(READER_TABS, {"tabs": tabs, "current": current})
-        self.state.put(RECENT, self.recent)
+        recent = self.state.update(RECENT, self._merged_recent, [], clean_id_list)
+        if recent is not None:
+            self._recent_new = []
+            self.recent = recent
+            self.switcher.set_recent(self.recent)
 
     # -- the file explorer -------------------------------------------------------------
     def _update_explorer(self, refs: list[EntryRef]) -> None:
@@ -1188,7 +1205,7 @@ class MainWindow(QMainWindow):
         explorer.attachmentActivated.connect(self._open_attachment)
         explorer.setMinimumWidth(120)
         if self.state is not None:
-            explorer.restore_view_state(self.state.get(EXPLORER_VIEW))
+            explorer.restore_view_state(self.state.get(EXPLORER_VIEW, clean=clean_explorer_view))
         explorer.viewChanged.connect(self._save_explorer_view)
         outline = OutlinePanel()
         outline.headingActivated.connect(lambda a: self.entry_pane.scroll_to_heading(a))
@@ -1263,10 +1280,7 @@ class MainWindow(QMainWindow):
 
     def _id_list(self, key: str) -> list[str]:
         """A list of entry ids kept in the user state (anything else there is ignored)."""
-        value = self.state.get(key) if self.state is not None else None
-        if not isinstance(value, list):
-            return []
-        return list(dict.fromkeys(v for v in value if isinstance(v, str) and v))
+        return self.state.get(key, [], clean=clean_id_list) if self.state is not None else []
 
     def toggle_bookmark(self) -> None:
         """Ctrl+D: bookmark the entry being read, or take its bookmark off."""
@@ -1275,23 +1289,52 @@ class MainWindow(QMainWindow):
             self.act_bookmark.setChecked(False)
             return
         if current in self.bookmarks:
-            self.bookmarks.remove(current)
+            self._change_bookmarks(remove=current)
             self.statusBar().showMessage("Bookmark removed", 3000)
         else:
-            self.bookmarks.append(current)
+            self._change_bookmarks(add=current)
             self.statusBar().showMessage("Bookmarked", 3000)
-        self._save_bookmarks()
 
     def remove_bookmark(self, entry_id: str) -> None:
         if entry_id in self.bookmarks:
-            self.bookmarks.remove(entry_id)
-            self._save_bookmarks()
+            self._change_bookmarks(remove=entry_id)
 
-    def _save_bookmarks(self) -> None:
-        if self.state is not None:
-            self.state.put(BOOKMARKS, self.bookmarks)
+    def _change_bookmarks(self, *, add: str | None = None, remove: str | None = None) -> None:
+        """Add or remove one bookmark: a change applied to the list as it is in the user
+        state now (another window on the vault may have changed it), not this window's copy
+        written over it."""
+
+        def change(ids: list[str]) -> list[str]:
+            ids = [i for i in ids if i != remove]
+            return ids if add is None or add in ids else [*ids, add]
+
+        saved = self.state.update(BOOKMARKS, change, [], clean_id_list) if self.state else None
+        self.bookmarks = saved if saved is not None else change(self.bookmarks)
+        self._show_bookmarks()
+
+    def _show_bookmarks(self) -> None:
         self.act_bookmark.setChecked(self.current_id() in self.bookmarks)
         self._refresh_bookmarks()
+
+    def _sync_state(self) -> None:
+        """Take in what another window on this vault saved (bookmarks, recent entries) since
+        this one last looked: asked when the window is activated and every STATE_POLL_MS."""
+        if self.state is None or not self.state.changed_elsewhere():
+            return
+        bookmarks = self._id_list(BOOKMARKS)
+        if bookmarks != self.bookmarks:
+            self.bookmarks = bookmarks
+            self._show_bookmarks()
+        recent = self._merged_recent(self._id_list(RECENT))
+        if recent != self.recent:
+            self.recent = recent
+            self.switcher.set_recent(self.recent)
+
+    def _merged_recent(self, saved: list[str]) -> list[str]:
+        """The entries this window opened since it last saved, latest first, then the saved
+        ones (other windows' too)."""
+        new = self._recent_new
+        return [*new, *(i for i in saved if i not in new)][:MAX_RECENT_ENTRIES]
 
     def _bookmark_refs(self) -> list[EntryRef]:
         """The bookmarked entries the index has (one deleted on disk is left out, kept)."""
@@ -1614,6 +1657,11 @@ class MainWindow(QMainWindow):
             with contextlib.suppress(ValueError, TypeError):
                 self.state.put(GRAPH_VIEW, json.loads(str(raw)))
         self.settings.remove(group)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self._sync_state()  # back from another window, perhaps on this vault
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Quit without waiting on background work: every task is cancelled first, all at
