@@ -74,8 +74,9 @@ def test_each_coverage_practice_is_introduced_by_its_paper(
         assert section in entry.body, (practice, section)
     if practice in SOURCE_ONLY:
         sources = [r.other for r in entry.relations if r.relation == "source" and r.other]
-        assert SOURCE_ONLY[practice] in {str(s.properties.get("arxiv")) for s in
-                                         (anthology.entry(o.id) for o in sources)}
+        assert SOURCE_ONLY[practice] in {
+            str(s.properties.get("arxiv")) for s in (anthology.entry(o.id) for o in sources)
+        }
     introduced = [r.other for r in entry.relations if r.relation == "introduced by"]
     if arxiv is None:
         assert introduced == []
