@@ -60,8 +60,8 @@ def test_the_reading_journey(window: MainWindow, qtbot) -> None:
 
     # The backlinks panel groups by relation; a click on a backlink navigates.
     groups = win.backlinks.groups()
-    # SOTA-057 (Post-LN, the paper's layout) joined the seed's SOTA-050 in issue #16.
-    assert groups["introduced by (2)"] == ["SOTA-050", "SOTA-057"]
+    # As on the seed page, SOTA-050 alone (issue #36: Post-LN names LIT-008 in its body only).
+    assert groups["introduced by (1)"] == ["SOTA-050"]
     assert groups["paper (1)"] == ["NOTE-011"]
     item = win.backlinks.item_for("paper", "NOTE-011")
     rect = win.backlinks.tree.visualRect(item)
