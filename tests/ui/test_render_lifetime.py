@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from anthology.ui import entry_pane
+from anthology.ui.entry_pane import EntryPane
 from anthology.ui.main_window import BACKGROUND_RENDER_CHARS, MainWindow
 from anthology.vault import VaultIndex
 from anthology.vault.connection import IndexConnection
@@ -151,3 +152,53 @@ def test_the_gui_thread_opens_an_entry_while_a_render_holds_its_connections_lock
     qtbot.waitUntil(lambda: win.settled, timeout=20000)
     assert win.current_id() == "n2"  # the long entry's late page did not replace it
     win.close()
+
+
+def test_a_screenshot_of_a_long_entry_waits_for_its_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It captured "Rendering…" (and printed a RuntimeError as the window went). The render
+    is held until the screenshot, waiting, asks whether the page is there; a screenshot
+    that does not ask grabs it held (and lets it go then)."""
+    from anthology.ui import app
+
+    a, _b = _vaults(tmp_path)
+    held = HeldRender(monkeypatch, "hub")
+    shown: list[str] = []
+    grab, rendering = MainWindow.grab, EntryPane.rendering
+    waiting = threading.local()
+
+    def grab_and_release(win: MainWindow, *args):
+        shown.append(win.entry_pane.toPlainText())
+        held.release.set()
+        return grab(win, *args)
+
+    def asked(pane: EntryPane) -> bool:
+        if getattr(waiting, "on", False) and held.started.is_set():
+            held.release.set()
+        return rendering.fget(pane)
+
+    waits = app.wait_until
+
+    def wait_until(application, condition, timeout: float) -> bool:
+        def polled() -> bool:
+            waiting.on = True
+            try:
+                return condition()
+            finally:
+                waiting.on = False
+
+        return waits(application, polled, timeout)
+
+    monkeypatch.setattr(MainWindow, "grab", grab_and_release)
+    monkeypatch.setattr(EntryPane, "rendering", property(asked))
+    monkeypatch.setattr(app, "wait_until", wait_until)
+    out = tmp_path / "shot.png"
+    code = app.screenshot(a, db=str(tmp_path / "a.sqlite"), entry="hub", out=out,
+                          size=(900, 600), theme="light", settle_seconds=0)  # fmt: skip
+    assert code == 0 and out.is_file()
+    assert len(shown) == 1
+    assert "Rendering…" not in shown[0] and "A paragraph of the long entry" in shown[0]
+    assert held.done.is_set() and held.error is None
+    err = capsys.readouterr().err
+    assert "RuntimeError" not in err and "Traceback" not in err

@@ -984,9 +984,14 @@ class MainWindow(QMainWindow):
 
     @property
     def settled(self) -> bool:
-        """The entry is shown and the graph, switcher and counts answer the index as it is
-        now (for screenshots, benchmarks and tests)."""
-        return self.ready and self.index is not None and not self._views_pending
+        """The entry is shown (its page, not "Rendering…") and the graph, switcher and
+        counts answer the index as it is now (for screenshots, benchmarks and tests)."""
+        return (
+            self.ready
+            and self.index is not None
+            and not self._views_pending
+            and not self.entry_pane.rendering
+        )
 
     # -- reading -----------------------------------------------------------------------
     def current_id(self) -> str | None:
