@@ -32,12 +32,10 @@ into it: :meth:`EntryPane.setHtml` and :meth:`EntryPane.clear` start a fresh doc
 
 from __future__ import annotations
 
-import contextlib
 import html
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
@@ -61,12 +59,12 @@ from ..tasks import Cancelled, TaskState
 from ..vault import Entry, EntryLookup, open_regular
 from ..vault.attachments import describe, open_policy
 from ..vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
-from ..vault.render.entry import cached_render, pending_html, render_key
+from ..vault.render.entry import cached_render, pending_html
 from ..vault.render.reading import ReadingStyle, restyle
 from ..vault.render.safe_text import html_text
 from ..vault.render.svg_safety import UnsafeSvg, sanitise_svg
 from ..vault.render.theme import palette
-from ..vault.shared_reader import SharedReader
+from ..vault.shared_reader import Lend, SharedReader, lend
 from .math_images import draw_svg
 from .task_runner import TaskRunner
 
@@ -153,9 +151,6 @@ class _Page:
     look: tuple
 
 
-Lend = Callable[[], AbstractContextManager[EntryLookup]]
-
-
 def _render_off_thread(
     _state: TaskState,
     token: int,
@@ -166,7 +161,7 @@ def _render_off_thread(
     folds: frozenset[int | str],
 ) -> tuple[int, object]:
     """On a runner's thread: pure Python, no widget touched. ``lend()`` is the lookup the
-    render asks, held for the time of the render (see :meth:`EntryPane._lend`)."""
+    render asks, held for the time of the render (:func:`~anthology.vault.shared_reader.lend`)."""
     try:
         with lend() as lookup:
             result: object = render_entry(entry, lookup, theme=theme, vault_root=root,
@@ -274,14 +269,9 @@ class EntryPane(QTextBrowser):
         self._drop_pages()
 
     def _lend(self) -> Lend:
-        """What a worker's render asks, made on the GUI thread (the index's cache key is
-        read here, not on the worker)."""
-        resolver, reader = self._resolver, self._reader
-        assert resolver is not None
-        if reader is None:
-            return lambda: contextlib.nullcontext(resolver)
-        key = render_key(resolver)
-        return lambda: reader.borrow(key)
+        """What a worker's render asks (made here, on the GUI thread)."""
+        assert self._resolver is not None
+        return lend(self._resolver, self._reader)
 
     @property
     def busy(self) -> bool:

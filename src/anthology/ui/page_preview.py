@@ -15,7 +15,6 @@ The popover is a tool-tip window: it never takes the focus from the pane being r
 
 from __future__ import annotations
 
-import contextlib
 import html
 from collections.abc import Callable
 from urllib.parse import unquote
@@ -29,10 +28,9 @@ from anthology.ui.math_images import svg_image
 from anthology.ui.task_runner import TaskRunner
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.render import RenderedEntry, find_heading
-from anthology.vault.render.entry import render_key
 from anthology.vault.render.previews import cached_preview, render_preview
 from anthology.vault.render.theme import palette
-from anthology.vault.shared_reader import SharedReader
+from anthology.vault.shared_reader import Lend, SharedReader, lend
 
 DELAY_MS = 400  # hover this long over a link before its preview shows
 HIDE_MS = 300  # the popover goes this long after the pointer left the link and it
@@ -43,7 +41,7 @@ MIN_HEIGHT = 80
 def _render(
     _state: TaskState,
     entry: Entry,
-    lend: Callable[[], contextlib.AbstractContextManager[EntryLookup]],
+    lend: Lend,
     fragment: str,
     theme: str,
 ) -> tuple[tuple[str, str, str], RenderedEntry]:
@@ -230,13 +228,8 @@ class PreviewController(QObject):
         if rendered is not None:
             self._present(wanted, rendered)
         else:
-            reader = self._reader_of()
-            if reader is None:
-                lend = lambda: contextlib.nullcontext(resolver)  # noqa: E731
-            else:
-                key = render_key(resolver)  # read here, on the GUI thread
-                lend = lambda: reader.borrow(key)  # noqa: E731
-            self._runner.start(_render, entry, lend, fragment, theme)
+            self._runner.start(_render, entry, lend(resolver, self._reader_of()), fragment,
+                               theme)  # fmt: skip
 
     def _on_rendered(self, result: tuple[tuple[str, str, str], RenderedEntry]) -> None:
         (entry_id, fragment, _theme), rendered = result

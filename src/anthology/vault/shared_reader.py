@@ -19,11 +19,16 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Hashable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from anthology.tasks import Cancelled
-from anthology.vault.model import EntryRef
+from anthology.vault.model import EntryLookup, EntryRef
+from anthology.vault.render.entry import render_key
+
+# What a render on a worker calls for its lookup, holding it for the time of the render.
+Lend = Callable[[], AbstractContextManager[EntryLookup]]
 
 if TYPE_CHECKING:
     from anthology.vault.index import VaultIndex
@@ -108,3 +113,14 @@ class SharedReader:
             idle = self._reader if self._borrowers == 0 else None
         if idle is not None:
             idle.close()
+
+
+def lend(resolver: EntryLookup, reader: SharedReader | None) -> Lend:
+    """What a render off the GUI thread asks instead of ``resolver`` (the window's index):
+    ``reader`` borrowed, its renders cached as ``resolver``'s (the key is read here, on the
+    GUI thread); without a reader, ``resolver`` itself (one safe to share, e.g. a vault
+    read from disk before it is indexed)."""
+    if reader is None:
+        return lambda: contextlib.nullcontext(resolver)
+    key = render_key(resolver)
+    return lambda: reader.borrow(key)
