@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6 import QtGui
-from PySide6.QtCore import QSettings, Qt, QThreadPool, QUrl
+from PySide6.QtCore import QSettings, Qt, QUrl
 from PySide6.QtGui import QColor, QImage, QTextDocument
 from PySide6.QtWidgets import QLabel
 from reader_window import panel_rows
@@ -417,9 +417,8 @@ def test_a_stale_background_render_is_dropped(qtbot, pane: RecordingPane) -> Non
     pane.show_entry(sample.lit_008(body=long_body))
     pane.show_entry(sample.lit_008(body="The short, newer entry."))  # on the GUI thread
     assert "newer entry" in pane.toPlainText()
-    qtbot.wait(300)
-    QThreadPool.globalInstance().waitForDone(20000)
-    qtbot.wait(50)  # deliver the queued (stale) result
+    qtbot.waitUntil(lambda: not pane.busy, timeout=20000)  # the stale render has ended
+    qtbot.wait(50)
     assert "newer entry" in pane.toPlainText()
     assert "Stale paragraph" not in pane.toPlainText()
 

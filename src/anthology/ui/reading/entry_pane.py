@@ -12,9 +12,14 @@ vault only; SVGs lose their external references before Qt draws them, and every 
 rasterised at most ``MAX_IMAGE_SIDE`` device pixels a side: a 105-byte SVG declaring
 12000×12000 would otherwise cost gigabytes).
 
-Bodies longer than :attr:`EntryPane.background_render_chars` render in a worker thread
-(pure Python, no widgets there); the pane shows the title and "Rendering…" meanwhile, and a
-newer navigation makes a late result be dropped.
+Bodies longer than :attr:`EntryPane.background_render_chars` render on a
+:class:`~anthology.ui.common.task_runner.TaskRunner` (pure Python, no widgets there); the pane
+shows the title and "Rendering…" meanwhile, and a newer navigation cancels it (a late result
+is dropped). A worker never asks the window's index: it borrows the
+:class:`~anthology.vault.shared_reader.SharedReader` given to :meth:`EntryPane.set_vault`
+(a connection and a lock of its own, closed only once the last worker gives it back), so
+the GUI thread never waits on a lock a render holds and closing a vault closes nothing a
+render still reads.
 
 A page once laid out is kept: the pane holds the :class:`QTextDocument` of the last
 :data:`PAGE_CACHE_SIZE` pages it showed (with their pictures) and swaps one back in with
@@ -36,17 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
-from PySide6.QtCore import (
-    QByteArray,
-    QObject,
-    QPoint,
-    QRunnable,
-    Qt,
-    QThreadPool,
-    QTimer,
-    QUrl,
-    Signal,
-)
+from PySide6.QtCore import QByteArray, QPoint, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QCursor,
     QDesktopServices,
@@ -59,6 +54,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip, QWidget
 
+from anthology.tasks import Cancelled, TaskState
+from anthology.ui.common.task_runner import TaskRunner
 from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg_picture, vault_file
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.attachments import describe, open_policy
@@ -67,6 +64,7 @@ from anthology.vault.render.entry import cached_render, pending_html
 from anthology.vault.render.reading import ReadingStyle, restyle
 from anthology.vault.render.safe_text import html_text
 from anthology.vault.render.theme import palette
+from anthology.vault.shared_reader import Lend, SharedReader, lend
 
 BACKGROUND_RENDER_CHARS = 20_000  # what the app passes: longer bodies render in a thread
 READING_WIDTH = 760  # px of text column (readable line width's default); the rest is margin
@@ -149,23 +147,26 @@ class _Page:
     look: tuple
 
 
-class _Relay(QObject):
-    """Carries a worker's result to the GUI thread (a queued signal)."""
-
-    done = Signal(int, object)
-
-
-class _RenderTask(QRunnable):
-    def __init__(self, token: int, fn: Callable[[], RenderedEntry], relay: _Relay) -> None:
-        super().__init__()
-        self.token, self.fn, self.relay = token, fn, relay
-
-    def run(self) -> None:  # worker thread: pure Python only, no widget is touched
-        try:
-            result: object = self.fn()
-        except Exception as exc:  # handed back and shown, never lost in the thread
-            result = exc
-        self.relay.done.emit(self.token, result)
+def _render_off_thread(
+    _state: TaskState,
+    token: int,
+    lend: Lend,
+    entry: Entry,
+    theme: str,
+    root: Path | None,
+    folds: frozenset[int | str],
+) -> tuple[int, object]:
+    """On a runner's thread: pure Python, no widget touched. ``lend()`` is the lookup the
+    render asks, held for the time of the render (:func:`~anthology.vault.shared_reader.lend`)."""
+    try:
+        with lend() as lookup:
+            result: object = render_entry(entry, lookup, theme=theme, vault_root=root,
+                                          folds=folds)  # fmt: skip
+    except Cancelled:  # the vault was closed before the render began
+        raise
+    except Exception as exc:  # handed back and shown, never lost in the thread
+        result = exc
+    return token, result
 
 
 class EntryPane(QTextBrowser):
@@ -207,10 +208,13 @@ class EntryPane(QTextBrowser):
         self._prefetch_timer.setInterval(PREFETCH_DELAY_MS)
         self._prefetch_timer.timeout.connect(self._prefetch_hovered)
         self._prefetch_token = 0
-        self._prefetch_busy = False  # a render for a link pointed at is under way
         self._pointed: str | None = None  # the entry pointed at: a link, a node, a backlink
-        self._prefetch_relay = _Relay()
-        self._prefetch_relay.done.connect(self._on_prefetched)
+        # where the page of a link pointed at is rendered (one at a time; never cancelled
+        # by the pointer moving on: its render lands in the render cache)
+        self._prefetches = TaskRunner(self)
+        self._prefetches.done.connect(self._on_prefetched)
+        # what background work asks instead of the resolver (see set_vault)
+        self._reader: SharedReader | None = None
         self._preview: Callable[[str], str | None] | None = None
         self._hovered_link: tuple[str, str] | None = None  # the entry link under the pointer
         # Injectable for tests: (parent, vault-relative path, "a .sh file") → show in folder?
@@ -224,8 +228,8 @@ class EntryPane(QTextBrowser):
         self.readable_width = True
         self.line_width = READING_WIDTH
         self._pending_scroll: tuple[int, str | None] | None = None  # (position, heading)
-        self._relay = _Relay()
-        self._relay.done.connect(self._on_rendered)
+        self._renders = TaskRunner(self)  # the long entry being opened (one at a time)
+        self._renders.done.connect(self._on_rendered)
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.highlighted.connect(self._on_highlighted)
         self._apply_theme_palette()
@@ -246,11 +250,30 @@ class EntryPane(QTextBrowser):
     def rendered(self) -> RenderedEntry | None:
         return self._rendered
 
-    def set_vault(self, resolver: EntryLookup, vault_root: Path) -> None:
+    def set_vault(
+        self, resolver: EntryLookup, vault_root: Path, *, reader: SharedReader | None = None
+    ) -> None:
+        """Render with ``resolver`` (the window's index) on the GUI thread; off it, with
+        ``reader`` when given (a reader of that index: see the module docstring), else
+        with ``resolver`` itself (one that is safe to share, e.g. a vault read from disk)."""
+        self._renders.cancel()
+        self._prefetches.cancel()
         self._resolver = resolver
+        self._reader = reader
         self._vault_root = Path(vault_root).resolve()
         self._images = {}
         self._drop_pages()
+
+    def _lend(self) -> Lend:
+        """What a worker's render asks (made here, on the GUI thread)."""
+        assert self._resolver is not None
+        return lend(self._resolver, self._reader)
+
+    @property
+    def busy(self) -> bool:
+        """A render of this pane's is under way on a worker (the entry's, or the page of
+        a link pointed at)."""
+        return self._renders.busy or self._prefetches.busy
 
     def set_preview_provider(self, fn: Callable[[str], str | None] | None) -> None:
         self._preview = fn
@@ -310,13 +333,10 @@ class EntryPane(QTextBrowser):
             self._pending_scroll = (position, None)
             self._set_page_html(restyle(pending_html(entry, theme=theme), theme,
                                         self.reading_style))  # fmt: skip
-            task = _RenderTask(
-                self._token,
-                lambda: render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds),
-                self._relay,
-            )
-            QThreadPool.globalInstance().start(task)
+            self._renders.start(_render_off_thread, self._token, self._lend(), entry, theme,
+                                root, folds)  # fmt: skip
             return
+        self._renders.cancel()  # an older long entry still rendering is not shown
         self._pending_scroll = None
         if rendered is None:
             rendered = render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds)
@@ -327,7 +347,8 @@ class EntryPane(QTextBrowser):
         """True while a background render of the current entry is under way."""
         return self._pending_scroll is not None
 
-    def _on_rendered(self, token: int, result: object) -> None:
+    def _on_rendered(self, answer: tuple[int, object]) -> None:
+        token, result = answer
         if token != self._token or self._entry is None or self._pending_scroll is None:
             return  # a newer navigation came first: this page is stale
         position, heading = self._pending_scroll
@@ -400,23 +421,18 @@ class EntryPane(QTextBrowser):
         if rendered is not None:
             self._prefetch_page(rendered)
             return
-        if self._prefetch_busy:  # one render at a time; the link pointed at then comes next
+        if self._prefetches.busy:  # one render at a time; the link pointed at then comes next
             return
-        self._prefetch_busy = True
-        task = _RenderTask(
-            self._prefetch_token,
-            lambda: render_entry(entry, resolver, theme=theme, vault_root=root, folds=folds),
-            self._prefetch_relay,
-        )
-        QThreadPool.globalInstance().start(task)
+        self._prefetches.start(_render_off_thread, self._prefetch_token, self._lend(), entry,
+                               theme, root, folds)  # fmt: skip
 
     def _cancel_prefetch(self) -> None:
         """Stop waiting on the pointer; a render under way makes no page when it lands."""
         self._prefetch_timer.stop()
         self._prefetch_token += 1
 
-    def _on_prefetched(self, token: int, result: object) -> None:
-        self._prefetch_busy = False
+    def _on_prefetched(self, answer: tuple[int, object]) -> None:
+        token, result = answer
         if token == self._prefetch_token and isinstance(result, RenderedEntry):
             self._prefetch_page(result)
         elif self._pointed is not None:  # pointed elsewhere meanwhile: that one now
@@ -542,6 +558,7 @@ class EntryPane(QTextBrowser):
 
     def clear_entry(self) -> None:
         self._token += 1
+        self._renders.cancel()
         self._pending_scroll = None
         self._entry = self._rendered = None
         self.clear()

@@ -4,7 +4,9 @@ Hovering an internal link for :data:`DELAY_MS` (at once with Ctrl held) shows a 
 scrollable popover with the target as the entry pane renders it (title, a line of its
 properties, then the linked heading's section, the linked block, or the body; math
 typeset): :func:`anthology.vault.render.previews.render_preview`, cached per (entry,
-fragment, theme) and rendered on a :class:`TaskRunner` when not cached yet. The popover
+fragment, theme) and rendered on a :class:`TaskRunner` when not cached yet, asking a
+:class:`~anthology.vault.shared_reader.SharedReader` (never the window's index, whose lock
+the GUI thread takes and which closing the vault closes). The popover
 stays while the pointer is on the link or on it, and goes :data:`HIDE_MS` after the
 pointer has left both. A click on a link inside it navigates (the window follows it).
 
@@ -30,6 +32,7 @@ from anthology.vault import Entry, EntryLookup
 from anthology.vault.render import RenderedEntry, find_heading
 from anthology.vault.render.previews import cached_preview, render_preview
 from anthology.vault.render.theme import palette
+from anthology.vault.shared_reader import Lend, SharedReader, lend
 
 DELAY_MS = 400  # hover this long over a link before its preview shows
 HIDE_MS = 300  # the popover goes this long after the pointer left the link and it
@@ -38,12 +41,18 @@ MIN_HEIGHT = 80
 
 
 def _render(
-    _state: TaskState, entry: Entry, resolver: EntryLookup, fragment: str, theme: str
+    _state: TaskState,
+    entry: Entry,
+    lend: Lend,
+    fragment: str,
+    theme: str,
 ) -> tuple[tuple[str, str, str], RenderedEntry]:
-    """On the runner's thread: pure Python, no widget touched."""
-    return (entry.id, fragment, theme), render_preview(
-        entry, resolver, fragment=fragment, theme=theme
-    )
+    """On the runner's thread: pure Python, no widget touched; ``lend()`` is the lookup
+    the render asks, held while it renders."""
+    with lend() as lookup:
+        return (entry.id, fragment, theme), render_preview(
+            entry, lookup, fragment=fragment, theme=theme
+        )
 
 
 class PreviewBrowser(QTextBrowser):
@@ -153,10 +162,14 @@ class PreviewController(QObject):
         resolver_of: Callable[[], EntryLookup | None],
         theme_of: Callable[[], str],
         vault_root_of: Callable[[], Path | None] = lambda: None,
+        reader_of: Callable[[], SharedReader | None] = lambda: None,
     ) -> None:
+        """``reader_of()``: what the render off the GUI thread asks (a reader of the index
+        ``resolver_of()`` returns); None: the resolver itself (one safe to share)."""
         super().__init__(parent)
         self._entry_of, self._resolver_of, self._theme_of = entry_of, resolver_of, theme_of
         self._vault_root_of = vault_root_of  # where the previewed pictures are read
+        self._reader_of = reader_of
         self.popup = PagePreview(parent)
         self.popup.entered.connect(self._hide_timer_stop)
         self.popup.left.connect(self.leave)
@@ -236,7 +249,8 @@ class PreviewController(QObject):
         if rendered is not None:
             self._present(wanted, rendered)
         else:
-            self._runner.start(_render, entry, resolver, fragment, theme)
+            self._runner.start(_render, entry, lend(resolver, self._reader_of()), fragment,
+                               theme)  # fmt: skip
 
     def _on_rendered(self, result: tuple[tuple[str, str, str], RenderedEntry]) -> None:
         (entry_id, fragment, _theme), rendered = result

@@ -96,6 +96,7 @@ from anthology.vault import (
 from anthology.vault.render import clear_render_cache
 from anthology.vault.render.previews import clear_preview_cache
 from anthology.vault.render.safe_text import plain_text
+from anthology.vault.shared_reader import SharedReader
 from anthology.vault.tags import vault_tags
 
 if TYPE_CHECKING:  # pyqtgraph costs ~0.7 s to import: loaded once the first entry is shown
@@ -143,6 +144,10 @@ class MainWindow(QMainWindow):
         self.state: UserState | None = None  # the open vault's
         self.stateProblem.connect(self._on_state_problem)
         self.index: VaultIndex | None = None
+        # What renders off the GUI thread ask (the panes' long entries, the pages of links
+        # pointed at, page previews): a reader of the index, closed by the last of them to
+        # finish once the vault is closed (see vault/shared_reader.py).
+        self.render_reader: SharedReader | None = None
         self._mentions_index: tuple[VaultIndex, VaultIndex] | None = None  # (index, reader)
         self.root: Path | None = None
         self.db: Path | None = db
@@ -228,7 +233,7 @@ class MainWindow(QMainWindow):
                          width=self.reading.width)  # fmt: skip
         self.themes.themeChanged.connect(pane.set_theme)
         if self.index is not None:
-            pane.set_vault(self.index, self.index.root)
+            pane.set_vault(self.index, self.index.root, reader=self.render_reader)
         return pane
 
     def _entry_for_pane(self, entry_id: str) -> Entry | None:
@@ -262,6 +267,7 @@ class MainWindow(QMainWindow):
             lambda: self.index,
             lambda: self.theme,
             lambda: self.index.root if self.index else None,
+            lambda: self.render_reader,
         )
         self.previews.linkActivated.connect(self._follow_link)
         self.tabs = EntryTabs(self._new_pane)
@@ -740,6 +746,12 @@ class MainWindow(QMainWindow):
             self.state = None
         self.backlinks.clear()  # its "Show more" rows ask the index being closed
         self._close_mentions_index()
+        # The renders still running go on with the reader they borrowed (the last one
+        # closes it); their pages are not shown: the panes and previews drop them.
+        self.previews.hide()
+        if self.render_reader is not None:
+            self.render_reader.close()
+            self.render_reader = None
         if self.index is not None:
             if stopped:  # a task still reading it when quitting: the process closes it
                 self.index.close()
@@ -764,8 +776,9 @@ class MainWindow(QMainWindow):
         if self._first_look is not None:
             self.statusBar().clearMessage()  # "Indexing …" (see _show_first_look)
         self.index = index
+        self.render_reader = SharedReader(index)
         for pane in self.tabs.panes():
-            pane.set_vault(index, index.root)
+            pane.set_vault(index, index.root, reader=self.render_reader)
         self.search_panel.set_search_function(index.search)
         self._refresh_views(first=True)
 
@@ -1003,9 +1016,14 @@ class MainWindow(QMainWindow):
 
     @property
     def settled(self) -> bool:
-        """The entry is shown and the graph, switcher and counts answer the index as it is
-        now (for screenshots, benchmarks and tests)."""
-        return self.ready and self.index is not None and not self._views_pending
+        """The entry is shown (its page, not "Rendering…") and the graph, switcher and
+        counts answer the index as it is now (for screenshots, benchmarks and tests)."""
+        return (
+            self.ready
+            and self.index is not None
+            and not self._views_pending
+            and not self.entry_pane.rendering
+        )
 
     # -- reading -----------------------------------------------------------------------
     def current_id(self) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import string
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
@@ -116,6 +117,17 @@ def clear_render_cache() -> None:
     _cache.clear()
 
 
+def render_key(resolver: EntryLookup) -> Hashable:
+    """Which index, in which state, a render's links were resolved against: part of every
+    render cache key. A lookup lent to a worker (:class:`~anthology.vault.shared_reader.
+    LentLookup`) names the window's index, so a render made off the GUI thread is found by
+    the pane as one made on it; any other resolver is itself and its ``generation``."""
+    key = getattr(resolver, "render_key", None)
+    if key is not None:
+        return key
+    return (id(resolver), getattr(resolver, "generation", None))
+
+
 def _cache_key(
     entry: Entry,
     resolver: EntryLookup,
@@ -144,8 +156,7 @@ def _cache_key(
         theme,
         digest,
         hashlib.sha1(meta.encode("utf-8", "surrogatepass")).hexdigest(),
-        id(resolver),
-        getattr(resolver, "generation", None),
+        render_key(resolver),
         str(vault_root) if vault_root else None,
         tuple(sorted(folds, key=str)),
     )

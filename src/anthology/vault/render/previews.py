@@ -16,7 +16,14 @@ from ..lru import LockedLru
 from ..model import Entry, EntryLookup
 from .context import RenderContext
 from .embeds import block_of, section_of
-from .entry import RenderedEntry, _break_long_runs, minutes_to_read, page, vault_root_of
+from .entry import (
+    RenderedEntry,
+    _break_long_runs,
+    minutes_to_read,
+    page,
+    render_key,
+    vault_root_of,
+)
 from .markdown_ext import markdown_to_html
 from .safe_text import html_text, plain_text
 from .theme import palette
@@ -100,8 +107,7 @@ def _summary_html(entry: Entry, pal: EntryColours) -> str:
 
 def _preview_key(entry: Entry, fragment: str, theme: str, resolver: EntryLookup) -> tuple:
     digest = hashlib.sha1((entry.body or "").encode("utf-8", "surrogatepass")).hexdigest()
-    return (entry.id, entry.mtime, digest, fragment, theme, id(resolver),
-            getattr(resolver, "generation", None))  # fmt: skip
+    return (entry.id, entry.mtime, digest, fragment, theme, render_key(resolver))
 
 
 def cached_preview(
