@@ -27,7 +27,10 @@ from PySide6.QtGui import QTextCursor  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from anthology.ui.window.main_window import MainWindow  # noqa: E402
+try:  # the window in rooms (issue 30); the flat ui/ of a base commit before it
+    from anthology.ui.window.main_window import MainWindow
+except ImportError:
+    from anthology.ui.main_window import MainWindow  # type: ignore[no-redef]
 
 vault, db, ini, hub, rounds = (
     Path(sys.argv[1]),
@@ -156,7 +159,10 @@ def node_click() -> tuple[float, float] | None:
 
 
 def backlink_click() -> tuple[float, float] | None:
-    from anthology.ui.panels.backlinks_panel import ROLE_ID
+    try:
+        from anthology.ui.panels.backlinks_panel import ROLE_ID
+    except ImportError:  # a base commit before the rooms
+        from anthology.ui.backlinks_panel import ROLE_ID  # type: ignore[no-redef]
 
     tree = win.backlinks.tree
     model = tree.model()
