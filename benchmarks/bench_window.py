@@ -267,7 +267,10 @@ def quit_time(src: Path, db: Path, tmpdir: Path) -> float:
         "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
         "from PySide6.QtCore import QTimer\n"
         "from PySide6.QtWidgets import QApplication\n"
-        "import anthology.ui.window.main_window as mw\n"
+        "try:\n"  # the window in rooms; the flat ui/ of a base commit before them
+        "    import anthology.ui.window.main_window as mw\n"
+        "except ImportError:\n"
+        "    import anthology.ui.main_window as mw\n"
         "from anthology.ui import app as appmod\n"
         "real = mw.MainWindow\n"
         "class Timed(real):\n"
