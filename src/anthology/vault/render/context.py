@@ -30,6 +30,15 @@ MAX_IMAGES = 300  # pictures shown; the rest become their name
 # headings with both an ``id`` and an ``<a name>`` took 2.4 s in setHtml, with one 0.5 s.
 # Headings past this carry no anchor; the pane finds them by their text instead.
 MAX_HEADING_ANCHORS = 500
+# Nesting (see .nesting): python-markdown sees at most MAX_NESTING quote or list markers at
+# the start of a line and lists indented at most MAX_LIST_INDENT columns; Qt draws at most
+# MAX_BOXES quotes, callouts, embeds and tables framed inside one another, fewer when the
+# text inside them would weigh more than MAX_BOX_WEIGHT (a character 2**depth: Qt lays a
+# table's content out about twice per table around it; 20 nested quotes took 46 s).
+MAX_NESTING = 20
+MAX_LIST_INDENT = 48
+MAX_BOXES = 6
+MAX_BOX_WEIGHT = 200_000
 # More "[" than this in one paragraph and python-markdown's link scan turns quadratic.
 MAX_BRACKETS_PER_PARAGRAPH = 300
 

@@ -19,8 +19,6 @@ from .properties import byline_html, properties_html, property_rows
 from .theme import palette
 
 MAX_BODY_CHARS = 100_000
-MAX_QUOTE_DEPTH = 12
-MAX_LIST_INDENT = 48
 CACHE_SIZE = 64
 
 
@@ -61,34 +59,6 @@ def _title_html(entry: Entry) -> str:
     if entry.title and entry.title != entry.id and not is_path_id(entry.id, entry.path):
         return f'<h1 class="title">{escape(entry.id)}: {escape(title)}</h1>'
     return f'<h1 class="title">{escape(title)}</h1>'
-
-
-def _clamp_nesting(body: str) -> tuple[str, bool]:
-    """Flatten absurd nesting (10,000-deep quotes or lists) that would recurse without end."""
-    if len(body) < 2 * MAX_QUOTE_DEPTH and len(body) < MAX_LIST_INDENT:
-        return body, False
-    changed = False
-    out = []
-    quote_re = re.compile(rf"^((?:[ \t]{{0,3}}>){{{MAX_QUOTE_DEPTH + 1},}})")
-    list_re = re.compile(
-        rf"^([ \t]{{{MAX_LIST_INDENT + 1},}})(?=(?:[-*+]|\d{{1,9}}[.)])(?:[ \t]|$))"
-    )
-    nested_marker_re = re.compile(r"^([ \t]*)((?:[-*+][ \t]+){8,})")
-    for line in body.split("\n"):
-        m = quote_re.match(line)
-        if m:
-            line = ">" * MAX_QUOTE_DEPTH + " " + line[m.end() :].lstrip(" >\t")
-            changed = True
-        m = list_re.match(line)
-        if m:
-            line = " " * MAX_LIST_INDENT + line[m.end() :]
-            changed = True
-        m = nested_marker_re.match(line)
-        if m:
-            line = m.group(1) + "- " + line[m.end() :]
-            changed = True
-        out.append(line)
-    return ("\n".join(out) if changed else body), changed
 
 
 _TEXT_RE = re.compile(r">([^<]{120,})")
@@ -251,14 +221,6 @@ def _render(
         ctx.problems.append(f"body truncated: {total} characters, {cut} shown")
         notices.append(ctx.notice("✂ " + msg, error=True, block=True))
         body = body[:cut]
-    body, clamped = _clamp_nesting(body)
-    if clamped:
-        ctx.problems.append("nesting flattened: quotes or lists nested too deeply")
-        notices.append(
-            ctx.notice(
-                "Some quotes or lists were nested too deeply and are shown flattened.", block=True
-            )
-        )
     try:
         body_html = markdown_to_html(body, ctx)
     except RecursionError:
