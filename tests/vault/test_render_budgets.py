@@ -79,7 +79,11 @@ def test_headings_past_the_anchor_budget_carry_no_anchor(resolver: FakeResolver)
     assert not re.search(r"<h[1-6][^>]* id=", out.html)
     assert f'<a name="{out.headings[0][2]}">' in out.html
     assert len(out.headings) == n and f"Heading {n - 1}<" in out.html
-    assert CUT not in text_of(out.html)  # nothing a reader sees was cut
+    # a fold marker is a link too: past the budget a heading cannot be folded, and is
+    # shown in full (nothing else a reader sees was cut)
+    assert out.html.count('class="fold"') == MAX_HEADING_ANCHORS
+    text = text_of(out.html)
+    assert f"{CUT}: only the first {MAX_HEADING_ANCHORS} headings can be folded." in text
 
 
 def test_embeds_past_the_budget_become_links(tmp_path) -> None:

@@ -23,7 +23,9 @@ MAX_EMBED_DEPTH = 3
 # and 3 deep (22 s), an 800-column table (16 s), 20k <svg> tags (8–11 s).
 MAX_FORMULAS = 300  # distinct formulas typeset; the rest are shown as TeX source
 MAX_EMBEDS = 40  # entries embedded in all; the rest become links
-MAX_TOC_ENTRIES = 1000  # headings listed by [TOC] markers in all
+# headings listed by [TOC] markers in all: each is a styled link, ~0.17 ms of Qt's HTML
+# import on the GUI thread (1,000 of them: 0.17 s)
+MAX_TOC_ENTRIES = 300
 MAX_TABLE_COLUMNS = 64  # cells of a table row past this are dropped
 MAX_IMAGES = 300  # pictures shown; the rest become their name
 # Qt's HTML importer is quadratic in named anchors (an ``id`` attribute counts as one): 3,000
@@ -39,6 +41,13 @@ MAX_NESTING = 20
 MAX_LIST_INDENT = 48
 MAX_BOXES = 6
 MAX_BOX_WEIGHT = 200_000
+# The Properties box shows the first MAX_PROPERTY_ROWS properties and the first
+# MAX_VALUE_ITEMS items of a list (tags too), then how many more: 100k front-matter keys
+# were a 16 MB table Qt took 25 s to lay out, 100k tags 7 s.
+MAX_PROPERTY_ROWS = 200
+# Each chip costs Qt's HTML import ~16 µs on the GUI thread (14,000 body #tags: 0.35 s)
+MAX_TAG_CHIPS = 1000
+MAX_VALUE_ITEMS = 100
 # More "[" than this in one paragraph and python-markdown's link scan turns quadratic.
 MAX_BRACKETS_PER_PARAGRAPH = 300
 
@@ -58,6 +67,7 @@ class RenderBudget:
     toc_entries: int = 0
     heading_anchors: int = 0
     footnote_anchors: int = 0
+    tags: int = 0  # body #tags drawn as chips
     callouts: int = 0  # callouts numbered so far: a fold link names one by its number
     cuts: dict[str, str] = field(default_factory=dict)  # what was cut → how it is shown
 
@@ -77,7 +87,9 @@ class RenderContext:
     resources: dict[str, bytes] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     depth: int = 0
-    bracket_stand_ins: dict[str, str] = field(default_factory=dict)  # see _defuse_brackets
+    # private-use characters python-markdown saw instead of what they stand for (source.py:
+    # brackets of crowded paragraphs, "<" of tags that never close): put back after it
+    stand_ins: dict[str, str] = field(default_factory=dict)
     chain: tuple[str, ...] = ()
     headings: list[tuple[int, str, str]] = field(default_factory=list)
     budget: RenderBudget = field(default_factory=RenderBudget)
@@ -149,6 +161,11 @@ class RenderContext:
             return None
 
     def tag_html(self, tag: str) -> str:
+        """A body ``#tag`` as a chip (a link), or as text past :data:`MAX_TAG_CHIPS`."""
+        if self.budget.tags >= MAX_TAG_CHIPS:
+            self.budget.cut("tags", f"only the first {MAX_TAG_CHIPS} tags are drawn as chips")
+            return escape(f"#{tag}")
+        self.budget.tags += 1
         return tag_chip(tag, self.palette)
 
 

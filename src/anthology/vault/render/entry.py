@@ -13,9 +13,9 @@ from pathlib import Path
 from ..links import match_heading
 from ..lru import LockedLru
 from ..model import Entry, EntryLookup, is_path_id
-from .context import RenderContext, tag_chip
+from .context import RenderContext
 from .markdown_ext import markdown_to_html
-from .properties import byline_html, properties_html, property_rows
+from .properties import byline_html, properties_html, property_rows, tag_chips
 from .theme import palette
 
 MAX_BODY_CHARS = 100_000
@@ -62,15 +62,17 @@ def _title_html(entry: Entry) -> str:
 
 
 _TEXT_RE = re.compile(r">([^<]{120,})")
-_LONG_RUN_RE = re.compile(r"[^\s<>&]{120,}")
+# a run of characters, an entity (&lt;) counting as one: "<a<a<a…" is all entities
+_LONG_RUN_RE = re.compile(r"(?:[^\s<>&]|&#?\w{1,12};){120,}")
+_CHAR_RE = re.compile(r"&#?\w{1,12};|.", re.S)
 
 
 def _break_long_runs(html: str) -> str:
     """Let Qt wrap 100,000-character "words": its line breaker is quadratic on them."""
 
     def split(run: re.Match[str]) -> str:
-        word = run.group(0)
-        return "\u200b".join(word[i : i + 60] for i in range(0, len(word), 60))
+        chars = _CHAR_RE.findall(run.group(0))
+        return "\u200b".join("".join(chars[i : i + 60]) for i in range(0, len(chars), 60))
 
     def text(m: re.Match[str]) -> str:
         return ">" + _LONG_RUN_RE.sub(split, m.group(1))
@@ -198,7 +200,7 @@ def _render(
     boxed = {str(t).lstrip("#") for t in (boxed if isinstance(boxed, list | tuple) else [boxed])}
     loose = [t for t in entry.tags if t not in boxed]  # body #tags: not in the box below
     if loose:
-        meta.append(" ".join(tag_chip(t, pal) for t in loose))
+        meta.append(tag_chips(loose, pal))
     head.append(f'<p class="meta">{"&#160;&#160;·&#160;&#160;".join(meta)}</p>')
     try:
         head.append(properties_html(property_rows(entry, ctx), pal))

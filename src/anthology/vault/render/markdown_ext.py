@@ -199,6 +199,11 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
             folding_level = 0
             if not level:
                 continue
+            if number >= MAX_HEADING_ANCHORS:  # each marker is a link Qt's import pays for
+                self.ctx.budget.cut(
+                    "folds", f"only the first {MAX_HEADING_ANCHORS} headings can be folded"
+                )
+                break
             folded = f"h{number}" in self.ctx.folds
             marker = etree.Element(
                 "a",
@@ -517,8 +522,8 @@ def markdown_to_html(body: str, ctx: RenderContext) -> str:
         output_format="html",
     )
     html = md.convert(inline_footnotes(body))
-    if ctx.bracket_stand_ins:  # see _defuse_brackets
-        html = html.translate(str.maketrans(ctx.bracket_stand_ins))
+    if ctx.stand_ins:  # see source._defuse_brackets, source._unclosed_tag_starts
+        html = html.translate(str.maketrans(ctx.stand_ins))
     if ctx.depth == 0:
         _flatten_toc(getattr(md, "toc_tokens", []), ctx.headings)
         html = fit_boxes(html, ctx)
