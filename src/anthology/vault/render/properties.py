@@ -4,6 +4,7 @@ relations as links, tags as chips, dates and lists readable), and the paper's by
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import itertools
 import re
 from collections.abc import Callable
@@ -165,7 +166,7 @@ def property_rows(entry: Entry, ctx: RenderContext) -> list[tuple[str, str]]:
         if name not in used:
             add(
                 html_text(humanise(rels[0].relation)),
-                lambda rels=rels: _relations_value(rels, ctx, ", "),
+                functools.partial(_relations_value, rels, ctx, ", "),
             )
     by_relation: dict[str, list[Relation]] = {}
     for rel in entry.cited_by:
