@@ -64,8 +64,9 @@ def shown(s: str) -> str:
 def check_document(doc: QTextDocument, s: str) -> None:
     """The literal string is the text; no anchor, image or table came from it."""
     # bidi controls may be dropped (window titles, tooltips) or kept (inside one paragraph
-    # of the pane, where Qt confines them): compare without them
-    text = plain_text(doc.toPlainText())
+    # of the pane, where Qt confines them): compare without them, and without the
+    # invisible break opportunities the renderer puts in long runs (entry._break_long_runs)
+    text = plain_text(doc.toPlainText()).replace("\u200b", "")
     assert shown(s) in text or shown(s) in " ".join(text.split())
     block = doc.begin()
     while block.isValid():
@@ -133,7 +134,7 @@ def test_entry_pane_shows_hostile_keys_values_and_titles_as_text(
     pane.show_entry(hostile_entry(s))
     doc = pane.document()
     check_document(doc, s)
-    text = plain_text(doc.toPlainText())
+    text = plain_text(doc.toPlainText()).replace("\u200b", "")
     assert text.count(shown(s)[:200]) >= 3  # the title, the key, the value
     assert not any(bad in url for url in pane.asked for bad in FORBIDDEN_RESOURCES)
     pane.grab()  # laid out and painted: the nested-table key once crashed here

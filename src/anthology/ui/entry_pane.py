@@ -577,8 +577,14 @@ class EntryPane(QTextBrowser):
         while block.isValid():
             if block.blockFormat().headingLevel() and _heading_key(block.text()) == key:
                 if nth == 0:
-                    top = self.document().documentLayout().blockBoundingRect(block).top()
-                    self.verticalScrollBar().setValue(int(top))
+                    layout = self.document().documentLayout()
+                    top = layout.blockBoundingRect(block).top()
+                    # Qt lays a long page out in steps and the scroll range follows them:
+                    # a heading below what the range covers yet would be scrolled short of
+                    bar = self.verticalScrollBar()
+                    height = int(layout.documentSize().height()) - self.viewport().height()
+                    bar.setMaximum(max(bar.maximum(), height))
+                    bar.setValue(int(top))
                     return True
                 nth -= 1
             block = block.next()
