@@ -133,6 +133,12 @@ def child(vault: Path, work: Path, action: str) -> dict:
     win.entry_pane.renderFinished.connect(on_rendered)
     ticker.start()
     QTimer.singleShot(20, go)
+    profile = None
+    if os.environ.get("HOSTILE_PROFILE"):  # where the GUI thread's time went: a file
+        import cProfile
+
+        profile = cProfile.Profile()
+        profile.enable()
     while True:
         app.processEvents()
         time.sleep(0.001)
@@ -142,6 +148,9 @@ def child(vault: Path, work: Path, action: str) -> dict:
         if "at" in shown and time.perf_counter() - t0 > shown["at"] + 1.5:
             break
     ticker.stop()
+    if profile is not None:
+        profile.disable()
+        profile.dump_stats(os.environ["HOSTILE_PROFILE"])
     result = {
         "longest_ms": round(gaps["longest"] * 1000, 1),
         "shown_s": round(shown["at"], 3),

@@ -64,7 +64,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip,
 from ..vault import Entry, EntryLookup, open_regular
 from ..vault.attachments import describe, open_policy
 from ..vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
-from ..vault.render.entry import cached_render, pending_html
+from ..vault.render.entry import cached_render, pending_html, render_size
 from ..vault.render.reading import ReadingStyle, restyle
 from ..vault.render.safe_text import html_text
 from ..vault.render.svg_safety import UnsafeSvg, sanitise_svg
@@ -310,7 +310,7 @@ class EntryPane(QTextBrowser):
         folds = frozenset(self._folds.get(entry.id, ()))
         rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
         limit = self.background_render_chars
-        if rendered is None and limit and len(entry.body or "") > limit:
+        if rendered is None and limit and render_size(entry) > limit:
             self._entry, self._rendered = entry, None
             self._pending_scroll = (position, None)
             self._set_page_html(restyle(pending_html(entry, theme=theme), theme,

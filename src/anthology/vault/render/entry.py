@@ -136,6 +136,14 @@ def cached_render(
     return _cache.peek(_cache_key(entry, resolver, theme, vault_root, folds))
 
 
+def render_size(entry: Entry) -> int:
+    """About how much rendering ``entry`` costs, in characters of body: its body and, a
+    hundred each, its properties, relations and tags (a note of 100k front-matter keys and
+    a line of body is a long render too). The pane renders past a size off the GUI thread."""
+    extra = len(entry.properties or {}) + len(entry.relations) + len(entry.tags)
+    return len(entry.body or "") + 100 * extra
+
+
 def pending_html(entry: Entry, *, theme: str = "light") -> str:
     """What the pane shows while a long entry renders in the background: title, a line."""
     pal = palette(theme)
