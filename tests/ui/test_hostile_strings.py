@@ -387,6 +387,21 @@ def test_long_entries_render_in_the_background(qtbot, pane: RecordingPane) -> No
     assert pane.verticalScrollBar().value() > 0
 
 
+def test_a_short_body_under_100k_properties_renders_in_the_background(
+    qtbot, pane: RecordingPane
+) -> None:
+    """Issue 28: a line of body under 100k front-matter keys was rendered on the GUI
+    thread (and its Properties box was 16 MB): now off the thread, and the box bounded."""
+    pane.background_render_chars = 20_000  # as the window sets it
+    props = {f"k{i}": i for i in range(100_000)}
+    with qtbot.waitSignal(pane.renderFinished, timeout=20000):
+        pane.show_entry(sample.lit_008(body="A legal note.", properties=props, relations=[]))
+        assert pane.rendering
+    text = pane.toPlainText()
+    assert "A legal note." in text and "K199" in text and "K200\t" not in text
+    assert "more, not shown" in text
+
+
 def test_a_stale_background_render_is_dropped(qtbot, pane: RecordingPane) -> None:
     pane.background_render_chars = 1000
     long_body = "\n\n".join(f"Stale paragraph {i}." for i in range(500))

@@ -137,11 +137,11 @@ def cached_render(
 
 
 def render_size(entry: Entry) -> int:
-    """About how much rendering ``entry`` costs, in characters of body: its body and, a
-    hundred each, its properties, relations and tags (a note of 100k front-matter keys and
-    a line of body is a long render too). The pane renders past a size off the GUI thread."""
+    """About how much rendering ``entry`` costs, in characters of body: its body and, ten
+    each, its properties, relations and tags (a note of 100k front-matter keys and a line
+    of body is a long render too). The pane renders past a size off the GUI thread."""
     extra = len(entry.properties or {}) + len(entry.relations) + len(entry.tags)
-    return len(entry.body or "") + 100 * extra
+    return len(entry.body or "") + 10 * extra
 
 
 def pending_html(entry: Entry, *, theme: str = "light") -> str:
