@@ -77,7 +77,7 @@ def cases() -> dict[str, tuple[dict[str, str], str]]:
             "open",
         ),
         "<a<a<a… 80 KB": ({"Hostile.md": "<a" * 40_000 + "\n"}, "open"),
-        "a.a.a… 80 KB": ({"Hostile.md": "a." * 40_000 + "\n"}, "open"),
+        "a.a.a… 80 KB": ({"Hostile.md": "# Exhibit A #legal\n\n" + "a." * 40_000 + "\n"}, "open"),
         "[TOC] of 10k headings": (
             {"Hostile.md": "[TOC]\n\n" + "\n\n".join(f"## Heading {i}" for i in range(10_000))},
             "open",

@@ -414,3 +414,27 @@ def test_a_few_unclosed_tags_are_left_to_python_markdown(resolver: FakeResolver)
     assert "<b>bold</b>" in out.html and not any(
         0xE000 <= ord(c) <= 0xF8FF for c in out.html
     )  # no stand-in left behind
+
+
+def test_a_run_of_dotted_words_costs_linear_work(resolver: FakeResolver) -> None:
+    """80 KB of ``a.a.a…`` under a heading took 3.2 s: the URL pattern's scheme ran from
+    every word start to the end of the run looking for ``://``."""
+
+    def cost(n: int) -> float:
+        best = float("inf")
+        for _ in range(3):
+            clear_render_cache()
+            t = time.perf_counter()
+            render("# Exhibit A #legal\n\n" + "a." * n + "\n", resolver)
+            best = min(best, time.perf_counter() - t)
+        return best
+
+    ratio = cost(16_000) / cost(4_000)  # linear is 4, quadratic 16
+    for _ in range(2):
+        if ratio < 8:
+            break
+        ratio = min(ratio, cost(16_000) / cost(4_000))
+    assert ratio < 8
+    out = render("# Exhibit #legal\n\nSee <https://example.org/a.b#x> and a.a.a", resolver)
+    assert 'href="https://example.org/a.b#x"' in out.html and 'href="tag:legal"' in out.html
+    assert 'href="tag:x"' not in out.html  # a URL's fragment is not a tag
