@@ -41,11 +41,13 @@ MAX_NESTING = 20
 MAX_LIST_INDENT = 48
 MAX_BOXES = 6
 MAX_BOX_WEIGHT = 200_000
-# The Properties box shows the first MAX_PROPERTY_ROWS properties and the first
+# The Properties box shows the first MAX_PROPERTY_ROWS properties (each row is laid out
+# inside two tables: 200 rows took the pane ~20 ms more than 100) and the first
 # MAX_VALUE_ITEMS items of a list (tags too), then how many more: 100k front-matter keys
-# were a 16 MB table Qt took 25 s to lay out, 100k tags 7 s.
-MAX_PROPERTY_ROWS = 200
-# Each chip costs Qt's HTML import ~16 µs on the GUI thread (14,000 body #tags: 0.35 s)
+# were a 16 MB table Qt took 25 s to lay out.
+MAX_PROPERTY_ROWS = 100
+# Each chip costs Qt's HTML import ~16 µs on the GUI thread (100k body #tags, 14,000 in
+# the 100 KB shown: 0.35 s, and 5 s of layout with the first at a line's start, an <h1>)
 MAX_TAG_CHIPS = 1000
 MAX_VALUE_ITEMS = 100
 # More "[" than this in one paragraph and python-markdown's link scan turns quadratic.
