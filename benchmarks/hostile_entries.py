@@ -1,6 +1,6 @@
 """The GUI thread's longest turn while the real window opens each hostile entry (issue 28).
 
-    python benchmarks/hostile_entries.py [--only NAME…] [--timeout 120] [--json OUT]
+    python benchmarks/hostile_entries.py [--only NAME…] [--timeout 120] [--repeat N] [--json OUT]
 
 Each case is a small vault written to a temp folder: ``Home`` (the entry the window opens
 with, linking to the case) and the hostile note, with what it embeds. A child process opens
@@ -9,7 +9,8 @@ the real ``MainWindow`` offscreen on it, waits until it is indexed and settled, 
 pane (``show_entry``) or, for the ``preview-*`` cases, hovers the link to it with Ctrl held
 (the page preview); it records until the page (or preview) is shown and 1.5 s more, for
 the layout and paints that follow. A case still busy after ``--timeout`` seconds is killed
-and reported as longer than that. Goal: every longest turn ≤ 100 ms. With
+and reported as longer than that; with ``--repeat N`` the best of N runs is reported (a busy
+machine lengthens a turn, never shortens one). Goal: every longest turn ≤ 100 ms. With
 ``HOSTILE_PROFILE=FILE`` the longest turn's cProfile statistics are written to FILE.
 
 The nesting family (issue 28 case 2): quotes, quotes after list markers, lists and quotes
@@ -196,12 +197,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", help="the cases whose name contains one of these")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--json", type=Path, help="write the results here too")
+    ap.add_argument(
+        "--repeat", type=int, default=1, help="open each case this many times; the best counts"
+    )
     args = ap.parse_args(argv)
     results = []
     for name, (files, action) in cases().items():
         if args.only and not any(word in name for word in args.only):
             continue
-        r = run_case(name, files, action, args.timeout)
+        runs = [run_case(name, files, action, args.timeout) for _ in range(max(1, args.repeat))]
+        timed = [r for r in runs if r.get("longest_ms") is not None]
+        r = min(timed, key=lambda r: r["longest_ms"]) if timed else runs[0]
+        r["runs_ms"] = [t["longest_ms"] for t in timed]
         results.append(r)
         if r.get("longest_ms") is not None:
             verdict = "ok" if r["longest_ms"] <= GOAL_MS else "SLOW"
