@@ -438,3 +438,21 @@ def test_a_run_of_dotted_words_costs_linear_work(resolver: FakeResolver) -> None
     out = render("# Exhibit #legal\n\nSee <https://example.org/a.b#x> and a.a.a", resolver)
     assert 'href="https://example.org/a.b#x"' in out.html and 'href="tag:legal"' in out.html
     assert 'href="tag:x"' not in out.html  # a URL's fragment is not a tag
+
+
+def test_a_changed_property_of_a_huge_front_matter_is_rendered_again(
+    resolver: FakeResolver,
+) -> None:
+    # the cache key holds the first 1,000 properties and their count, not a repr of 100k
+    props = {f"k{i}": i for i in range(100_000)}
+    first = render_entry(lit_008(body="A note.", properties=props, relations=[]), resolver)
+    edited = dict(props, k5="changed")
+    again = render_entry(lit_008(body="A note.", properties=edited, relations=[]), resolver)
+    assert again is not first and "changed" in text_of(again.html)
+    grown = dict(props, extra=1)
+    assert render_entry(lit_008(body="A note.", properties=grown, relations=[]), resolver) not in (
+        first,
+        again,
+    )
+    same = render_entry(lit_008(body="A note.", properties=dict(props), relations=[]), resolver)
+    assert same is first  # an equal entry is a cache hit
