@@ -36,7 +36,12 @@ def test_the_core_never_imports_qt() -> None:
 # The only tests that time anything: each compares two sizes of the same work in one run (a
 # linear scanner takes about 4x as long on 4x the input, a quadratic one 16x). A test never
 # compares a duration with a fixed number of seconds: speed is measured in benchmarks/.
-RATIO_TESTS = {"test_linear_scanners.py", "test_render_budgets.py", "test_search_bounds.py"}
+RATIO_TESTS = {
+    "test_linear_scanners.py",
+    "test_render_budgets.py",
+    "test_render_layout_budget.py",
+    "test_search_bounds.py",
+}
 
 
 def test_no_test_holds_a_wall_clock_limit() -> None:

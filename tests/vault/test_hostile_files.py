@@ -393,6 +393,25 @@ def test_a_small_entry_is_read_whole(tmp_path: Path) -> None:
         assert entry.body == "é" * (SHOWN_BODY_CHARS - 5) and entry.body_chars is None
 
 
+def test_front_matter_longer_than_a_read_is_split_at_its_own_fence(tmp_path: Path) -> None:
+    """The shown body is read in 256 KB parts; each part is searched for the closing fence
+    once (issue 28: 100k front-matter keys, every part searched again from the start), and
+    a ``---`` rule in the body is never taken for it."""
+    from anthology.vault.files import read_shown_body
+
+    keys = "".join(f"k{i}: {i}\n" for i in range(60_000))  # ~0.6 MB: three parts
+    body = "Top line.\n\n---\n\nUnder a rule.\n" + "more text\n" * 30_000
+    (tmp_path / "legal.md").write_text(f"---\n{keys}---\n{body}", encoding="utf-8")
+    shown = read_shown_body(tmp_path, "legal.md")
+    assert shown is not None
+    assert shown.body.startswith("Top line.\n\n---\n\nUnder a rule.")
+    assert shown.body_line == 60_003
+    closes_at_part_end = "---\n" + "x: 1\n" * (256 * 1024 // 5 - 1)  # the fence cut by a read
+    (tmp_path / "cut.md").write_text(f"{closes_at_part_end}---\nBody.\n", encoding="utf-8")
+    shown = read_shown_body(tmp_path, "cut.md")
+    assert shown is not None and shown.body == "Body.\n"
+
+
 # -- 15: a long file without a newline -----------------------------------------------------
 def test_a_large_file_without_newlines_is_cut_at_a_character(tmp_path: Path) -> None:
     root = make_vault(tmp_path, {"wide.md": "[[GOOD]] " + "é" * 1_500_000})

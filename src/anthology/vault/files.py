@@ -319,6 +319,7 @@ def read_shown_body(root: str | os.PathLike[str], rel: str) -> ShownText | None:
     parts: list[str] = []
     read = 0
     whole = False
+    searched = 0  # no closing fence of front matter starts before this offset
     with fh:
         while True:
             try:
@@ -332,13 +333,16 @@ def read_shown_body(root: str | os.PathLike[str], rel: str) -> ShownText | None:
             read += len(chunk)
             parts.append(decoder.decode(chunk))
             text = "".join(parts)
-            split = split_front_matter(text)
+            split = split_front_matter(text, searched)
+            if split.yaml_text is None:  # no closing fence in what was read: the next
+                searched = max(0, len(text) - 1024)  # search starts near its end (a line
+                # cut at the end of this part is searched again)
             # An opening fence whose close has not been read yet: read on, up to the limit.
             open_fence = split.yaml_text is None and text.lstrip("\ufeff").startswith("---")
             if len(split.body) > SHOWN_BODY_CHARS and (not open_fence or read >= MAX_INDEXED_BYTES):
                 break
             parts = [text]
-    split = split_front_matter("".join(parts))
+    split = split_front_matter("".join(parts), searched)
     body = split.body
     if whole and len(body) <= SHOWN_BODY_CHARS:
         return ShownText(body, split.body_line, None)

@@ -43,12 +43,14 @@ class Split:
     body_line: int  # 1-based line number where the body starts
 
 
-def split_front_matter(text: str) -> Split:
-    """Separate a leading ``---`` … ``---`` block from the body."""
+def split_front_matter(text: str, closed_after: int = 0) -> Split:
+    """Separate a leading ``---`` … ``---`` block from the body. ``closed_after``: no
+    closing fence starts before this offset (known from a shorter prefix of ``text``: a
+    reader of a growing text searches each part once)."""
     m = _OPEN_RE.match(text)
     if not m:
         return Split(None, text.lstrip("\ufeff"), 1)
-    close = _CLOSE_RE.search(text, m.end())
+    close = _CLOSE_RE.search(text, max(m.end(), closed_after))
     if not close:
         # An opening fence with no close is not front matter (Obsidian agrees): all body.
         return Split(None, text.lstrip("\ufeff"), 1)

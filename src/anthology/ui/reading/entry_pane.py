@@ -60,7 +60,7 @@ from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.attachments import describe, open_policy
 from anthology.vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
-from anthology.vault.render.entry import cached_render, pending_html
+from anthology.vault.render.entry import cached_render, pending_html, render_size
 from anthology.vault.render.reading import ReadingStyle, restyle
 from anthology.vault.render.safe_text import html_text
 from anthology.vault.render.theme import palette
@@ -328,7 +328,7 @@ class EntryPane(QTextBrowser):
         folds = frozenset(self._folds.get(entry.id, ()))
         rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
         limit = self.background_render_chars
-        if rendered is None and limit and len(entry.body or "") > limit:
+        if rendered is None and limit and render_size(entry) > limit:
             self._entry, self._rendered = entry, None
             self._pending_scroll = (position, None)
             self._set_page_html(restyle(pending_html(entry, theme=theme), theme,
@@ -589,8 +589,14 @@ class EntryPane(QTextBrowser):
         while block.isValid():
             if block.blockFormat().headingLevel() and _heading_key(block.text()) == key:
                 if nth == 0:
-                    top = self.document().documentLayout().blockBoundingRect(block).top()
-                    self.verticalScrollBar().setValue(int(top))
+                    layout = self.document().documentLayout()
+                    top = layout.blockBoundingRect(block).top()
+                    # Qt lays a long page out in steps and the scroll range follows them:
+                    # a heading below what the range covers yet would be scrolled short of
+                    bar = self.verticalScrollBar()
+                    height = int(layout.documentSize().height()) - self.viewport().height()
+                    bar.setMaximum(max(bar.maximum(), height))
+                    bar.setValue(int(top))
                     return True
                 nth -= 1
             block = block.next()

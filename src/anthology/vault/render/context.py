@@ -23,13 +23,33 @@ MAX_EMBED_DEPTH = 3
 # and 3 deep (22 s), an 800-column table (16 s), 20k <svg> tags (8–11 s).
 MAX_FORMULAS = 300  # distinct formulas typeset; the rest are shown as TeX source
 MAX_EMBEDS = 40  # entries embedded in all; the rest become links
-MAX_TOC_ENTRIES = 1000  # headings listed by [TOC] markers in all
+# headings listed by [TOC] markers in all: each is a styled link, ~0.17 ms of Qt's HTML
+# import on the GUI thread (1,000 of them: 0.17 s)
+MAX_TOC_ENTRIES = 300
 MAX_TABLE_COLUMNS = 64  # cells of a table row past this are dropped
 MAX_IMAGES = 300  # pictures shown; the rest become their name
 # Qt's HTML importer is quadratic in named anchors (an ``id`` attribute counts as one): 3,000
 # headings with both an ``id`` and an ``<a name>`` took 2.4 s in setHtml, with one 0.5 s.
 # Headings past this carry no anchor; the pane finds them by their text instead.
 MAX_HEADING_ANCHORS = 500
+# Nesting (see .nesting): python-markdown sees at most MAX_NESTING quote or list markers at
+# the start of a line and lists indented at most MAX_LIST_INDENT columns; Qt draws at most
+# MAX_BOXES quotes, callouts, embeds and tables framed inside one another, fewer when the
+# text inside them would weigh more than MAX_BOX_WEIGHT (a character 2**depth: Qt lays a
+# table's content out about twice per table around it; 20 nested quotes took 46 s).
+MAX_NESTING = 20
+MAX_LIST_INDENT = 48
+MAX_BOXES = 6
+MAX_BOX_WEIGHT = 200_000
+# The Properties box shows the first MAX_PROPERTY_ROWS properties (each row is laid out
+# inside two tables: 200 rows took the pane ~20 ms more than 100) and the first
+# MAX_VALUE_ITEMS items of a list (tags too), then how many more: 100k front-matter keys
+# were a 16 MB table Qt took 25 s to lay out.
+MAX_PROPERTY_ROWS = 100
+# Each chip costs Qt's HTML import ~16 µs on the GUI thread (100k body #tags, 14,000 in
+# the 100 KB shown: 0.35 s, and 5 s of layout with the first at a line's start, an <h1>)
+MAX_TAG_CHIPS = 1000
+MAX_VALUE_ITEMS = 100
 # More "[" than this in one paragraph and python-markdown's link scan turns quadratic.
 MAX_BRACKETS_PER_PARAGRAPH = 300
 
@@ -49,6 +69,7 @@ class RenderBudget:
     toc_entries: int = 0
     heading_anchors: int = 0
     footnote_anchors: int = 0
+    tags: int = 0  # body #tags drawn as chips
     callouts: int = 0  # callouts numbered so far: a fold link names one by its number
     cuts: dict[str, str] = field(default_factory=dict)  # what was cut → how it is shown
 
@@ -68,7 +89,9 @@ class RenderContext:
     resources: dict[str, bytes] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     depth: int = 0
-    bracket_stand_ins: dict[str, str] = field(default_factory=dict)  # see _defuse_brackets
+    # private-use characters python-markdown saw instead of what they stand for (source.py:
+    # brackets of crowded paragraphs, "<" of tags that never close): put back after it
+    stand_ins: dict[str, str] = field(default_factory=dict)
     chain: tuple[str, ...] = ()
     headings: list[tuple[int, str, str]] = field(default_factory=list)
     budget: RenderBudget = field(default_factory=RenderBudget)
@@ -140,6 +163,11 @@ class RenderContext:
             return None
 
     def tag_html(self, tag: str) -> str:
+        """A body ``#tag`` as a chip (a link), or as text past :data:`MAX_TAG_CHIPS`."""
+        if self.budget.tags >= MAX_TAG_CHIPS:
+            self.budget.cut("tags", f"only the first {MAX_TAG_CHIPS} tags are drawn as chips")
+            return escape(f"#{tag}")
+        self.budget.tags += 1
         return tag_chip(tag, self.palette)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 import string
 from collections.abc import Hashable
@@ -14,14 +15,12 @@ from pathlib import Path
 from ..links import match_heading
 from ..lru import LockedLru
 from ..model import Entry, EntryLookup, is_path_id
-from .context import RenderContext, tag_chip
+from .context import RenderContext
 from .markdown_ext import markdown_to_html
-from .properties import byline_html, properties_html, property_rows
+from .properties import byline_html, properties_html, property_rows, tag_chips
 from .theme import palette
 
 MAX_BODY_CHARS = 100_000
-MAX_QUOTE_DEPTH = 12
-MAX_LIST_INDENT = 48
 CACHE_SIZE = 64
 
 
@@ -64,44 +63,18 @@ def _title_html(entry: Entry) -> str:
     return f'<h1 class="title">{escape(title)}</h1>'
 
 
-def _clamp_nesting(body: str) -> tuple[str, bool]:
-    """Flatten absurd nesting (10,000-deep quotes or lists) that would recurse without end."""
-    if len(body) < 2 * MAX_QUOTE_DEPTH and len(body) < MAX_LIST_INDENT:
-        return body, False
-    changed = False
-    out = []
-    quote_re = re.compile(rf"^((?:[ \t]{{0,3}}>){{{MAX_QUOTE_DEPTH + 1},}})")
-    list_re = re.compile(
-        rf"^([ \t]{{{MAX_LIST_INDENT + 1},}})(?=(?:[-*+]|\d{{1,9}}[.)])(?:[ \t]|$))"
-    )
-    nested_marker_re = re.compile(r"^([ \t]*)((?:[-*+][ \t]+){8,})")
-    for line in body.split("\n"):
-        m = quote_re.match(line)
-        if m:
-            line = ">" * MAX_QUOTE_DEPTH + " " + line[m.end() :].lstrip(" >\t")
-            changed = True
-        m = list_re.match(line)
-        if m:
-            line = " " * MAX_LIST_INDENT + line[m.end() :]
-            changed = True
-        m = nested_marker_re.match(line)
-        if m:
-            line = m.group(1) + "- " + line[m.end() :]
-            changed = True
-        out.append(line)
-    return ("\n".join(out) if changed else body), changed
-
-
 _TEXT_RE = re.compile(r">([^<]{120,})")
-_LONG_RUN_RE = re.compile(r"[^\s<>&]{120,}")
+# a run of characters, an entity (&lt;) counting as one: "<a<a<a…" is all entities
+_LONG_RUN_RE = re.compile(r"(?:[^\s<>&]|&#?\w{1,12};){120,}")
+_CHAR_RE = re.compile(r"&#?\w{1,12};|.", re.S)
 
 
 def _break_long_runs(html: str) -> str:
     """Let Qt wrap 100,000-character "words": its line breaker is quadratic on them."""
 
     def split(run: re.Match[str]) -> str:
-        word = run.group(0)
-        return "\u200b".join(word[i : i + 60] for i in range(0, len(word), 60))
+        chars = _CHAR_RE.findall(run.group(0))
+        return "\u200b".join("".join(chars[i : i + 60]) for i in range(0, len(chars), 60))
 
     def text(m: re.Match[str]) -> str:
         return ">" + _LONG_RUN_RE.sub(split, m.group(1))
@@ -128,6 +101,21 @@ def render_key(resolver: EntryLookup) -> Hashable:
     return (id(resolver), getattr(resolver, "generation", None))
 
 
+_KEYED_ITEMS = 1000
+
+
+def _keyed(value: object) -> object:
+    """``value`` as the cache key holds it: a dict or list of more than :data:`_KEYED_ITEMS`
+    items by its length and first items (what the page shows of it, and its count). The
+    rest cannot change without the file changing, and its mtime is in the key too: the
+    repr of 100k front-matter keys cost the GUI thread 18 ms a look-up."""
+    if isinstance(value, dict) and len(value) > _KEYED_ITEMS:
+        return len(value), list(itertools.islice(value.items(), _KEYED_ITEMS))
+    if isinstance(value, list | tuple) and len(value) > _KEYED_ITEMS:
+        return len(value), value[:_KEYED_ITEMS]
+    return value
+
+
 def _cache_key(
     entry: Entry,
     resolver: EntryLookup,
@@ -141,9 +129,9 @@ def _cache_key(
             entry.title,
             entry.kind,
             entry.status,
-            entry.tags,
-            entry.properties,
-            entry.relations,
+            _keyed(entry.tags),
+            _keyed(entry.properties),
+            _keyed(entry.relations),
             entry.cited_by,
             entry.cited_by_total,
             entry.reading_minutes,
@@ -173,6 +161,14 @@ def cached_render(
     """The cached render :func:`render_entry` would return, or None (nothing is rendered)."""
     vault_root = vault_root_of(resolver, vault_root)
     return _cache.peek(_cache_key(entry, resolver, theme, vault_root, folds))
+
+
+def render_size(entry: Entry) -> int:
+    """About how much rendering ``entry`` costs, in characters of body: its body and, ten
+    each, its properties, relations and tags (a note of 100k front-matter keys and a line
+    of body is a long render too). The pane renders past a size off the GUI thread."""
+    extra = len(entry.properties or {}) + len(entry.relations) + len(entry.tags)
+    return len(entry.body or "") + 10 * extra
 
 
 def pending_html(entry: Entry, *, theme: str = "light") -> str:
@@ -239,7 +235,7 @@ def _render(
     boxed = {str(t).lstrip("#") for t in (boxed if isinstance(boxed, list | tuple) else [boxed])}
     loose = [t for t in entry.tags if t not in boxed]  # body #tags: not in the box below
     if loose:
-        meta.append(" ".join(tag_chip(t, pal) for t in loose))
+        meta.append(tag_chips(loose, pal))
     head.append(f'<p class="meta">{"&#160;&#160;·&#160;&#160;".join(meta)}</p>')
     try:
         head.append(properties_html(property_rows(entry, ctx), pal))
@@ -262,14 +258,6 @@ def _render(
         ctx.problems.append(f"body truncated: {total} characters, {cut} shown")
         notices.append(ctx.notice("✂ " + msg, error=True, block=True))
         body = body[:cut]
-    body, clamped = _clamp_nesting(body)
-    if clamped:
-        ctx.problems.append("nesting flattened: quotes or lists nested too deeply")
-        notices.append(
-            ctx.notice(
-                "Some quotes or lists were nested too deeply and are shown flattened.", block=True
-            )
-        )
     try:
         body_html = markdown_to_html(body, ctx)
     except RecursionError:

@@ -34,10 +34,12 @@ from markdown.treeprocessors import Treeprocessor
 from ..links import mask_code
 from .context import (
     MAX_HEADING_ANCHORS,
+    MAX_NESTING,
     MAX_TABLE_COLUMNS,
     MAX_TOC_ENTRIES,
     RenderContext,
 )
+from .nesting import clamp_source, fit_boxes
 from .sanitize import sanitise_html
 from .source import _SourcePreprocessor, _TrustedStash
 from .theme import callout_style
@@ -93,7 +95,7 @@ class _CalloutProcessor(BlockProcessor):
             },
         )
         tr = etree.SubElement(table, "tr")
-        bar = etree.SubElement(tr, "td", {"width": "4", "bgcolor": accent})
+        bar = etree.SubElement(tr, "td", {"class": "bar", "width": "4", "bgcolor": accent})
         bar.text = "\u200a"
         cell = etree.SubElement(tr, "td", {"bgcolor": bg, "style": "padding: 8px 14px;"})
         head = etree.SubElement(
@@ -197,6 +199,11 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
             folding_level = 0
             if not level:
                 continue
+            if number >= MAX_HEADING_ANCHORS:  # each marker is a link Qt's import pays for
+                self.ctx.budget.cut(
+                    "folds", f"only the first {MAX_HEADING_ANCHORS} headings can be folded"
+                )
+                break
             folded = f"h{number}" in self.ctx.folds
             marker = etree.Element(
                 "a",
@@ -302,7 +309,9 @@ class _PageTreeprocessor(_TrustedStash, Treeprocessor):
             "style": "margin-top: 4px; margin-bottom: 12px;",
         }
         tr = etree.SubElement(quote, "tr")
-        bar = etree.SubElement(tr, "td", {"width": "3", "bgcolor": self.ctx.palette.table_border})
+        bar = etree.SubElement(
+            tr, "td", {"class": "bar", "width": "3", "bgcolor": self.ctx.palette.table_border}
+        )
         bar.text = "\u200a"
         cell = etree.SubElement(tr, "td", {"style": "padding: 0px 0px 0px 14px;"})
         cell.text = text
@@ -488,7 +497,16 @@ def inline_footnotes(body: str) -> str:
 
 
 def markdown_to_html(body: str, ctx: RenderContext) -> str:
-    """Render one Markdown body; raises RecursionError on pathological nesting."""
+    """Render one Markdown body within the nesting budget (:mod:`.nesting`): what is nested
+    too deeply is flattened, and said in ``ctx.budget``. The whole render's boxes are
+    fitted at its outermost call (``ctx.depth == 0``: the entry, the preview), so
+    what embeds bring in is counted where it is shown."""
+    body, clamped = clamp_source(body)
+    if clamped:
+        ctx.budget.cut(
+            "nesting",
+            f"quotes and lists nested more than {MAX_NESTING} deep are shown at that depth",
+        )
     md = markdown.Markdown(
         extensions=[
             TableExtension(),
@@ -504,8 +522,9 @@ def markdown_to_html(body: str, ctx: RenderContext) -> str:
         output_format="html",
     )
     html = md.convert(inline_footnotes(body))
-    if ctx.bracket_stand_ins:  # see _defuse_brackets
-        html = html.translate(str.maketrans(ctx.bracket_stand_ins))
+    if ctx.stand_ins:  # see source._defuse_brackets, source._unclosed_tag_starts
+        html = html.translate(str.maketrans(ctx.stand_ins))
     if ctx.depth == 0:
         _flatten_toc(getattr(md, "toc_tokens", []), ctx.headings)
+        html = fit_boxes(html, ctx)
     return html

@@ -166,6 +166,9 @@ def _render_preview(
     except Exception as exc:  # a preview must never fail: the text, as text
         ctx.problems.append(f"preview failed: {type(exc).__name__}: {exc}")
         body_html = f"<pre>{escape(body)}</pre>"
+    if ctx.budget.cuts:  # as the pane says it (nesting flattened, formulas as TeX…)
+        what = escape("; ".join(ctx.budget.cuts.values()))
+        notice += f'<p style="color: {pal.muted};"><i>Shown in part: {what}.</i></p>'
     title = html_text(entry.title or entry.id, limit=300)
     return page(
         ctx,

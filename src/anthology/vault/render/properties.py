@@ -4,7 +4,10 @@ relations as links, tags as chips, dates and lists readable), and the paper's by
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import itertools
 import re
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -12,7 +15,7 @@ from anthology.palette import EntryColours
 
 from ..links import WIKILINK_RE, split_wikilink
 from ..model import Entry, Relation
-from .context import RenderContext, tag_chip
+from .context import MAX_PROPERTY_ROWS, MAX_VALUE_ITEMS, RenderContext, tag_chip
 from .safe_text import html_text
 
 HIDDEN_PROPERTIES = frozenset(
@@ -52,15 +55,24 @@ def _plain_value(value: Any) -> str:
     return str(value)
 
 
+def _more(shown: str, total: int, noun: str, pal: EntryColours) -> str:
+    """``shown`` and, when ``total`` is past :data:`MAX_VALUE_ITEMS`, how many more."""
+    if total <= MAX_VALUE_ITEMS:
+        return shown
+    more = total - MAX_VALUE_ITEMS
+    return f'{shown} <span style="color: {pal.muted};">… and {more:,} more {noun}</span>'
+
+
 def _format_value(key: str, value: Any, ctx: RenderContext) -> str:
     pal = ctx.palette
     if isinstance(value, list | tuple | set):
-        parts = [_format_value(key, v, ctx) for v in value]
-        return ", ".join(p for p in parts if p) or "—"
+        items = list(itertools.islice(value, MAX_VALUE_ITEMS))
+        parts = [_format_value(key, v, ctx) for v in items]
+        return _more(", ".join(p for p in parts if p) or "—", len(value), "items", pal)
     if isinstance(value, dict):
-        return "; ".join(
-            f"{escape(str(k))}: {_format_value(key, v, ctx)}" for k, v in value.items()
-        )
+        pairs = itertools.islice(value.items(), MAX_VALUE_ITEMS)
+        shown = "; ".join(f"{escape(str(k))}: {_format_value(key, v, ctx)}" for k, v in pairs)
+        return _more(shown, len(value), "keys", pal)
     text = _plain_value(value)
     if not text:
         return "—"
@@ -98,16 +110,35 @@ def _relation_value(rel: Relation, ctx: RenderContext) -> str:
     return ctx.internal_link(rel.other, escape(rel.other.short_label), None)
 
 
+def tag_chips(tags: Any, pal: EntryColours) -> str:
+    """The first :data:`MAX_VALUE_ITEMS` of ``tags`` as chips, then how many more."""
+    tags = [t for t in tags if t is not None and str(t).strip()]
+    # (tags: [null], an empty list item: no "#None" chip)
+    chips = " ".join(tag_chip(str(t).lstrip("#"), pal) for t in tags[:MAX_VALUE_ITEMS])
+    return _more(chips, len(tags), "tags", pal)
+
+
 def _tags_value(value: Any, pal: EntryColours) -> str:
     tags = value if isinstance(value, list | tuple) else re.split(r"[,\s]+", str(value))
-    return " ".join(tag_chip(str(t).lstrip("#"), pal) for t in tags
-                    if t is not None and str(t).strip())  # fmt: skip
-    # (tags: [null], an empty list item: no "#None" chip)
+    return tag_chips(tags, pal)
+
+
+MORE = "\0more"  # the label of the last row when properties were left out; its value: how many
 
 
 def property_rows(entry: Entry, ctx: RenderContext) -> list[tuple[str, str]]:
-    """(label, value HTML) of each row of the Properties box, in order."""
+    """(label, value HTML) of each row of the Properties box, in order: the first
+    :data:`MAX_PROPERTY_ROWS`, then ``(MORE, "N")`` when N more were left out."""
     rows: list[tuple[str, str]] = []
+    hidden = 0  # rows left out: counted, never formatted
+
+    def add(label: str, value: Callable[[], str]) -> None:
+        nonlocal hidden
+        if len(rows) >= MAX_PROPERTY_ROWS:
+            hidden += 1
+        else:
+            rows.append((label, value()))
+
     forward: dict[str, list[Relation]] = {}
     for rel in entry.relations:
         forward.setdefault(_norm(rel.relation), []).append(rel)
@@ -115,49 +146,70 @@ def property_rows(entry: Entry, ctx: RenderContext) -> list[tuple[str, str]]:
     for key, value in (entry.properties or {}).items():
         if key.lower() in HIDDEN_PROPERTIES:
             continue
+        if len(rows) >= MAX_PROPERTY_ROWS:
+            hidden += 1
+            if forward:  # its relations are among the rows left out
+                used.add(_norm(key))
+            continue
         rels = forward.get(_norm(key))
         # A key is vault text like any value: escaped, or 3,000 nested <table> in a key
         # crash Qt's layout and a key can inject a link.
         label = html_text(humanise(key))
         if rels:
             used.add(_norm(key))
-            rows.append((label, ", ".join(_relation_value(r, ctx) for r in rels)))
+            rows.append((label, _relations_value(rels, ctx, ", ")))
         elif key.lower() in ("tags", "tag"):
             rows.append((label, _tags_value(value, ctx.palette) or "—"))
         else:
             rows.append((label, _format_value(key, value, ctx)))
     for name, rels in forward.items():
         if name not in used:
-            rows.append(
-                (
-                    html_text(humanise(rels[0].relation)),
-                    ", ".join(_relation_value(r, ctx) for r in rels),
-                )
+            add(
+                html_text(humanise(rels[0].relation)),
+                functools.partial(_relations_value, rels, ctx, ", "),
             )
     by_relation: dict[str, list[Relation]] = {}
     for rel in entry.cited_by:
         by_relation.setdefault(rel.relation, []).append(rel)
     for name in sorted(by_relation, key=str.lower):
-        links = "<br />".join(_relation_value(r, ctx) for r in by_relation[name])
-        more = entry.cited_by_total.get(name, 0) - len(by_relation[name])
-        if more > 0:  # a hub: the rest are in the backlinks panel, grouped by relation
-            links += (
-                f'<br /><span style="color: {ctx.palette.muted};">and {more:,} more, '
-                "listed under Backlinks</span>"
-            )
-        rows.append((f"Cited as “{escape(name)}” by", links))
+
+        def links(name: str = name) -> str:
+            shown = _relations_value(by_relation[name], ctx, "<br />")
+            more = entry.cited_by_total.get(name, 0) - min(len(by_relation[name]), MAX_VALUE_ITEMS)
+            if more > 0:  # a hub: the rest are in the backlinks panel, grouped by relation
+                shown += (
+                    f'<br /><span style="color: {ctx.palette.muted};">and {more:,} more, '
+                    "listed under Backlinks</span>"
+                )
+            return shown
+
+        add(f"Cited as “{escape(name)}” by", links)
+    if hidden:
+        rows.append((MORE, str(hidden)))
     return rows
+
+
+def _relations_value(rels: list[Relation], ctx: RenderContext, sep: str) -> str:
+    """The first :data:`MAX_VALUE_ITEMS` relations as links (the rest: the caller says)."""
+    return sep.join(_relation_value(r, ctx) for r in rels[:MAX_VALUE_ITEMS])
 
 
 def properties_html(rows: list[tuple[str, str]], pal: EntryColours) -> str:
     if not rows:
         return ""
-    body = "".join(
-        f'<tr><td width="36%" valign="top" style="color: {pal.muted}; '
-        f'padding: 4px 12px 4px 12px;">{label}</td>'
-        f'<td valign="top" style="padding: 4px 12px 4px 4px;">{value}</td></tr>'
-        for label, value in rows
-    )
+    count = len(rows)
+    cells = []
+    for label, value in rows:
+        if label == MORE:
+            count += int(value) - 1
+            label = f'<span style="color: {pal.muted};">…</span>'
+            value = f'<span style="color: {pal.muted};">and {int(value):,} more, not shown</span>'
+        cells.append(
+            f'<tr><td width="36%" valign="top" style="color: {pal.muted}; '
+            f'padding: 4px 12px 4px 12px;">{label}</td>'
+            f'<td valign="top" style="padding: 4px 12px 4px 4px;">{value}</td></tr>'
+        )
+    body = "".join(cells)
     return (
         f'<table class="properties" width="100%" cellspacing="0" cellpadding="0" border="1" '
         f'style="border-color: {pal.box_border}; border-style: solid; border-collapse: collapse; '
@@ -165,7 +217,7 @@ def properties_html(rows: list[tuple[str, str]], pal: EntryColours) -> str:
         f'style="padding: 6px 0px 8px 0px;">'
         f'<table width="100%" cellspacing="0" cellpadding="0" border="0">'
         f'<tr><td colspan="2" style="padding: 4px 12px 8px 12px;"><b>Properties</b>'
-        f'&#160;&#160;<span class="count" style="color: {pal.muted};">{len(rows)}</span></td></tr>'
+        f'&#160;&#160;<span class="count" style="color: {pal.muted};">{count:,}</span></td></tr>'
         f"{body}</table></td></tr></table>"
     )
 

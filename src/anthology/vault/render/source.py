@@ -143,6 +143,28 @@ def _dangerous_elements(text: str) -> list[tuple[int, int]]:
         pos = close.end()
 
 
+_TAG_EDGE_RE = re.compile(r"<(?=[A-Za-z/!?])|>")
+# More tag starts than this that another "<" interrupts, and they are shown as text: each
+# sends python-markdown's HTML parser to the end of the text (80 KB of "<a<a<a…": 3.9 s).
+MAX_UNCLOSED_TAGS = 50
+
+
+def _unclosed_tag_starts(masked: str) -> list[int]:
+    """Where a ``<`` starts a tag that another ``<`` interrupts before any ``>``: never a
+    tag (CommonMark shows it as text), and python-markdown's HTML parser looks for its end
+    through the rest of the text, quadratic in them. One pass."""
+    found: list[int] = []
+    pending = -1
+    for m in _TAG_EDGE_RE.finditer(masked):
+        if m.group() == ">":
+            pending = -1
+        else:
+            if pending >= 0:
+                found.append(pending)
+            pending = m.start()
+    return found
+
+
 # The brackets of such a paragraph become two private-use characters the entry does not
 # use, put back after python-markdown: escaping them (``\[``) made each one an inline
 # placeholder that rebuilds the paragraph's string, quadratic again (10⁶ unclosed ``[[``,
@@ -178,7 +200,7 @@ def _defuse_brackets(text: str, ctx: RenderContext) -> str:
                 paragraphs[i] = re.sub(r"\\?[\[\]]", lambda m: stand_in[m[0]], paragraphs[i])
             hit = True
     if hit and pair is not None:
-        ctx.bracket_stand_ins.update({opening: "[", closing: "]"})
+        ctx.stand_ins.update({opening: "[", closing: "]"})
     if hit:
         ctx.problems.append("a paragraph with hundreds of brackets is shown without links")
     return "".join(paragraphs)
@@ -251,6 +273,15 @@ class _SourcePreprocessor(_TrustedStash, Preprocessor):
             for start, end in _dangerous_elements(masked):
                 if free(start, end):
                     add(start, end, "")
+            unclosed = _unclosed_tag_starts(masked)
+            # a stand-in, not "&lt;": python-markdown makes each entity an inline
+            # placeholder, quadratic again
+            pair = _stand_ins(text) if len(unclosed) > MAX_UNCLOSED_TAGS else None
+            if pair is not None:
+                ctx.stand_ins[pair[0]] = "&lt;"
+                for start in unclosed:
+                    if free(start, start + 1):
+                        add(start, start + 1, pair[0])
 
         def line_bounds(s: int, e: int) -> tuple[str, bool]:
             ls = text.rfind("\n", 0, s) + 1
@@ -308,11 +339,11 @@ class _SourcePreprocessor(_TrustedStash, Preprocessor):
             ]
             for m in TAG_RE.finditer(masked):
                 s, e = m.start(), m.end()
-                if not free(s - 1, e) or any(a <= s < b for a, b in blocked):
+                if not free(s, e) or any(a <= s < b for a, b in blocked):
                     continue
                 tag = m.group(1).strip("/")
                 if tag:
-                    add(s - 1, e, self.stash(ctx.tag_html(tag)))
+                    add(s, e, self.stash(ctx.tag_html(tag)))
         if spans:
             spans.sort()
             out: list[str] = []
