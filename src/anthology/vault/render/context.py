@@ -7,6 +7,7 @@ makes are functions of a context, in :mod:`.embeds`, :mod:`.urls` and :mod:`.blo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -98,6 +99,10 @@ class RenderContext:
     # the foldable callouts (by number) the reader has flipped from how they are written,
     # and the entry's headings (as "hN", N in reading order) whose sections are folded
     folds: frozenset[int | str] = frozenset()
+    # Renders a Markdown body as a page within this render (an embed is one): set by
+    # markdown_ext.markdown_to_html, so the embeds it meets call back into it without
+    # importing it (the render's modules form no import cycle).
+    render_body: Callable[[str, RenderContext], str] | None = None
 
     def child(self, entry_id: str, source_path: str) -> RenderContext:
         return RenderContext(
@@ -112,6 +117,7 @@ class RenderContext:
             chain=(*self.chain, self.entry_id),
             budget=self.budget,
             folds=self.folds,
+            render_body=self.render_body,
         )
 
     def take_image(self) -> bool:

@@ -104,9 +104,8 @@ def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str 
     elif block:
         body = block_of(body, block)
     child = ctx.child(ref.id, ref.path)
-    from .markdown_ext import markdown_to_html  # the embed is rendered as a page of its own
-
-    inner = markdown_to_html(body, child)
+    assert child.render_body is not None, "embeds are met inside markdown_to_html"
+    inner = child.render_body(body, child)  # the embed is rendered as a page of its own
     title = ctx.internal_link(
         ref, escape(ref.short_label + (f" › {heading}" if heading else "")), heading
     )

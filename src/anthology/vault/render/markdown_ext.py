@@ -1,6 +1,6 @@
 """Markdown → Qt-friendly HTML for one entry body: python-markdown plus Obsidian's dialect.
 
-One pass over the source (:class:`~.source._SourcePreprocessor`) finds, outside code (by
+One pass over the source (:class:`~.source.SourcePreprocessor`) finds, outside code (by
 :func:`anthology.vault.links.mask_code`, the same rule the indexer uses), the spans that
 python-markdown must not touch: fenced code (highlighted here, ``demo`` fences too), TeX
 math, ``[[wikilinks]]`` and ``![[embeds]]``, ``%%comments%%``, ``^block-ids`` and body
@@ -41,7 +41,7 @@ from .context import (
 )
 from .nesting import clamp_source, fit_boxes
 from .sanitize import sanitise_html
-from .source import _SourcePreprocessor, _TrustedStash
+from .source import SourcePreprocessor, TrustedStash
 from .theme import callout_style
 from .urls import url_policy
 
@@ -135,7 +135,7 @@ class _StyledInline(InlineProcessor):
         return el, m.start(0), m.end(0)
 
 
-class _PageTreeprocessor(_TrustedStash, Treeprocessor):
+class _PageTreeprocessor(TrustedStash, Treeprocessor):
     """Anchors on headings, task boxes, table styling, and the vault's link/image rules."""
 
     def run(self, root: etree.Element) -> None:
@@ -425,7 +425,7 @@ class AnthologyExtension(Extension):
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         trusted: set[int] = set()
         ctx = self.ctx
-        md.preprocessors.register(_SourcePreprocessor(md, ctx, trusted), "anthology-source", 28)
+        md.preprocessors.register(SourcePreprocessor(md, ctx, trusted), "anthology-source", 28)
         md.parser.blockprocessors.register(_CalloutProcessor(md.parser, ctx), "callout", 21)
         md.inlinePatterns.register(
             _StyledInline(
@@ -501,6 +501,8 @@ def markdown_to_html(body: str, ctx: RenderContext) -> str:
     too deeply is flattened, and said in ``ctx.budget``. The whole render's boxes are
     fitted at its outermost call (``ctx.depth == 0``: the entry, the preview), so
     what embeds bring in is counted where it is shown."""
+    if ctx.render_body is None:
+        ctx.render_body = markdown_to_html  # what the embeds of this render call back
     body, clamped = clamp_source(body)
     if clamped:
         ctx.budget.cut(
