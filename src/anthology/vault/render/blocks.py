@@ -1,14 +1,19 @@
-"""The blocks the source pass stashes as finished HTML: typeset math, highlighted code and
-demo buttons."""
+"""The blocks the source pass stashes as finished HTML: typeset math, highlighted code, demo
+buttons and the Admonition plugin's callouts; fenced blocks go through one registry by
+language (:func:`fenced_html`), so a new kind of block is one function here."""
 
 from __future__ import annotations
 
 import importlib
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
 from html import escape
 
 from anthology.demo import DEMOS
 
 from . import mathtex
+from .callouts import callout_shell
 from .context import (
     MAX_FORMULAS,
     RenderContext,
@@ -111,3 +116,55 @@ def demo_figure_html(ctx: RenderContext, name: str) -> str:
         f'<p class="demo-caption" style="color: {ctx.palette.muted}; font-size: small; '
         f'margin-top: 0;">{escape(caption)}</p>'
     )
+
+
+# ---------------------------------------------------------------- admonitions
+# The Admonition plugin's parameters, each on a line of its own at the top of the block.
+_ADMONITION_PARAM_RE = re.compile(r"^(title|collapse|icon|color):[ \t]*(.*)$", re.IGNORECASE)
+_STASHED_BODY = "\ue000admonition-body\ue000"  # stands for the body's HTML in the shell
+
+
+def admonition_html(ctx: RenderContext, kind: str, code: str) -> str:
+    """```` ```ad-kind ```` (the Admonition plugin) as the callout of that kind: ``title:``
+    (empty: no title line; absent: the kind's name), ``collapse: open|closed`` (foldable,
+    as ``[!kind]+`` / ``[!kind]-``); ``icon:`` and ``color:`` are read and left to the
+    theme. The body is Markdown, rendered as a page of its own within this render."""
+    lines = code.split("\n")
+    params: dict[str, str] = {}
+    while lines and (m := _ADMONITION_PARAM_RE.match(lines[0].strip())):
+        params[m.group(1).lower()] = m.group(2).strip()
+        lines.pop(0)
+    title = params.get("title", kind.replace("-", " ").capitalize())
+    fold = {"open": "+", "closed": "-"}.get(params.get("collapse", "").lower(), "")
+    table, cell, collapsed = callout_shell(None, ctx, kind, title, fold)
+    body = "\n".join(lines).strip("\n")
+    inner = ""
+    if body.strip() and not collapsed and ctx.render_body is not None:
+        inner = ctx.render_body(body, ctx.child(ctx.entry_id, ctx.source_path))
+    etree.SubElement(cell, "div").text = _STASHED_BODY
+    shell = etree.tostring(table, encoding="unicode", method="html")
+    return shell.replace(f"<div>{_STASHED_BODY}</div>", inner)
+
+
+# ---------------------------------------------------------------- the registry
+# (ctx, language as written, the block's text) → HTML; by language, or by a prefix ("ad-").
+FencedRenderer = Callable[[RenderContext, str, str], str]
+FENCED: dict[str, FencedRenderer] = {
+    "math": lambda ctx, _lang, code: math_html(ctx, code, True, True),
+    "demo": lambda ctx, _lang, code: demo_html(
+        ctx, code.strip().splitlines()[0] if code.strip() else ""
+    ),
+}
+FENCED_PREFIXES: dict[str, FencedRenderer] = {
+    "ad-": lambda ctx, lang, code: admonition_html(ctx, lang[3:], code),
+}
+
+
+def fenced_html(ctx: RenderContext, lang: str, code: str) -> str:
+    """A fenced block of ``lang`` (lower case, as the info string's first word) as HTML:
+    its registered renderer, else highlighted code."""
+    render = FENCED.get(lang) or next(
+        (r for p, r in FENCED_PREFIXES.items() if lang.startswith(p) and len(lang) > len(p)),
+        None,  # a bare prefix ("ad-") names no kind: shown as code
+    )
+    return render(ctx, lang, code) if render is not None else code_html(ctx, code, lang)

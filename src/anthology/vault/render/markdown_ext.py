@@ -32,6 +32,7 @@ from markdown.postprocessors import Postprocessor
 from markdown.treeprocessors import Treeprocessor
 
 from ..links import mask_code
+from .callouts import callout_shell
 from .context import (
     MAX_HEADING_ANCHORS,
     MAX_NESTING,
@@ -42,7 +43,6 @@ from .context import (
 from .nesting import clamp_source, fit_boxes
 from .sanitize import sanitise_html
 from .source import SourcePreprocessor, TrustedStash
-from .theme import callout_style
 from .urls import url_policy
 
 _FOOTNOTE_ID_RE = re.compile(r"fn(?:ref\d*)?:")
@@ -81,40 +81,8 @@ class _CalloutProcessor(BlockProcessor):
         first, _, rest = block.partition("\n")
         m = _CALLOUT_RE.match(first)
         assert m is not None
-        kind, accent, bg, icon = callout_style(self.ctx.palette, m.group(1))
         title = m.group(3).strip() or m.group(1).strip().capitalize()
-        table = etree.SubElement(
-            parent,
-            "table",
-            {
-                "class": f"callout callout-{kind}",
-                "width": "100%",
-                "cellspacing": "0",
-                "cellpadding": "0",
-                "style": "margin-top: 8px; margin-bottom: 14px;",
-            },
-        )
-        tr = etree.SubElement(table, "tr")
-        bar = etree.SubElement(tr, "td", {"class": "bar", "width": "4", "bgcolor": accent})
-        bar.text = "\u200a"
-        cell = etree.SubElement(tr, "td", {"bgcolor": bg, "style": "padding: 8px 14px;"})
-        head = etree.SubElement(
-            cell, "p", {"class": "callout-title", "style": "margin-top: 2px; margin-bottom: 4px;"}
-        )
-        style = f"color: {accent}; font-weight: bold; text-decoration: none;"
-        collapsed = False
-        if m.group(2):  # foldable: "-" starts closed, "+" open; the reader may flip it
-            number = self.ctx.budget.callouts
-            self.ctx.budget.callouts += 1
-            collapsed = (m.group(2) == "-") != (number in self.ctx.folds)
-            span = etree.SubElement(
-                head, "a", {"href": f"fold:{number}", "class": "fold", "style": style}
-            )
-            span.set("title", "Show" if collapsed else "Hide")
-            span.text = f"{'▸' if collapsed else '▾'} {icon}  {title}"
-        else:
-            span = etree.SubElement(head, "span", {"style": style})
-            span.text = f"{icon}  {title}"
+        _table, cell, collapsed = callout_shell(parent, self.ctx, m.group(1), title, m.group(2))
         body = (
             "\n".join(_QUOTE_PREFIX_RE.sub("", line) for line in rest.split("\n")) if rest else ""
         )

@@ -21,7 +21,7 @@ from ..links import (
     mask_code,
 )
 from . import mathtex
-from .blocks import code_html, demo_html, math_html
+from .blocks import fenced_html, math_html
 from .context import (
     MAX_BRACKETS_PER_PARAGRAPH,
     RenderContext,
@@ -255,13 +255,7 @@ class SourcePreprocessor(TrustedStash, Preprocessor):
 
         for start, end, prefix, info, code in _find_fences(text):
             lang = info.split()[0].lower() if info.split() else ""
-            if lang == "demo":
-                html = demo_html(ctx, code.strip().splitlines()[0] if code.strip() else "")
-            elif lang == "math":
-                html = math_html(ctx, code, True, True)
-            else:
-                html = code_html(ctx, code, lang)
-            add(start, end, self._block_lines(html, prefix))
+            add(start, end, self._block_lines(fenced_html(ctx, lang, code), prefix))
 
         for start, end in comment_spans(text):  # never inside code; an open one runs on
             if free(start, end):
