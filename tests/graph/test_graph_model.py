@@ -26,8 +26,8 @@ from anthology.graph import (
     visible,
 )
 from anthology.graph.export import write_graphml, write_node_link_json
-from anthology.graph.groups import migrate_settings
 from anthology.graph.paths import no_path_text
+from anthology.graph.settings import migrate_settings
 from anthology.layout.placement import place_missing
 from anthology.vault import GraphData, VaultIndex
 

@@ -24,7 +24,7 @@ from anthology.graph.drawing import (
     label_spots,
     svg,
 )
-from anthology.ui.graph.graph_items import pairs_path, triangles_path
+from anthology.ui.graph.edge_layer import pairs_path, triangles_path
 
 __all__ = ["export_png", "export_svg", "render_image"]
 
