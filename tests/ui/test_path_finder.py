@@ -202,7 +202,8 @@ def test_groups_page_colours_by_folder_by_default_and_groups_win(qtbot, view, mo
     assert table[view.scene.colour_index[ids.index("Left/Note 0")]].name() != "#123456"
     controls.add_group("folder:Left", "#abcdef")
     view.controls.group_rows()[1].edit.editingFinished.emit()
-    assert table[view.scene.colour_index[ids.index("Left/Note 1")]].name() == "#123456"  # first wins
+    first_wins = table[view.scene.colour_index[ids.index("Left/Note 1")]]
+    assert first_wins.name() == "#123456"
     controls.group_rows()[1].moved.emit(1, -1)
     table = view.painter.brush_table
     assert table[view.scene.colour_index[ids.index("Left/Note 1")]].name() == "#abcdef"

@@ -335,7 +335,7 @@ class GraphScene:
         self.relation_names = rels
         lookup = {r: 1 + j for j, r in enumerate(rels)}
         self.rel_group_full = np.fromiter(
-            (lookup.get(r, 0) for r in data.relations), np.int64, len(data.relations)
+            (lookup.get(r, 0) if r else 0 for r in data.relations), np.int64, len(data.relations)
         )
         self._paths = None  # the path finder's graphs belong to the old data
         self.path = None

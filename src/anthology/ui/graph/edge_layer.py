@@ -71,7 +71,7 @@ class EdgeLayer(pg.GraphicsObject):
         self._group = np.asarray(group, dtype=np.int64)
         self._colors = list(colors) or [QColor(128, 128, 128)]
         self._hl_edges = np.zeros(0, dtype=np.int64)
-        self._group_list: list[int] | None = None
+        self._group_list = None
         self._geom_version += 1
         self._touch()
 
@@ -165,7 +165,7 @@ class EdgeLayer(pg.GraphicsObject):
         """The edges as QPainterPaths in item coordinates, (group, sublayer, path) each;
         rebuilt only when the positions or the edges change (zoom and pan re-use them)."""
         if self._paths_version != self._geom_version:
-            finite = np.isfinite(self._pos).all(axis=1)
+            finite = np.asarray(np.isfinite(self._pos).all(axis=1))
             self._paths = self._group_paths(finite[self._edges[:, 0]] & finite[self._edges[:, 1]])
             self._paths_version = self._geom_version
         return self._paths

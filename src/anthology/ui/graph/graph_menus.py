@@ -7,7 +7,8 @@ public methods.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
@@ -23,10 +24,38 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
-if TYPE_CHECKING:
-    from anthology.ui.graph.graph_view import GraphView
+from anthology.graph.scene import GraphScene
 
-__all__ = ["GraphToolbar", "export_data_dialog", "export_picture_dialog", "node_menu"]
+__all__ = ["GraphToolbar", "MenuHost", "export_data_dialog", "export_picture_dialog", "node_menu"]
+
+
+class MenuHost(Protocol):
+    """What the menus and dialogs ask of the view (a QWidget: their parent)."""
+
+    scene: GraphScene
+    entryActivated: Any  # Signal(str)
+    entryActivatedNewTab: Any  # Signal(str)
+    pathRequested: Any  # Signal(str)
+
+    def show_local_graph(self, entry_id: str) -> None: ...
+
+    def unpin(self, entry_id: str) -> None: ...
+
+    def toggle_selected(self, entry_id: str) -> None: ...
+
+    def show_selection_neighbourhood(self, ids: Iterable[str] | None = None) -> None: ...
+
+    def export_png(self, path: str, width: int | None = None) -> tuple[int, int]: ...
+
+    def export_svg(self, path: str) -> int: ...
+
+    def export_graphml(self, path: str) -> int: ...
+
+    def export_json(self, path: str) -> int: ...
+
+
+def _parent(host: MenuHost) -> QWidget | None:
+    return host if isinstance(host, QWidget) else None
 
 
 def _action(
@@ -135,32 +164,32 @@ class GraphToolbar(QToolBar):
                 self.action_svg, self.action_graphml, self.action_json]  # fmt: skip
 
 
-def export_picture_dialog(view: GraphView, kind: str) -> None:
+def export_picture_dialog(view: MenuHost, kind: str) -> None:
     filt = "PNG image (*.png)" if kind == "png" else "SVG image (*.svg)"
     path, _ = QFileDialog.getSaveFileName(
-        view, f"Export graph as {kind.upper()}", f"graph.{kind}", filt
+        _parent(view), f"Export graph as {kind.upper()}", f"graph.{kind}", filt
     )
     if path:
         (view.export_png if kind == "png" else view.export_svg)(path)
 
 
-def export_data_dialog(view: GraphView, kind: str) -> None:
+def export_data_dialog(view: MenuHost, kind: str) -> None:
     filt = "GraphML (*.graphml)" if kind == "graphml" else "JSON (*.json)"
     path, _ = QFileDialog.getSaveFileName(
-        view, f"Export the shown graph as {kind.upper()}", f"graph.{kind}", filt
+        _parent(view), f"Export the shown graph as {kind.upper()}", f"graph.{kind}", filt
     )
     if path:
         try:
             (view.export_graphml if kind == "graphml" else view.export_json)(path)
         except OSError as exc:
-            QMessageBox.warning(view, "Export", f"Could not write {path}: {exc}")
+            QMessageBox.warning(_parent(view), "Export", f"Could not write {path}: {exc}")
 
 
-def node_menu(view: GraphView, entry_id: str) -> QMenu:
+def node_menu(view: MenuHost, entry_id: str) -> QMenu:
     """The right-click menu of a node: Open, Open in new tab, Show local graph, Unpin,
     Copy id; then Path to…, Neighbourhood of selection, Select / Deselect."""
     scene = view.scene
-    menu = QMenu(view)
+    menu = QMenu(_parent(view))
     menu.setObjectName("graphNodeMenu")
     menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     i = scene.index.get(entry_id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import numpy as np
 import pyqtgraph as pg
@@ -55,11 +56,11 @@ class LabelLayer(pg.GraphicsObject):
         self._elide: Callable[[str], str] | None = None
         self._short: dict[int, str] = {}
         self._edges = np.zeros((0, 2), dtype=np.int64)
-        self._rel_text: Sequence[str | None] = []
+        self._rel_text: Sequence[str | None] | np.ndarray = []
         self._rel_colors: list[QColor] = []
         self._rel_group = np.zeros(0, dtype=np.int64)
         self._rel_has = np.zeros(0, dtype=bool)
-        self.painted = None  # optional callable, called after every paint
+        self.painted: Callable[[], None] | None = None  # called after every paint
         self.shown: list[int] = []  # indices labelled by the last paint (tests, SVG export)
         self.relations_shown: list[int] = []  # edge indices whose relation was labelled
         self.alphas: dict[int, float] = {}
@@ -98,7 +99,7 @@ class LabelLayer(pg.GraphicsObject):
     def set_relations(
         self,
         edges: np.ndarray,
-        rel_text: Sequence[str | None],
+        rel_text: Sequence[str | None] | np.ndarray,
         group: np.ndarray,
         colors: list[QColor],
     ) -> None:
@@ -109,7 +110,7 @@ class LabelLayer(pg.GraphicsObject):
         self._rel_group = np.asarray(group, dtype=np.int64)
         self._rel_colors = list(colors)
         if isinstance(rel_text, np.ndarray):  # vectorised: a local graph per click
-            self._rel_has = np.not_equal(rel_text, None)
+            self._rel_has = np.not_equal(rel_text, cast(Any, None))
         else:  # once, not per paint (50,000 Python calls cost ~5 ms a frame)
             self._rel_has = np.fromiter((t is not None for t in rel_text), bool, len(rel_text))
         self.update()

@@ -6,6 +6,8 @@ laid over the nodes.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
@@ -22,6 +24,8 @@ __all__ = ["NodeLayer", "PassiveScatter"]
 class NodeLayer(pg.ScatterPlotItem):
     """Every node in one scatter item, plus the mouse behaviour of the graph."""
 
+    data: Any  # pyqtgraph's record array of the spots
+
     nodeClicked = Signal(int)
     nodeClickedNewTab = Signal(int)  # a middle-click, or a click with Ctrl held
     nodeShiftClicked = Signal(int)  # a click with Shift held: add to / drop from the selection
@@ -37,9 +41,9 @@ class NodeLayer(pg.ScatterPlotItem):
         self._version = 0
         self._cull: QRectF | None = None
         self._widget = None
-        self.cache = None
+        self._cache: ViewportCache | None = None  # pyqtgraph's __init__ calls setData first
         super().__init__(pxMode=True, antialias=True, pen=None, hoverable=False)
-        self.cache = ViewportCache(self, self._render_into)
+        self._cache = ViewportCache(self, self._render_into)
         self._sizes = np.zeros(0)
         self._hover = -1
         self._drag = -1
@@ -50,8 +54,13 @@ class NodeLayer(pg.ScatterPlotItem):
         super().invalidate()
 
     def refresh(self) -> None:
-        if self.cache is not None:
-            self.cache.refresh()
+        if self._cache is not None:
+            self._cache.refresh()
+
+    @property
+    def cache(self) -> ViewportCache:
+        assert self._cache is not None
+        return self._cache
 
     def viewRect(self):
         return self._cull if self._cull is not None else super().viewRect()
@@ -93,7 +102,7 @@ class NodeLayer(pg.ScatterPlotItem):
         # (None: the layer's own, set once): a QPen per node made a sprite key per node and
         # the atlas grew by every node style on every local graph.
         self.clear()
-        data = np.zeros(len(pos), dtype=self.data.dtype)
+        data: Any = np.zeros(len(pos), dtype=self.data.dtype)  # a record array
         for name in ("symbol", "pen", "data", "item"):
             data[name] = None
         data["x"], data["y"] = pos[:, 0], pos[:, 1]

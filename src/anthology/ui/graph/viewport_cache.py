@@ -301,6 +301,7 @@ class ViewportCache:
         p.resetTransform()
         if opacity is not None:
             p.setOpacity(opacity)
+        assert self.image is not None  # a blit follows a render
         p.drawImage(QPointF(round(dev.x()), round(dev.y())), self.image)
         p.restore()
 
