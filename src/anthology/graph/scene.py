@@ -553,9 +553,7 @@ class GraphScene:
         """Untyped links in the theme's mention colour, each relation in a palette colour."""
         g = palette_theme(self.theme).graph
         pal = g.groups
-        typed = [
-            (*rgba(pal[(j + 3) % len(pal)])[:3], 130) for j in range(len(self.relation_names))
-        ]
+        typed = [(*rgba(pal[(j + 3) % len(pal)])[:3], 130) for j in range(len(self.relation_names))]
         return [rgba(g.mention), *typed]
 
     def zoom_to(self, step: int) -> bool:
