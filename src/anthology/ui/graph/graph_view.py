@@ -49,7 +49,7 @@ import contextlib
 import math
 import weakref
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -70,7 +70,7 @@ from anthology.graph.export import write_graphml, write_node_link_json
 from anthology.graph.model import sanitize_graph
 from anthology.graph.paths import LinkPath, PathFinder
 from anthology.graph.scene import GraphScene
-from anthology.graph.settings import FILTER_KEYS, FORCE_KEYS, clean_settings, settings_from_store
+from anthology.graph.settings import FILTER_KEYS, FORCE_KEYS
 from anthology.ui.graph.graph_camera import GLIDE_MS, GraphCamera
 from anthology.ui.graph.graph_controls import GraphControls
 from anthology.ui.graph.graph_keys import GraphKeys
@@ -82,9 +82,9 @@ from anthology.ui.graph.graph_menus import (
     node_menu,
 )
 from anthology.ui.graph.graph_paint import THEMES, GraphPainter
+from anthology.ui.graph.graph_store import GraphStore, SettingsStore
 from anthology.ui.graph.layout_worker import LayoutSpec, LayoutThread
 from anthology.ui.graph.viewport_cache import device_coords
-from anthology.user_state import GRAPH_CAMERA, GRAPH_VIEW, clean_camera
 from anthology.vault import GraphData
 from anthology.vault.render.safe_text import tooltip_html
 
@@ -97,14 +97,6 @@ RELEASE_MS = 80
 def _stop_quietly(worker: LayoutThread) -> None:
     with contextlib.suppress(RuntimeError):  # the C++ object may already be gone at exit
         worker.stop()
-
-
-class SettingsStore(Protocol):
-    """Where the view's settings persist (a vault's :class:`~anthology.user_state.UserState`)."""
-
-    def get(self, key: str, default: Any = None, **kwargs: Any) -> Any: ...
-
-    def put(self, key: str, value: Any) -> None: ...
 
 
 def _timer(parent: QWidget, ms: int, slot: Any) -> QTimer:
@@ -130,17 +122,10 @@ class GraphView(QWidget):
         super().__init__(parent)
         self.setObjectName("graphView")
         self.scene = GraphScene()  # what is shown, where, and how it is marked
-        # Where this vault's settings persist: its user state, handed over by the window.
-        self._store: SettingsStore | None = None
-        self._vault_key: str | None = None
         self._tooltip = ""
         self._shut = False
         self._worker: LayoutThread | None = None
         self._legend_marks: list[str] = []
-        # where the view looked, per mode ("global" / "local"), for the vault's user state;
-        # the first rebuild after a vault opens shows the stored view instead of a fit
-        self._views: dict[str, Any] = {}
-        self._restore_pending = False
         self._follow_on_settle = False  # the next cooled simulation brings the reader back
         self._awaiting_paint = False
         self._release_timer = _timer(self, RELEASE_MS, self._release_layout)  # hold_layout
@@ -149,7 +134,13 @@ class GraphView(QWidget):
         self.keys = GraphKeys(self)  # the keyboard focus (arrows, Tab, Enter, Esc)
         self._build_ui()
         self._apply_theme()
-        self._save_timer = _timer(self, 400, self._save_settings)
+        # where this vault's settings and camera persist: its user state, from the window
+        self.store = GraphStore(
+            self,
+            lambda: self.scene.settings,
+            lambda: self.camera.state() if len(self.scene.shown) else None,
+            self._mode,
+        )
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -321,36 +312,13 @@ class GraphView(QWidget):
 
     def key_pan_zoom(self, event) -> bool:
         """Shift+arrows pan, +/− zoom, 0/Home fits.  True when handled."""
-        key = event.key()
-        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down) and not shift:
-            return False
-        self.camera.stop()
-        rect = self.vb.viewRect()
-        step_x, step_y = rect.width() * 0.1, rect.height() * 0.1
-        if key == Qt.Key.Key_Left:
-            self.vb.translateBy(x=-step_x, y=0)
-        elif key == Qt.Key.Key_Right:
-            self.vb.translateBy(x=step_x, y=0)
-        elif key == Qt.Key.Key_Up:
-            self.vb.translateBy(x=0, y=step_y)
-        elif key == Qt.Key.Key_Down:
-            self.vb.translateBy(x=0, y=-step_y)
-        elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
-            self.vb.scaleBy((1 / 1.25, 1 / 1.25))
-        elif key in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
-            self.vb.scaleBy((1.25, 1.25))
-        elif key in (Qt.Key.Key_0, Qt.Key.Key_Home):
-            self.fit()
-        else:
-            return False
-        return True
+        return self.camera.key(event, self.fit)
 
     def _toggle_controls(self, on: bool) -> None:
         self.controls_area.setVisible(on)
         if self.scene.settings.get("controls_open") != on:
             self.scene.settings["controls_open"] = on
-            self._schedule_save()
+            self.store.schedule()
 
     # ---- public API ------------------------------------------------------------------------
     def set_graph(
@@ -368,20 +336,17 @@ class GraphView(QWidget):
         ``vault_key`` loads that vault's settings from ``store`` and refits the view."""
         if self._shut:
             return
-        new_vault = vault_key != self._vault_key
+        new_vault = vault_key != self.store.vault_key
         if new_vault:
-            if self._vault_key is not None:
-                self._save_settings()
-            self._vault_key = vault_key
-            self._store = store
-            self._load_settings()
-            self._load_views()
+            palette = THEMES[self.scene.theme]["palette"]
+            self._show_settings(self.store.open(vault_key, store, palette))
+            self.camera.stop()
             self.scene.forget_vault()
             self.search_edit.blockSignals(True)
             self.search_edit.clear()
             self.search_edit.blockSignals(False)
         elif store is not None:
-            self._store = store  # the same vault opened again
+            self.store.store = store  # the same vault opened again
         was_empty = self.scene.load(data, positions, pinned, keep=not new_vault)
         self.controls.set_available(self.scene.kinds(), self.scene.relation_filter_names())
         self.controls.set_colour_mode_in_effect(self.scene.colour_mode())
@@ -391,7 +356,7 @@ class GraphView(QWidget):
         """Follow the entry pane: ring the node, extend the trail, recentre or rebuild."""
         if self._shut:
             return
-        if self.scene.follow(entry_id, force=self._restore_pending):
+        if self.scene.follow(entry_id, force=self.store.restore_pending):
             self._rebuild(refit=True)
         else:
             self._update_marks()
@@ -436,8 +401,8 @@ class GraphView(QWidget):
         if self._shut:
             return
         self._shut = True
+        self.store.close()
         with contextlib.suppress(RuntimeError):
-            self._save_timer.stop()
             for cache in (self.edges.cache, self.nodes.cache):
                 cache.timer.stop()
                 cache.cancel()
@@ -445,8 +410,6 @@ class GraphView(QWidget):
             self._zoom_timer.stop()
             self._release_timer.stop()
             self._frame_timer.stop()
-        if self._vault_key is not None:
-            self._save_settings()
         if self._worker is not None:
             self._worker.stop()  # late queued frames are dropped by _on_frame (_shut)
 
@@ -467,11 +430,11 @@ class GraphView(QWidget):
         st = self.scene.settings
         if st["local"] == local:
             return
-        self._remember_view()
+        self.store.remember()
         st["local"] = local
         if local and self.scene.local_centre is None:
             self.scene.local_centre = self.scene.current
-        self._schedule_save()
+        self.store.schedule()
         self._rebuild(refit=True)
 
     def toolbar_mode(self) -> str:
@@ -491,7 +454,7 @@ class GraphView(QWidget):
         if st["depth"] == depth:
             return
         st["depth"] = depth
-        self._schedule_save()
+        self.store.schedule()
         if st["local"]:
             self._rebuild(refit=True)
 
@@ -590,7 +553,7 @@ class GraphView(QWidget):
         for k in ("local", "depth", "controls_open"):  # the toolbar's, not the panel's
             values[k] = old[k]
         self.scene.settings = values
-        self._schedule_save()
+        self.store.schedule()
         if key in FORCE_KEYS:
             self._follow_on_settle = True
             if self._worker is not None:
@@ -602,57 +565,26 @@ class GraphView(QWidget):
                 self.controls.set_colour_mode_in_effect(self.scene.colour_mode())
             self._restyle()
 
-    def _schedule_save(self) -> None:
-        if not self._shut:
-            self._save_timer.start()
-
     def detach_store(self) -> None:
         """Save the settings into the vault's store and let go of it (it is being closed)."""
-        self._save_timer.stop()
-        self._save_settings()
-        self._store = None
+        self.store.detach()
 
-    def _load_settings(self) -> None:
-        store = self._store
-        stored = store.get(GRAPH_VIEW, clean=clean_settings) if store is not None else None
-        palette = THEMES[self.scene.theme]["palette"]
-        values = settings_from_store(stored, palette, first_open=store is not None)
+    def _show_settings(self, values: dict[str, Any]) -> None:
+        """A vault's settings loaded: the scene takes them, the panel and toolbar show them."""
         self.scene.settings = values
         self.controls.set_values(values)
         self.toolbar.show_values(int(values["depth"]), bool(values["controls_open"]))
         self.toolbar.show_mode(bool(values["local"]))
         self.controls_area.setVisible(bool(values["controls_open"]))
 
-    def _save_settings(self) -> None:
-        if self._vault_key is not None and self._store is not None:
-            self._store.put(GRAPH_VIEW, self.scene.settings)
-            self._remember_view()
-            self._store.put(GRAPH_CAMERA, dict(self._views))
-
     # the camera's state per vault and mode -----------------------------------------------
     def _mode(self) -> str:
         return "local" if self.scene.local else "global"
 
-    def _load_views(self) -> None:
-        store = self._store
-        stored = store.get(GRAPH_CAMERA, clean=clean_camera) if store is not None else None
-        self._views = dict(stored) if isinstance(stored, dict) else {}
-        self._restore_pending = True
-        self.camera.stop()
-
-    def _remember_view(self) -> None:
-        """Keep where the current mode looks (not while a restore is still to come, nor for
-        an empty graph: neither is a view the reader chose)."""
-        if self._restore_pending or len(self.scene.shown) == 0:
-            return
-        state = self.camera.state()
-        if state is not None:
-            self._views[self._mode()] = state
-
     def view_state(self) -> dict[str, Any]:
         """Where the view looks, per mode (what the user state keeps)."""
-        self._remember_view()
-        return dict(self._views)
+        self.store.remember()
+        return dict(self.store.views)
 
     # ---- the displayed graph --------------------------------------------------------------
     def _rebuild(self, refit: bool) -> None:
@@ -694,11 +626,9 @@ class GraphView(QWidget):
     def _refit(self, local: bool, has_centre: bool) -> None:
         """After a rebuild: the stored view of this mode if one is waiting (a relaunch),
         else a fit; either way the current node ends up on screen."""
-        if self._restore_pending and (has_centre or not local):
-            self._restore_pending = False
-            if self.camera.restore(self._views.get(self._mode())):
-                self._reveal(self.scene.current, animate=False)
-                return
+        if self.camera.restore(self.store.take_restore(has_centre or not local)):
+            self._reveal(self.scene.current, animate=False)
+            return
         self.fit(animate=local and self.isVisible())
 
     def _start_worker(self) -> None:
@@ -796,8 +726,8 @@ class GraphView(QWidget):
         # applied once the zoom gesture pauses: a size change re-renders every sprite
         if not self._shut:
             self._zoom_timer.start()
-            if not self.camera.gliding() and not self._restore_pending:
-                self._schedule_save()  # the view is part of the vault's user state
+            if not self.camera.gliding() and not self.store.restore_pending:
+                self.store.schedule()  # the view is part of the vault's user state
 
     def _apply_zoom_step(self) -> None:
         if self.scene.zoom_to(self._current_zoom_step()):
@@ -940,7 +870,7 @@ class GraphView(QWidget):
     def drawing(self) -> Drawing:
         """A plain snapshot of every node and edge shown (the scene's): what the PNG and
         SVG exports paint, whatever the zoom, caches or hover."""
-        return self.scene.drawing(self._vault_key or "graph")
+        return self.scene.drawing(self.store.vault_key or "graph")
 
     def export_png(self, path: str, width: int | None = None) -> tuple[int, int]:
         """The whole shown graph (not the viewport) as a PNG ``width`` px wide (default:
