@@ -39,7 +39,8 @@ def test_the_graph_model_imports_no_qt() -> None:
     code = (
         "import sys\n"
         "import anthology.graph, anthology.graph.paths, anthology.graph.groups, "
-        "anthology.graph.export, anthology.layout.placement, anthology.vault.query\n"
+        "anthology.graph.export, anthology.graph.scene, anthology.graph.settings, "
+        "anthology.layout.placement, anthology.vault.query\n"
         "print(sorted(m for m in ('PySide6', 'pyqtgraph', 'shiboken6') if m in sys.modules))\n"
     )
     out = subprocess.run(
