@@ -475,7 +475,7 @@ def test_theme_and_display_settings(qtbot, view):
     view.set_setting("node_size", 2.0)
     view.set_setting("label_by", "id")
     settle_paint(qtbot, view)
-    assert view.labels._text[0] == "E0"
+    assert view.drawing().labels[0] == "E0"
     view.set_theme("dark")
     assert view.view.backgroundBrush().color().name() == "#1e1e1e"
     with pytest.raises(ValueError):
