@@ -17,6 +17,7 @@ from anthology.graph.scene import (
     POSITION_LIMIT,
     TRAIL_LENGTH,
     GraphScene,
+    LabelRank,
     elide,
     rgba,
 )
@@ -203,6 +204,24 @@ def test_labels_are_titles_or_ids_and_long_ones_are_elided() -> None:
     assert elide("Short title") == "Short title"
     long = "On Layer Normalization in the Transformer Architecture"
     assert elide(long) == "On Layer Normalization in…" and len(elide(long)) <= 28
+
+
+def test_labels_come_hubs_first_fade_in_with_zoom_and_a_highlight_goes_before_all() -> None:
+    degree = np.array([40, 1, 1, 0, 2, 1] + [1] * 20)
+    rank = LabelRank(degree)
+    n = len(degree)
+    everything = np.ones(n, dtype=bool)
+    far = rank.choose(everything, zoom=0.01, threshold=1.3, forced=np.zeros(0, np.int64))
+    assert far.nodes.tolist() == [0]  # zoomed far out: only the hub, a landmark
+    near = rank.choose(everything, zoom=50.0, threshold=1.3, forced=np.zeros(0, np.int64))
+    assert near.nodes[0] == 0 and near.nodes[1] == 4  # then by degree
+    assert set(near.nodes.tolist()) == set(range(n)) and near.full.all()
+    hover = rank.choose(everything, zoom=0.01, threshold=1.3, forced=np.array([3, 99]))
+    assert hover.nodes.tolist()[:2] == [3, 0] and hover.forced[0]  # 99 is not a node
+    hidden = everything.copy()
+    hidden[0] = False  # off screen
+    assert 0 not in rank.choose(hidden, 50.0, 1.3, np.zeros(0, np.int64)).nodes
+    assert (rank.alpha(0.5, 1.3) <= rank.alpha(2.0, 1.3)).all()  # more with the zoom
 
 
 # ---- highlight and marks ---------------------------------------------------------------------

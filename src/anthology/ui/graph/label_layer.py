@@ -21,25 +21,23 @@ from PySide6.QtGui import (
 )
 
 from anthology.graph.drawing import claim
+from anthology.graph.scene import LabelRank
 from anthology.ui.graph.viewport_cache import device_coords, place, zoom_of
 
 __all__ = ["LabelLayer"]
 
 
 class LabelLayer(pg.GraphicsObject):
-    """Node labels (hubs first, fading in with zoom) and relation labels, in one item."""
+    """Node labels (hubs first, fading in with zoom: :class:`~anthology.graph.scene.LabelRank`)
+    and relation labels, in one item."""
 
-    MAX_LABELS = 200
-    HUB_LABELS = 12
     MAX_RELATION_LABELS = 150
 
     def __init__(self) -> None:
         super().__init__()
         self._pos = np.zeros((0, 2))
         self._text: list[str] = []
-        self._weight = np.zeros(0)  # >= 1; hubs larger, so they pass the threshold first
-        self._order = np.zeros(0, dtype=np.int64)
-        self._hubs = np.zeros(0, dtype=np.int64)  # far above the usual degree, by degree
+        self.rank = LabelRank()  # which labels come first (hubs), Qt-free
         self._radius = np.zeros(0)
         self._bounds = QRectF()
         self._margin = 0.0
@@ -81,12 +79,7 @@ class LabelLayer(pg.GraphicsObject):
         self._text = list(text)
         self._elide = elide
         self._short.clear()
-        deg = np.asarray(degree, dtype=np.float64)
-        self._weight = 1.0 + 0.75 * np.log2(1.0 + deg)
-        self._order = np.argsort(-deg, kind="stable")
-        linked = deg[deg > 0]
-        floor = max(4.0, 4.0 * float(np.median(linked))) if len(linked) else np.inf
-        self._hubs = self._order[deg[self._order] >= floor][: 4 * self.HUB_LABELS]
+        self.rank = LabelRank(degree)
         self._radius = np.asarray(radius, dtype=np.float64)
         self._widths.clear()
         self._forced = np.zeros(0, dtype=np.int64)
@@ -147,8 +140,6 @@ class LabelLayer(pg.GraphicsObject):
         m = self._margin
         return self._bounds.adjusted(-m, -m, m, m)
 
-    # a label is shown in full once the zoom carries it this far past its fade-in threshold
-    FULL_AT = 2.2
     FULL_CHARS = 90  # even zoomed in, a paragraph-long title is cut
 
     def label(self, i: int, full: bool) -> str:
@@ -172,8 +163,7 @@ class LabelLayer(pg.GraphicsObject):
 
     def alpha_for(self, zoom: float) -> np.ndarray:
         """Opacity of every label at ``zoom``: 0 below the threshold, ramping up to 1."""
-        t = self.threshold
-        return np.clip((zoom * self._weight - t) / (0.6 * t), 0.0, 1.0)
+        return self.rank.alpha(zoom, self.threshold)
 
     def paint(self, p: QPainter, option, widget=None) -> None:
         try:
@@ -219,20 +209,8 @@ class LabelLayer(pg.GraphicsObject):
             & (d[:, 1] > view.top() - 20)
             & (d[:, 1] < view.bottom() + 20)
         )
-        alpha = self.alpha_for(zoom)
-        # the biggest hubs in view are labelled at any zoom (if their label fits): an
-        # overview of a big vault gets its landmarks, not one nameless blob
-        hubs = self._hubs[self._hubs < n]
-        hubs = hubs[vis[hubs]][: self.HUB_LABELS]
-        if len(hubs):
-            alpha[hubs] = np.maximum(alpha[hubs], 0.9)
-        forced = self._forced[(self._forced >= 0) & (self._forced < n)]
-        is_forced = np.zeros(n, dtype=bool)
-        is_forced[forced] = True
-        order = self._order[(vis & ((alpha > 0.02) | is_forced))[self._order]]
-        if len(forced):
-            order = np.concatenate([forced[vis[forced]], order[~is_forced[order]]])
-        order = order[: self.MAX_LABELS]
+        choice = self.rank.choose(vis, zoom, self.threshold, self._forced)
+        order = choice.nodes
 
         p.save()
         p.resetTransform()
@@ -244,8 +222,8 @@ class LabelLayer(pg.GraphicsObject):
         idx = order.tolist()
         xy = d[order].tolist()
         rad = (self._radius[order] if len(self._radius) == n else np.full(len(order), 4.0)).tolist()
-        alist = np.where(is_forced[order], 1.0, alpha[order] * self._dim).tolist()
-        full_list = (zoom * self._weight[order] >= self.FULL_AT * self.threshold).tolist()
+        alist = np.where(choice.forced, 1.0, choice.alpha * self._dim).tolist()
+        full_list = choice.full.tolist()
         base = QColor(self._color)
         base_alpha = base.alphaF()
         colours: dict[int, QColor] = {}
