@@ -362,7 +362,7 @@ def _peer(app, g, pos, frames: int) -> dict[str, float]:
     gv.resize(VIEW_W, VIEW_H)
     vb = pg.ViewBox(lockAspect=True, enableMenu=False)
     gv.setCentralItem(vb)
-    deg = g.degrees()
+    deg = np.bincount(np.asarray(g.edges).ravel(), minlength=g.n)  # the peer sizes by degree
     item = pg.GraphItem()
     vb.addItem(item)
     palette = {"literature": "#7aa2f7", "practice": "#9ece6a", "note": "#e0af68"}

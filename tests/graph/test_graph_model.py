@@ -26,8 +26,8 @@ from anthology.graph import (
     visible,
 )
 from anthology.graph.export import write_graphml, write_node_link_json
-from anthology.graph.groups import migrate_settings
 from anthology.graph.paths import no_path_text
+from anthology.graph.settings import migrate_settings
 from anthology.layout.placement import place_missing
 from anthology.vault import GraphData, VaultIndex
 
@@ -39,7 +39,8 @@ def test_the_graph_model_imports_no_qt() -> None:
     code = (
         "import sys\n"
         "import anthology.graph, anthology.graph.paths, anthology.graph.groups, "
-        "anthology.graph.export, anthology.layout.placement, anthology.vault.query\n"
+        "anthology.graph.export, anthology.graph.scene, anthology.graph.settings, "
+        "anthology.layout.placement, anthology.vault.query\n"
         "print(sorted(m for m in ('PySide6', 'pyqtgraph', 'shiboken6') if m in sys.modules))\n"
     )
     out = subprocess.run(

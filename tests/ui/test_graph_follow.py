@@ -172,7 +172,7 @@ def test_relaunch_restores_the_view_with_the_current_node_on_screen(qtbot, vault
     qtbot.waitUntil(lambda: not graph.camera.gliding(), timeout=3000)
     p = graph.node_viewport_pos(current)
     # the reader zooms in around the current node
-    x, y = graph._dpos[graph.shown_ids().index(current)]
+    x, y = graph.scene.dpos[graph.shown_ids().index(current)]
     graph.vb.setRange(QRectF(x - 90, y - 60, 180, 120), padding=0)
     saved = graph.vb.viewRect()
     win.close()
@@ -194,7 +194,7 @@ def test_a_vault_switch_clears_the_node_search_and_the_view(qtbot, vaults, tmp_p
     win = make_window(qtbot, vaults[0], tmp_path)
     graph = win.graph
     graph.set_local(False)
-    graph.set_search(graph._data.titles[0])
+    graph.set_search(graph.scene.data.titles[0])
     assert graph.search_matches()
     graph.vb.setRange(QRectF(10_000, 10_000, 50, 50), padding=0)  # nothing in view
     win.open_vault(vaults[1])
@@ -237,8 +237,9 @@ def test_matches_pins_current_and_trail_have_their_own_marks(qtbot, view, theme)
     view.pin("Note 3", 150.0, 0.0)
     view.set_search("number 5")
     marks = {}
-    for j, colour, width, _extra, symbol in view._mark_spots:
-        marks.setdefault(view.shown_ids()[j], []).append((colour.name(), symbol, width))
+    for m in view.scene.marks:
+        colour = view.scene.mark_rgba(m)[:3]
+        marks.setdefault(view.shown_ids()[m.node], []).append((colour, m.symbol, m.width))
     current, trail, pin, match = (
         marks["Note 2"][0],
         marks["Note 1"][0],
@@ -271,7 +272,7 @@ def test_arrowheads_end_at_the_target_nodes_rim(qtbot, view):
         ).T
         tips = heads[:, 0]
         dist = np.hypot(*(tips - centres).T)
-        radius = view._sizes[ends] / 2
+        radius = view.scene.sizes[ends] / 2
         assert np.allclose(dist, radius, atol=1.5)  # on the rim, not off in space
         # the head points at the node: its base is farther from the centre than its tip
         base = (heads[:, 1] + heads[:, 2]) / 2

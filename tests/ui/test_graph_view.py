@@ -15,7 +15,7 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QSlider
 
 from anthology.graph import neighbourhood
 from anthology.ui.graph.graph_view import GraphView, sanitize_graph
@@ -168,7 +168,7 @@ def test_drag_moves_and_pins_then_double_click_unpins(qtbot, view):
     assert abs(now.x() - end.x()) <= 2 and abs(now.y() - end.y()) <= 2
     # the worker got the pin too
     x, y = view.positions()["E10"]
-    assert view._pins["E10"] == pytest.approx((x, y))
+    assert view.scene.pins["E10"] == pytest.approx((x, y))
     # what a real double-click delivers: press, release, double-click, release
     # (QTest.mouseDClick alone sends only the MouseButtonDblClick event)
     qtbot.wait(15)
@@ -273,7 +273,7 @@ def test_current_and_trail_are_marked(qtbot, view):
         view.set_current(k)
     assert view.current_id() == "E9"
     assert view.trail() == ["E2", "E1", "E9"]
-    marked = {view.shown_ids()[j] for j, *_ in view._mark_spots}
+    marked = {view.shown_ids()[j] for j, *_ in view.scene.marks}
     assert marked == {"E1", "E2", "E9"}
     view.set_current("nope")
     assert view.current_id() is None
@@ -301,7 +301,7 @@ def test_local_depth_2_is_exactly_the_ego_graph(qtbot, view):
     }
     # the local graph starts from the global coordinates
     glob = view.positions()
-    for k, (x, y) in zip(view.shown_ids(), view._dpos.tolist(), strict=True):
+    for k, (x, y) in zip(view.shown_ids(), view.scene.dpos.tolist(), strict=True):
         if k not in view.pinned_ids():
             assert (x, y) == pytest.approx(glob[k]), k
     # back to global: everything again
@@ -400,11 +400,11 @@ def test_colour_groups_by_tag_and_query(qtbot, view):
     g = small(tags=tags)
     view.set_graph(g, grid_positions(g), "v")
     view.set_setting("color_by", "tag")
-    assert [name for name, _ in view._groups] == ["ml", "nlp"]
-    assert view._brush_idx[0] == view._brush_idx[1] != view._brush_idx[2]
+    assert [name for name, _ in view.scene.groups] == ["ml", "nlp"]
+    assert view.scene.colour_index[0] == view.scene.colour_index[1] != view.scene.colour_index[2]
     view.set_setting("color_by", "query")
     view.set_setting("group_query", "tag:nlp; Title 1")
-    idx = dict(zip(view.shown_ids(), view._brush_idx.tolist(), strict=True))
+    idx = dict(zip(view.shown_ids(), view.scene.colour_index.tolist(), strict=True))
     assert idx["E2"] == 2 and idx["E1"] == 3 and idx["E10"] == 3 and idx["E5"] == 0
 
 
@@ -449,20 +449,15 @@ def test_saved_pins_are_pinned_again(qtbot, view):
 def test_force_sliders_reach_the_engine(qtbot, view):
     g = small()
     view.set_graph(g, grid_positions(g), "v")
-    view.controls._sliders["link_distance"].setValue(95)
+    view.controls.findChild(QSlider, "slider_link_distance").setValue(95)
     assert view.settings()["link_distance"] == pytest.approx(100.0)
-    assert view._force_params().link_distance == pytest.approx(100.0)
-    view.controls._sliders["repel"].setValue(100)
-    assert view._force_params().repel_strength == pytest.approx(-100.0)
+    assert view.scene.force_params().link_distance == pytest.approx(100.0)
+    view.controls.findChild(QSlider, "slider_repel").setValue(100)
+    assert view.scene.force_params().repel_strength == pytest.approx(-100.0)
     qtbot.waitSignal(view.layoutSettled, timeout=10000).wait()
 
 
 def test_long_titles_are_elided_and_the_legend_can_be_hidden(qtbot, view):
-    from anthology.ui.graph.graph_view import _elide
-
-    assert _elide("Short title") == "Short title"
-    long = "On Layer Normalization in the Transformer Architecture"
-    assert _elide(long) == "On Layer Normalization in…" and len(_elide(long)) <= 28
     g = small()
     view.set_graph(g, grid_positions(g), "v")
     assert view.legend.isVisibleTo(view)
@@ -480,7 +475,7 @@ def test_theme_and_display_settings(qtbot, view):
     view.set_setting("node_size", 2.0)
     view.set_setting("label_by", "id")
     settle_paint(qtbot, view)
-    assert view.labels._text[0] == "E0"
+    assert view.drawing().labels[0] == "E0"
     view.set_theme("dark")
     assert view.view.backgroundBrush().color().name() == "#1e1e1e"
     with pytest.raises(ValueError):
@@ -609,7 +604,7 @@ def test_five_thousand_orphans(qtbot, view):
     view.set_paused(True)
     settle_paint(qtbot, view)
     assert len(view.shown_ids()) == 5000
-    assert np.isfinite(view._dpos).all()
+    assert np.isfinite(view.scene.dpos).all()
     view.set_setting("orphans", False)
     assert view.shown_ids() == []
 
@@ -623,7 +618,7 @@ def test_one_hub_with_ten_thousand_links(qtbot, view):
     pos["E0"] = (0.0, 0.0)
     view.set_graph(g, pos, "v")
     settle_paint(qtbot, view)
-    assert view._sizes[0] == view._sizes.max()
+    assert view.scene.sizes[0] == view.scene.sizes.max()
     view.hover("E0")
     assert len(view.highlighted_ids()) == n
     settle_paint(qtbot, view)
@@ -641,7 +636,7 @@ def test_self_links_and_duplicate_edges(qtbot, view):
     view.set_graph(g, None, "v")
     assert sorted(view.shown_edges()) == [("E0", "E1"), ("E1", "E0"), ("E1", "E2")]
     qtbot.waitSignal(view.layoutSettled, timeout=10000).wait()
-    assert np.isfinite(view._dpos).all()
+    assert np.isfinite(view.scene.dpos).all()
 
 
 def test_unresolved_links_are_ghost_nodes(qtbot, view):
@@ -651,7 +646,7 @@ def test_unresolved_links_are_ghost_nodes(qtbot, view):
     view.set_setting("ghosts", True)
     assert view.shown_ids() == ["E0", "E1", "E2", "E3"]
     settle_paint(qtbot, view)
-    assert view._brush_idx[2] == view._brush_idx[3] == 1  # the ghost colour
+    assert view.scene.colour_index[2] == view.scene.colour_index[3] == 1  # the ghost colour
     # a click on a ghost does not open anything
     with qtbot.assertNotEmitted(view.entryActivated, wait=50):
         qtbot.mouseClick(
@@ -668,21 +663,21 @@ def test_nan_positions_are_skipped(qtbot, view):
     pos["E4"] = (1e300, -1e300)
     view.set_graph(g, pos, "v")
     view.set_paused(True)
-    assert np.isfinite(view._dpos).all()
-    assert np.abs(view._dpos).max() <= 1e6
+    assert np.isfinite(view.scene.dpos).all()
+    assert np.abs(view.scene.dpos).max() <= 1e6
     # a frame full of NaN from the worker keeps the last good positions
-    before = view._dpos.copy()
+    before = view.scene.dpos.copy()
     bad = before.copy()
     bad[0] = np.nan
     bad[5] = (np.inf, 3.0)
-    view._on_frame(view._generation, bad)
-    assert np.isfinite(view._dpos).all()
-    assert view._dpos[0] == pytest.approx(before[0])
-    view._on_frame(view._generation, np.full_like(before, np.nan))
-    assert np.isfinite(view._dpos).all()
-    view._on_frame(view._generation, np.zeros((3, 2)))  # wrong shape: ignored
-    view._on_frame(view._generation - 1, before + 5)  # stale generation: ignored
-    assert view._dpos[0] == pytest.approx(before[0])
+    view.worker().frame.emit(view.scene.generation, bad)
+    assert np.isfinite(view.scene.dpos).all()
+    assert view.scene.dpos[0] == pytest.approx(before[0])
+    view.worker().frame.emit(view.scene.generation, np.full_like(before, np.nan))
+    assert np.isfinite(view.scene.dpos).all()
+    view.worker().frame.emit(view.scene.generation, np.zeros((3, 2)))  # wrong shape: ignored
+    view.worker().frame.emit(view.scene.generation - 1, before + 5)  # stale generation: ignored
+    assert view.scene.dpos[0] == pytest.approx(before[0])
     settle_paint(qtbot, view)
 
 
@@ -779,7 +774,7 @@ def test_pan_blits_the_caches_and_zoom_rerenders_after_the_gesture(qtbot, view):
 def test_a_slow_edge_layer_sharpens_in_slices_to_the_same_picture(qtbot, view, monkeypatch):
     """A layer slow to draw renders its sharp image a slice per event-loop turn, the stale
     image shown meanwhile, and the result is the picture a one-go render makes."""
-    from anthology.ui.graph.graph_items import EdgeLayer
+    from anthology.ui.graph.edge_layer import EdgeLayer
 
     monkeypatch.setattr(EdgeLayer, "PROGRESSIVE_EDGES", 100)
     monkeypatch.setattr(EdgeLayer, "CHUNK_EDGES", 50)  # 600 edges: 12+ steps
@@ -812,7 +807,7 @@ def test_dense_edges_drawn_through_opaque_layers_look_as_translucent_strokes(qtb
     edges cross, and keeps the colours of the groups."""
     from PySide6.QtGui import QColor, QPainter, QTransform
 
-    from anthology.ui.graph.graph_items import EdgeLayer
+    from anthology.ui.graph.edge_layer import EdgeLayer
 
     rng = np.random.default_rng(3)
     pos = rng.uniform(0, 400, (300, 2))
@@ -848,7 +843,7 @@ def test_node_sprites_looked_up_per_style_match_pyqtgraphs_own(qtbot):
     rectangles pyqtgraph's per-point lookup gives."""
     import pyqtgraph as pg
 
-    from anthology.ui.graph.graph_items import NodeLayer
+    from anthology.ui.graph.node_layer import NodeLayer
 
     rng = np.random.default_rng(2)
     n = 2000
@@ -1045,7 +1040,7 @@ def test_node_records_and_picture_match_pyqtgraphs_set_data(qtbot):
     cost 4 ms at 10,000 nodes): the same records as setData's."""
     import pyqtgraph as pg
 
-    from anthology.ui.graph.graph_items import NodeLayer
+    from anthology.ui.graph.node_layer import NodeLayer
 
     rng = np.random.default_rng(5)
     n = 500
@@ -1113,10 +1108,10 @@ def test_opening_an_entry_holds_the_simulation_until_the_panes_are_painted(qtbot
     view.set_graph(g, None, "v")
     view.set_local(True)
     view.set_current(g.ids[0])
-    qtbot.waitUntil(lambda: view._worker is not None and view._worker.ticks > 0, timeout=30000)
+    qtbot.waitUntil(lambda: view.worker() is not None and view.worker().ticks > 0, timeout=30000)
     view.hold_layout()
-    assert view._worker.held()
+    assert view.worker().held()
     view.set_current(g.ids[1])  # the rebuild while held: its layout waits its turn
-    qtbot.waitUntil(lambda: not view._worker.held(), timeout=30000)
-    ticks = view._worker.ticks
-    qtbot.waitUntil(lambda: view._worker.ticks > ticks, timeout=30000)
+    qtbot.waitUntil(lambda: not view.worker().held(), timeout=30000)
+    ticks = view.worker().ticks
+    qtbot.waitUntil(lambda: view.worker().ticks > ticks, timeout=30000)

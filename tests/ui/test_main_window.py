@@ -484,7 +484,7 @@ def test_what_the_vault_loaded_is_kept_out_of_the_cyclic_collectors_walks(
     win.show()
     qtbot.waitUntil(lambda: win.settled, timeout=20000)
     qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=10000)
-    graph_data = win.graph._data
+    graph_data = win.graph.scene.data
     assert not any(o is graph_data for o in gc.get_objects())  # not walked any more
     assert win.show_entry("SOTA-050")  # the window reads on as before
     win._freeze_heap()  # as after a refresh: what was frozen is collected, then frozen again

@@ -183,9 +183,9 @@ def test_groups_page_colours_by_folder_by_default_and_groups_win(qtbot, view, mo
     view.set_graph(g, None, "v")
     controls = view.controls
     assert "top folder" in controls.color_in_effect.text()  # no kinds: Auto is by folder
-    assert [name for name, _ in view._groups] == ["Left", "Right"]
-    left = view._brush_idx[view.shown_ids().index("Left/Note 0")]
-    assert left != view._brush_idx[view.shown_ids().index("Right/Note 4")]
+    assert [name for name, _ in view.scene.groups] == ["Left", "Right"]
+    left = view.scene.colour_index[view.shown_ids().index("Left/Note 0")]
+    assert left != view.scene.colour_index[view.shown_ids().index("Right/Note 4")]
     # a tag group, coloured with the colour dialog, then moved first: it wins
     controls.group_kind.setCurrentIndex(controls.group_kind.findData("tag:"))
     controls.add_group_button.click()
@@ -196,20 +196,21 @@ def test_groups_page_colours_by_folder_by_default_and_groups_win(qtbot, view, mo
     row.colour_button.click()
     assert view.settings()["groups"] == [{"query": "tag:ml", "color": "#123456"}]
     ids = view.shown_ids()
-    table = view._brush_table
-    tagged = view._brush_idx[ids.index("Left/Note 1")]  # ml/vision: nested under ml
+    table = view.painter.brush_table
+    tagged = view.scene.colour_index[ids.index("Left/Note 1")]  # ml/vision: nested under ml
     assert table[tagged].name() == "#123456"
-    assert table[view._brush_idx[ids.index("Left/Note 0")]].name() != "#123456"
+    assert table[view.scene.colour_index[ids.index("Left/Note 0")]].name() != "#123456"
     controls.add_group("folder:Left", "#abcdef")
     view.controls.group_rows()[1].edit.editingFinished.emit()
-    assert table[view._brush_idx[ids.index("Left/Note 1")]].name() == "#123456"  # first wins
+    first_wins = table[view.scene.colour_index[ids.index("Left/Note 1")]]
+    assert first_wins.name() == "#123456"
     controls.group_rows()[1].moved.emit(1, -1)
-    table = view._brush_table
-    assert table[view._brush_idx[ids.index("Left/Note 1")]].name() == "#abcdef"
+    table = view.painter.brush_table
+    assert table[view.scene.colour_index[ids.index("Left/Note 1")]].name() == "#abcdef"
     # Louvain communities as the base colouring
     controls.color_by.setCurrentIndex(controls.color_by.findData("community"))
     assert view.settings()["color_by"] == "community"
-    assert any(name.startswith("Community") for name, _ in view._groups)
+    assert any(name.startswith("Community") for name, _ in view.scene.groups)
 
 
 def test_saved_group_query_is_migrated_into_groups(qtbot, view, tmp_path):

@@ -8,7 +8,10 @@
 - :mod:`.export`: the shown graph as GraphML and node-link JSON;
 - :mod:`.drawing`: what the view shows as plain data (the snapshot the PNG and SVG exports
   paint, the SVG writer), and the geometry the view and the exports share (arrowheads,
-  the label grid).
+  the label grid);
+- :mod:`.scene`: the view's state (positions, pins, trail, selection, the shown graph, sizes
+  per zoom step, highlight, marks, labels), which the Qt view only draws;
+- :mod:`.settings`: the graph's settings, their defaults, validation and migrations.
 
 Initial positions are :mod:`anthology.layout.placement`'s (one implementation, the
 engine's). Tested without a display (``tests/graph``).

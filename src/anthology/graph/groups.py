@@ -35,7 +35,6 @@ __all__ = [
     "colour_nodes",
     "communities",
     "groups_from_settings",
-    "migrate_settings",
 ]
 
 PREFERRED_KINDS = ("literature", "practice", "note")  # palette slots 0, 1, 2
@@ -72,21 +71,6 @@ def groups_from_settings(st: Mapping[str, Any]) -> list[Group]:
     for row in st.get("groups") or ():
         if isinstance(row, dict) and str(row.get("query", "")).strip():
             out.append(Group(str(row["query"]).strip(), str(row.get("color") or "#888888")))
-    return out
-
-
-def migrate_settings(stored: dict[str, Any], palette: Sequence[str]) -> dict[str, Any]:
-    """Saved settings from before ordered groups: a ``group_query`` of ``;``-separated
-    queries coloured by the palette becomes that many groups with those colours."""
-    out = dict(stored)
-    queries = [q.strip() for q in str(out.get("group_query") or "").split(";") if q.strip()]
-    if queries and not out.get("groups"):
-        out["groups"] = [
-            Group(q, palette[j % len(palette)]).to_json() for j, q in enumerate(queries)
-        ]
-        out["group_query"] = ""
-        if out.get("color_by") == "query":
-            out["color_by"] = "auto"
     return out
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from anthology.graph.settings import DEFAULTS, MENTION
 from anthology.vault.graph_data import GraphData
 from anthology.vault.model import _telling_folders
 from anthology.vault.query import (
@@ -43,8 +44,6 @@ __all__ = [
     "shown_graph",
     "visible",
 ]
-
-MENTION = "mention"  # the filter/legend name of untyped body links (relation None)
 
 
 def sanitize_graph(data: GraphData) -> GraphData:
@@ -111,13 +110,14 @@ class Filters:
 
     @classmethod
     def from_settings(cls, st: Mapping[str, Any]) -> Filters:
+        """The filters of the graph's settings (:mod:`anthology.graph.settings`)."""
         wanted = tuple(t.strip().lstrip("#") for t in str(st.get("tags", "")).split(","))
         return cls(
             hidden_kinds=frozenset(st.get("hidden_kinds") or ()),
             tags=tuple(t for t in wanted if t),
             hidden_relations=frozenset(st.get("hidden_relations") or ()),
-            orphans=bool(st.get("orphans", True)),
-            ghosts=bool(st.get("ghosts", False)),
+            orphans=bool(st.get("orphans", DEFAULTS["orphans"])),
+            ghosts=bool(st.get("ghosts", DEFAULTS["ghosts"])),
         )
 
 

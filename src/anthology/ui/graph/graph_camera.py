@@ -13,11 +13,13 @@ Qt-only in that it drives a ``pg.ViewBox``; :func:`bulk_box` is plain numpy.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEasingCurve, QObject, QPointF, QRectF, QVariantAnimation
+from PySide6.QtCore import QEasingCurve, QObject, QPointF, QRectF, Qt, QVariantAnimation
+from PySide6.QtGui import QKeyEvent
 
 __all__ = ["GLIDE_MS", "GraphCamera", "bulk_box"]
 
@@ -152,4 +154,31 @@ class GraphCamera(QObject):
             return False
         self.stop()
         self.vb.setRange(QRectF(cx - w / 2, cy - h / 2, w, h), padding=0)
+        return True
+
+    def key(self, event: QKeyEvent, fit: Callable[[], None]) -> bool:
+        """Shift+arrows pan, +/− zoom, 0/Home ``fit()``.  True when handled."""
+        key = event.key()
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down) and not shift:
+            return False
+        self.stop()
+        rect = self.vb.viewRect()
+        step_x, step_y = rect.width() * 0.1, rect.height() * 0.1
+        if key == Qt.Key.Key_Left:
+            self.vb.translateBy(x=-step_x, y=0)
+        elif key == Qt.Key.Key_Right:
+            self.vb.translateBy(x=step_x, y=0)
+        elif key == Qt.Key.Key_Up:
+            self.vb.translateBy(x=0, y=step_y)
+        elif key == Qt.Key.Key_Down:
+            self.vb.translateBy(x=0, y=-step_y)
+        elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.vb.scaleBy((1 / 1.25, 1 / 1.25))
+        elif key in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
+            self.vb.scaleBy((1.25, 1.25))
+        elif key in (Qt.Key.Key_0, Qt.Key.Key_Home):
+            fit()
+        else:
+            return False
         return True

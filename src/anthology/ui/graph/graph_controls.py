@@ -1,6 +1,7 @@
 """The collapsible settings panel of the graph view (forces, display, filters, groups).
 
-:class:`GraphControls` only edits a plain ``dict`` of settings (see :data:`DEFAULTS`) and
+:class:`GraphControls` only edits a plain ``dict`` of settings (see
+:data:`anthology.graph.settings.DEFAULTS`) and
 emits ``settingsChanged(key)``; the view applies them and persists them per vault.
 """
 
@@ -29,50 +30,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from anthology.graph.settings import DEFAULTS, RANGES, defaults
 from anthology.vault.shown import plain_text
 
-MENTION = "mention"  # the filter/legend name of untyped body links (relation None)
-
-DEFAULTS: dict[str, Any] = {
-    # forces (→ ForceParams)
-    "center": 0.05,  # ForceParams.gravity: the pull towards the centre
-    "repel": -30.0,  # ForceParams.repel_strength
-    "link_strength": None,  # None: the engine's default (1 / min degree); else a float
-    "link_distance": 30.0,
-    # display
-    "node_size": 1.0,
-    "link_width": 1.0,
-    "text_fade": 1.3,  # zoom at which an unlinked node's label is fully shown; hubs earlier
-    "arrows": False,
-    "legend": True,
-    "label_by": "title",  # "title" | "id" (long titles are elided)
-    # filters
-    "hidden_kinds": [],
-    "tags": "",  # comma-separated: show only entries with one of these tags
-    "hidden_relations": [],
-    "orphans": True,
-    "ghosts": False,
-    # groups (anthology.graph.groups): a base colouring, then the ordered groups over it
-    "color_by": "auto",  # "auto" (kind, else top folder) | "kind" | "folder" | "tag" |
-    #                      "community" | "query" (the old ";"-separated group_query)
-    "groups": [],  # [{"query": "folder:Daily", "color": "#e06c75"}, …]: first match wins
-    "group_query": "",  # before "groups"; migrated into them when a vault's settings load
-    # mode
-    "local": False,
-    "depth": 1,
-    "controls_open": False,
-}
-
 # slider name → (min, max, steps) mapping floats onto the int slider range
-_SLIDERS: dict[str, tuple[float, float, int]] = {
-    "center": (0.0, 0.5, 100),
-    "repel": (-300.0, 0.0, 150),
-    "link_strength": (0.0, 2.0, 100),
-    "link_distance": (5.0, 250.0, 245),
-    "node_size": (0.3, 3.0, 54),
-    "link_width": (0.3, 4.0, 37),
-    "text_fade": (0.1, 8.0, 79),
-}
+_STEPS = {"center": 100, "repel": 150, "link_strength": 100, "link_distance": 245,
+          "node_size": 54, "link_width": 37, "text_fade": 79}  # fmt: skip
+_SLIDERS: dict[str, tuple[float, float, int]] = {k: (*RANGES[k], _STEPS[k]) for k in RANGES}
 _LABELS = {
     "center": "Centre force",
     "repel": "Repel force",
@@ -148,44 +112,6 @@ class _GroupRow(QWidget):
             f"background: {QColor(colour).name()}; border-radius: 7px; min-width: 14px; "
             "max-width: 14px; min-height: 14px; max-height: 14px;"
         )
-
-
-def defaults() -> dict[str, Any]:
-    return copy.deepcopy(DEFAULTS)
-
-
-def _usable(key: str, value: Any, default: Any) -> bool:
-    """Whether ``value`` may stand for setting ``key`` (whose default is ``default``)."""
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    if key in _SLIDERS:
-        # finite, and within reach of the sliders (a huge one overflows their scale)
-        return (value is None and default is None) or (number and abs(value) <= 1e6)
-    if key == "depth":
-        return number and isinstance(value, int) and 1 <= value <= 3
-    if isinstance(default, bool | str):
-        return type(value) is type(default)
-    if key == "groups":
-        return isinstance(value, list)
-    if isinstance(default, list):
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    return True
-
-
-def clean_settings(stored: Any) -> dict[str, Any]:
-    """The usable part of a saved ``graph.view`` (the ``clean`` of ``UserState.get``): each
-    setting of the wrong type, not finite or out of range is dropped (its default stands),
-    and so is each group row that is not ``{"query": str, "color": str}``. A value that is
-    not a mapping at all raises ``TypeError``."""
-    if not isinstance(stored, dict):
-        raise TypeError(f"a mapping of settings, not {type(stored).__name__}")
-    out = {k: v for k, v in stored.items() if k not in DEFAULTS or _usable(k, v, DEFAULTS[k])}
-    if isinstance(out.get("groups"), list):
-        out["groups"] = [
-            g for g in out["groups"]
-            if isinstance(g, dict) and isinstance(g.get("query"), str)
-            and isinstance(g.get("color", ""), str | None)
-        ]  # fmt: skip
-    return out
 
 
 class GraphControls(QWidget):

@@ -24,7 +24,7 @@ from anthology.graph.drawing import (
     label_spots,
     svg,
 )
-from anthology.ui.graph.graph_items import pairs_path, triangles_path
+from anthology.ui.graph.edge_layer import pairs_path, triangles_path
 
 __all__ = ["export_png", "export_svg", "render_image"]
 
@@ -87,8 +87,8 @@ def render_image(d: Drawing, width: int) -> QImage:
             p.setBrush(_qcolor(rgba))
             p.drawPath(path)
         p.setBrush(Qt.BrushStyle.NoBrush)
-        for j, c, width_, extra, symbol in d.rings:
-            pen = QPen(_qcolor(c))
+        for j, ring, width_, extra, symbol in d.rings:
+            pen = QPen(_qcolor(ring))
             pen.setWidthF(width_)
             p.setPen(pen)
             r = float(d.radius[j] + extra / 2)
@@ -108,6 +108,6 @@ def render_image(d: Drawing, width: int) -> QImage:
 def export_png(d: Drawing, path: str | Path, width: int = 2400) -> tuple[int, int]:
     """Write ``d`` as a PNG ``width`` px wide; returns (width, height)."""
     img = render_image(d, width)
-    if not img.save(str(path), "PNG"):
+    if not img.save(str(path), "PNG"):  # type: ignore[call-overload]  # stubs say bytes
         raise OSError(f"could not write {path}")
     return img.width(), img.height()

@@ -1,0 +1,330 @@
+"""The graph's scene and settings, without a display: what the view is told to draw.
+
+Positions kept over a live reload, pins, the trail, local graphs, sizes per zoom step, the
+highlight (hover, path, search), the marks and their colours, labels, the export's Drawing,
+and the settings schema (validation, migration, what a vault opens with)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from anthology.graph.model import Filters
+from anthology.graph.paths import Hop, LinkPath
+from anthology.graph.scene import (
+    POSITION_LIMIT,
+    TRAIL_LENGTH,
+    GraphScene,
+    LabelRank,
+    elide,
+    rgba,
+)
+from anthology.graph.settings import (
+    DEFAULTS,
+    MENTION,
+    clean_settings,
+    defaults,
+    settings_from_store,
+)
+from anthology.palette import theme
+from anthology.vault import GraphData
+
+
+def star(n: int = 6, relations: list[str | None] | None = None) -> GraphData:
+    """E0 a hub linked to E1..E(n-1); E(n-1) also to E(n-2)."""
+    edges = [(0, k) for k in range(1, n)] + [(n - 1, n - 2)]
+    rels = relations if relations is not None else [None] * len(edges)
+    return GraphData(
+        ids=[f"E{k}" for k in range(n)],
+        titles=[f"Title {k}" for k in range(n)],
+        kinds=[""] * n,
+        tags=[[] for _ in range(n)],
+        edges=edges,
+        relations=rels,
+        paths=[f"E{k}.md" for k in range(n)],
+    )
+
+
+def grid(g: GraphData) -> dict[str, tuple[float, float]]:
+    return {k: (float(10 * j), float(-5 * j)) for j, k in enumerate(g.ids)}
+
+
+def walk(*ids: str) -> LinkPath:
+    """A path along ``ids``; each link as written in the star (from E0, or E5 → E4)."""
+    hops = tuple(Hop(a, b, None, a == "E0") for a, b in itertools.pairwise(ids))
+    return LinkPath(ids, hops)
+
+
+def loaded(g: GraphData | None = None, positions=None, **settings) -> GraphScene:
+    g = g or star()
+    s = GraphScene()
+    s.settings.update(settings)
+    s.load(g, grid(g) if positions is None else positions, (), keep=False)
+    s.rebuild()
+    s.restyle(0)
+    return s
+
+
+# ---- loading and positions -------------------------------------------------------------------
+def test_a_live_reload_keeps_known_positions_and_settles_only_what_changed() -> None:
+    g = star()
+    s = loaded(g)
+    assert s.rebuild().alpha == 0.0  # every position known, nothing changed: no simulation
+    s.set_display_positions(s.dpos + 3.0)  # the simulation moved the nodes
+    moved = s.positions()
+    # the same vault read again with one more entry: the others stay where they were
+    bigger = star(7)
+    s.load(bigger, grid(g), (), keep=True)
+    start = s.rebuild()
+    for k, xy in moved.items():
+        assert s.positions()[k] == pytest.approx(xy)
+    assert 0.1 <= start.alpha <= 0.3  # a gentle settle, not a fresh layout
+    assert np.isfinite(s.dpos).all()  # the new node placed beside its neighbours
+
+
+def test_a_new_graph_without_positions_is_laid_out_from_scratch_and_bad_positions_skipped() -> None:
+    g = star()
+    s = GraphScene()
+    s.load(g, {"E1": (float("nan"), 0.0), "E2": "garbage", "E3": (1e300, 0.0)}, (), keep=False)
+    start = s.rebuild()
+    assert np.isfinite(start.positions).all()
+    assert tuple(s.gpos[s.index["E3"]]) == (POSITION_LIMIT, 0.0)  # clamped, not dropped
+    assert start.alpha == 0.3  # one node known: most of it settles, not from scratch
+    fresh = GraphScene()
+    fresh.load(g, None, (), keep=False)
+    assert fresh.rebuild().alpha == 1.0  # nothing known: a full layout
+
+
+def test_pins_hold_their_place_and_reach_the_simulation() -> None:
+    g = star()
+    s = GraphScene()
+    s.load(g, grid(g), ["E3", "nope"], keep=False)
+    start = s.rebuild()
+    j = s.local_index("E3")
+    assert s.pins == {"E3": grid(g)["E3"]}
+    assert (j, *grid(g)["E3"]) in start.pins
+    assert s.pin("E1", 5e9, -5e9) == s.local_index("E1")
+    assert s.pins["E1"] == (POSITION_LIMIT, -POSITION_LIMIT)  # clamped
+    assert s.position_of("E1") == (POSITION_LIMIT, -POSITION_LIMIT)
+    assert s.unpin("E1") == s.local_index("E1") and "E1" not in s.pins
+    assert s.unpin("E1") is None  # not pinned any more
+    assert s.pin("nope", 0.0, 0.0) is None
+
+
+def test_simulation_frames_are_cleaned_and_stale_ones_dropped() -> None:
+    s = loaded()
+    before = s.dpos.copy()
+    bad = before.copy()
+    bad[0] = np.nan
+    bad[2] = (np.inf, 3.0)
+    pos = s.frame(s.generation, bad)
+    assert pos is not None and np.isfinite(pos).all()
+    assert pos[0] == pytest.approx(before[0])  # the last good position
+    assert s.frame(s.generation, np.zeros((2, 2))) is None  # wrong shape
+    assert s.frame(s.generation - 1, before + 5) is None  # an older graph's
+    s.dragging = 1
+    held = s.frame(s.generation, before + 7)
+    assert held is not None and held[1] == pytest.approx(before[1])  # under the pointer
+    assert held[2] == pytest.approx(before[2] + 7)
+
+
+# ---- following the reader, local graphs ------------------------------------------------------
+def test_the_trail_follows_the_reader_and_is_marked() -> None:
+    s = loaded()
+    for k in ("E1", "E2", "E1", "E4"):
+        s.follow(k)
+    assert s.current == "E4"
+    assert s.trail == ["E2", "E1", "E4"]
+    marked = {s.shown_ids()[m.node]: m for m in s.update_marks()}
+    assert set(marked) == {"E1", "E2", "E4"}
+    assert marked["E4"].role == "accent" and marked["E1"].role == "trail"
+    # the older a visit, the fainter its ring
+    assert marked["E2"].alpha is not None and marked["E1"].alpha is not None
+    assert marked["E2"].alpha < marked["E1"].alpha
+    s.follow("nope")
+    assert s.current is None
+    g = star(30)
+    s = loaded(g)
+    for k in g.ids:
+        s.follow(k)
+    assert len(s.trail) == TRAIL_LENGTH and s.trail[-1] == g.ids[-1]
+
+
+def test_the_local_graph_follows_the_current_entry_and_a_selection() -> None:
+    s = loaded(local=True, depth=1)
+    assert s.follow("E1") is True  # a new centre: rebuild
+    s.rebuild()
+    assert set(s.shown_ids()) == {"E0", "E1"}
+    assert s.follow("E1") is False  # the same centre: only the marks change
+    s.set_selection(["E2", "E5", "nope", "E2"])
+    assert s.selection == ["E2", "E5"]
+    s.selection_centres = list(s.selection)
+    s.rebuild()
+    assert set(s.shown_ids()) == {"E0", "E2", "E4", "E5"}
+    assert s.follow("E1") is True  # the reader moves on: the local graph follows again
+    assert s.selection_centres == []
+
+
+# ---- sizes, colours, labels ------------------------------------------------------------------
+def test_hubs_are_biggest_and_sizes_follow_the_zoom_in_quantised_steps() -> None:
+    s = loaded()
+    hub = s.local_index("E0")
+    assert s.sizes[hub] == s.sizes.max()
+    assert np.all(np.round(s.sizes * 2) == s.sizes * 2)  # half pixels: few sprites
+    base = s.sizes.copy()
+    assert s.zoom_to(4) is True
+    assert s.sizes[hub] > base[hub]
+    assert s.zoom_to(4) is False  # the same step: nothing to redo
+    far = s.zoom_factor(-40)
+    assert far == pytest.approx(0.05**0.5)  # far out nodes shrink to dots, not to nothing
+    assert s.zoom_step_of(0.0) == 0 and s.zoom_step_of(float("nan")) == 0
+    assert s.zoom_step_of(2.0) == 4  # 2 px per unit: four quarter-octave steps
+
+
+def test_colour_groups_and_edge_colours_come_from_the_theme() -> None:
+    g = star(relations=["see also", "see also", None, None, None, "cites"])
+    s = loaded(g, groups=[{"query": "E1", "color": "#123456"}])
+    j = s.local_index("E1")
+    assert s.node_colours[s.colour_index[j]] == "#123456"
+    assert ("E1", "#123456") in s.groups
+    colours = s.edge_colours()
+    assert colours[0] == rgba(theme("dark").graph.mention)  # the mentions
+    assert len(colours) == 3 and all(c[3] == 130 for c in colours[1:])  # two relations
+    names = [name for name, _ in s.legend_relations()]
+    assert names == ["see also", "cites", MENTION]
+
+
+def test_labels_are_titles_or_ids_and_long_ones_are_elided() -> None:
+    s = loaded()
+    assert s.label_texts()[s.local_index("E2")] == "Title 2"
+    s.settings["label_by"] = "id"
+    assert s.label_texts()[s.local_index("E2")] == "E2"
+    assert elide("Short title") == "Short title"
+    long = "On Layer Normalization in the Transformer Architecture"
+    assert elide(long) == "On Layer Normalization in…" and len(elide(long)) <= 28
+
+
+def test_labels_come_hubs_first_fade_in_with_zoom_and_a_highlight_goes_before_all() -> None:
+    degree = np.array([40, 1, 1, 0, 2, 1] + [1] * 20)
+    rank = LabelRank(degree)
+    n = len(degree)
+    everything = np.ones(n, dtype=bool)
+    far = rank.choose(everything, zoom=0.01, threshold=1.3, forced=np.zeros(0, np.int64))
+    assert far.nodes.tolist() == [0]  # zoomed far out: only the hub, a landmark
+    near = rank.choose(everything, zoom=50.0, threshold=1.3, forced=np.zeros(0, np.int64))
+    assert near.nodes[0] == 0 and near.nodes[1] == 4  # then by degree
+    assert set(near.nodes.tolist()) == set(range(n)) and near.full.all()
+    hover = rank.choose(everything, zoom=0.01, threshold=1.3, forced=np.array([3, 99]))
+    assert hover.nodes.tolist()[:2] == [3, 0] and hover.forced[0]  # 99 is not a node
+    hidden = everything.copy()
+    hidden[0] = False  # off screen
+    assert 0 not in rank.choose(hidden, 50.0, 1.3, np.zeros(0, np.int64)).nodes
+    assert (rank.alpha(0.5, 1.3) <= rank.alpha(2.0, 1.3)).all()  # more with the zoom
+
+
+# ---- highlight and marks ---------------------------------------------------------------------
+def test_hover_wins_over_a_path_and_a_path_over_the_search() -> None:
+    s = loaded()
+    s.set_search("title 3")
+    h = s.update_highlight()
+    assert h.kind == "search" and s.search_matches() == ["E3"]
+    path = walk("E1", "E0", "E2")
+    assert s.set_path(path) is False  # every node shown
+    h = s.update_highlight()
+    assert h.kind == "path" and s.highlighted_ids() == {"E0", "E1", "E2"}
+    assert sorted(map(sorted, s.highlighted_edges())) == [["E0", "E1"], ["E0", "E2"]]
+    assert s.set_hover(s.local_index("E5")) == "E5 — Title 5"
+    h = s.update_highlight()
+    assert h.kind == "hover" and s.highlighted_ids() == {"E5", "E0", "E4"}
+    assert s.highlighted_edges() == []  # while hovering the path's links are not drawn strong
+    s.set_hover(-1)
+    s.set_path(None)
+    s.set_search("")
+    assert s.update_highlight().kind == "" and s.highlighted_ids() == set()
+
+
+def test_a_path_through_hidden_nodes_asks_for_the_global_graph() -> None:
+    s = loaded(local=True)
+    s.follow("E1")
+    s.rebuild()
+    assert s.set_path(walk("E1", "E0", "E5")) is True
+
+
+@pytest.mark.parametrize("name", ["dark", "light"])
+def test_every_mark_has_its_own_colour_or_shape_in_both_themes(name: str) -> None:
+    s = loaded()
+    s.theme = name
+    s.follow("E1")
+    s.follow("E2")
+    s.pin("E3", 1.0, 1.0)
+    s.set_search("title 5")
+    s.toggle_selected("E4")
+    marks = {s.shown_ids()[m.node]: m for m in s.update_marks()}
+    current, trail, pin, match, chosen = (marks[k] for k in ("E2", "E1", "E3", "E5", "E4"))
+    colours = {s.mark_rgba(m)[:3] for m in (current, pin, match, chosen)}
+    assert len(colours) == 4
+    assert pin.symbol == "s" and match.symbol == "o"
+    assert current.width >= 2 * trail.width
+    assert s.legend_marks() == ["current", "trail", "pin", "match"]
+
+
+# ---- the export's snapshot -------------------------------------------------------------------
+def test_the_drawing_is_what_is_shown_with_the_theme_colours() -> None:
+    s = loaded(arrows=True, link_width=2.0)
+    s.follow("E1")
+    s.update_marks()
+    d = s.drawing("vault")
+    assert d.ids == s.shown_ids() and d.title == "vault"
+    assert d.labels[0] == "Title 0" and d.arrows and d.edge_width == 2.0
+    assert d.background == rgba(theme("dark").graph.background)
+    assert d.degree[s.local_index("E0")] == 5
+    assert [r[0] for r in d.rings] == [s.local_index("E1")]
+    assert len(d.fill) == len(d.ids) and np.isfinite(d.pos).all()
+
+
+def test_colours_that_are_not_colours_are_grey() -> None:
+    assert rgba("#102030") == (16, 32, 48, 255)
+    assert rgba("#10203080") == (16, 32, 48, 128)
+    assert rgba("#abc") == (170, 187, 204, 255)
+    assert rgba("red") == rgba("#zzzzzz") == (136, 136, 136, 255)
+
+
+# ---- settings --------------------------------------------------------------------------------
+def test_saved_settings_are_cleaned_value_by_value() -> None:
+    cleaned = clean_settings(
+        {
+            "repel": "strong",
+            "link_distance": 1e300,
+            "depth": 7,
+            "arrows": 1,
+            "label_by": "id",
+            "hidden_kinds": ["a", 3],
+            "groups": [{"query": "tag:x", "color": "#fff"}, {"query": 5}, "junk"],
+            "unknown": 1,
+        }
+    )
+    assert "repel" not in cleaned and "link_distance" not in cleaned and "depth" not in cleaned
+    assert "arrows" not in cleaned and "hidden_kinds" not in cleaned
+    assert cleaned["label_by"] == "id"
+    assert cleaned["groups"] == [{"query": "tag:x", "color": "#fff"}]
+    with pytest.raises(TypeError):
+        clean_settings(["not", "a", "mapping"])
+
+
+def test_a_vault_opens_with_its_settings_migrated_or_else_the_local_graph() -> None:
+    palette = ["#111111", "#222222"]
+    first = settings_from_store(None, palette, first_open=True)
+    assert first["local"] is True  # a vault's first graph is the current entry's neighbourhood
+    assert settings_from_store(None, palette, first_open=False)["local"] is False
+    old = settings_from_store(
+        {"group_query": "tag:a; folder:B", "color_by": "query", "depth": 2}, palette, True
+    )
+    assert old["groups"] == [
+        {"query": "tag:a", "color": "#111111"},
+        {"query": "folder:B", "color": "#222222"},
+    ]
+    assert old["color_by"] == "auto" and old["depth"] == 2 and old["local"] is False
+    assert defaults() == DEFAULTS and defaults() is not DEFAULTS
+    assert Filters.from_settings({}) == Filters.from_settings(DEFAULTS)
