@@ -92,49 +92,49 @@ class PreferencesDialog(QDialog):
         self.setObjectName("preferencesDialog")
         self.setWindowTitle("Preferences")
         form = QFormLayout(self)
-        self.size = QDoubleSpinBox()
-        self.size.setRange(MIN_SIZE, MAX_SIZE)
-        self.size.setSingleStep(STEP)
-        self.size.setDecimals(1)
-        self.size.setSuffix(" pt")
+        self.font_size_box = QDoubleSpinBox()
+        self.font_size_box.setRange(MIN_SIZE, MAX_SIZE)
+        self.font_size_box.setSingleStep(STEP)
+        self.font_size_box.setDecimals(1)
+        self.font_size_box.setSuffix(" pt")
         self.family = QComboBox()
         self.family.addItems(["Sans serif", "Serif"])
         self.readable = QCheckBox("Readable line width (a centred column)")
-        self.width = QSpinBox()
-        self.width.setRange(MIN_WIDTH, MAX_WIDTH)
-        self.width.setSingleStep(20)
-        self.width.setSuffix(" px")
-        form.addRow("Font size", self.size)
+        self.width_box = QSpinBox()
+        self.width_box.setRange(MIN_WIDTH, MAX_WIDTH)
+        self.width_box.setSingleStep(20)
+        self.width_box.setSuffix(" px")
+        form.addRow("Font size", self.font_size_box)
         form.addRow("Body font", self.family)
         form.addRow(self.readable)
-        form.addRow("Line width", self.width)
+        form.addRow("Line width", self.width_box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         self.set_settings(current)
-        self.size.valueChanged.connect(self._emit)
+        self.font_size_box.valueChanged.connect(self._emit)
         self.family.currentIndexChanged.connect(self._emit)
         self.readable.toggled.connect(self._emit)
-        self.width.valueChanged.connect(self._emit)
+        self.width_box.valueChanged.connect(self._emit)
 
     def set_settings(self, s: ReadingSettings) -> None:
         """Show ``s`` (changed elsewhere, e.g. by Ctrl+=) without emitting."""
-        for w in (self.size, self.family, self.readable, self.width):
+        for w in (self.font_size_box, self.family, self.readable, self.width_box):
             w.blockSignals(True)
-        self.size.setValue(s.font_size)
+        self.font_size_box.setValue(s.font_size)
         self.family.setCurrentIndex(1 if s.serif else 0)
         self.readable.setChecked(s.readable)
-        self.width.setValue(s.width)
-        self.width.setEnabled(s.readable)
-        for w in (self.size, self.family, self.readable, self.width):
+        self.width_box.setValue(s.width)
+        self.width_box.setEnabled(s.readable)
+        for w in (self.font_size_box, self.family, self.readable, self.width_box):
             w.blockSignals(False)
 
     def settings(self) -> ReadingSettings:
         return ReadingSettings(
-            self.size.value(), self.family.currentIndex() == 1, self.readable.isChecked(),
-            self.width.value(),
+            self.font_size_box.value(), self.family.currentIndex() == 1, self.readable.isChecked(),
+            self.width_box.value(),
         ).clamped()  # fmt: skip
 
     def _emit(self, *_args: object) -> None:
-        self.width.setEnabled(self.readable.isChecked())
+        self.width_box.setEnabled(self.readable.isChecked())
         self.changed.emit(self.settings())
