@@ -13,7 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QImageWriter,
+    QPainter,
+    QPainterPath,
+    QPen,
+)
 
 from anthology.graph.drawing import (
     FONT_PX,
@@ -87,8 +96,8 @@ def render_image(d: Drawing, width: int) -> QImage:
             p.setBrush(_qcolor(rgba))
             p.drawPath(path)
         p.setBrush(Qt.BrushStyle.NoBrush)
-        for j, c, width_, extra, symbol in d.rings:
-            pen = QPen(_qcolor(c))
+        for j, rgba, width_, extra, symbol in d.rings:
+            pen = QPen(_qcolor(rgba))
             pen.setWidthF(width_)
             p.setPen(pen)
             r = float(d.radius[j] + extra / 2)
@@ -108,6 +117,9 @@ def render_image(d: Drawing, width: int) -> QImage:
 def export_png(d: Drawing, path: str | Path, width: int = 2400) -> tuple[int, int]:
     """Write ``d`` as a PNG ``width`` px wide; returns (width, height)."""
     img = render_image(d, width)
-    if not img.save(str(path), "PNG"):
-        raise OSError(f"could not write {path}")
+    # a writer, not QImage.save (whose format PySide6 takes as str, its stubs as bytes); it
+    # also says why a write failed
+    writer = QImageWriter(str(path), b"PNG")
+    if not writer.write(img):
+        raise OSError(f"could not write {path}: {writer.errorString()}")
     return img.width(), img.height()

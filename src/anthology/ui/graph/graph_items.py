@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -308,7 +309,8 @@ class ViewportCache:
         p.resetTransform()
         if opacity is not None:
             p.setOpacity(opacity)
-        p.drawImage(QPointF(round(dev.x()), round(dev.y())), self.image)
+        if self.image is not None:  # a blit follows a render: there is one
+            p.drawImage(QPointF(round(dev.x()), round(dev.y())), self.image)
         p.restore()
 
     def _prepare(self, tr: QTransform, view: QRectF, bounds: QRectF, dpr: float):
@@ -409,7 +411,7 @@ class EdgeLayer(pg.GraphicsObject):
         self._group = np.asarray(group, dtype=np.int64)
         self._colors = list(colors) or [QColor(128, 128, 128)]
         self._hl_edges = np.zeros(0, dtype=np.int64)
-        self._group_list: list[int] | None = None
+        self._group_list = None
         self._geom_version += 1
         self._touch()
 
@@ -503,7 +505,7 @@ class EdgeLayer(pg.GraphicsObject):
         """The edges as QPainterPaths in item coordinates, (group, sublayer, path) each;
         rebuilt only when the positions or the edges change (zoom and pan re-use them)."""
         if self._paths_version != self._geom_version:
-            finite = np.isfinite(self._pos).all(axis=1)
+            finite = np.asarray(np.isfinite(self._pos).all(axis=1))
             self._paths = self._group_paths(finite[self._edges[:, 0]] & finite[self._edges[:, 1]])
             self._paths_version = self._geom_version
         return self._paths
@@ -771,6 +773,7 @@ def triangles_path(heads: np.ndarray) -> QPainterPath:
 class NodeLayer(pg.ScatterPlotItem):
     """Every node in one scatter item, plus the mouse behaviour of the graph."""
 
+    data: np.ndarray[Any, np.dtype[np.void]]  # pyqtgraph's record array, a row per node
     nodeClicked = Signal(int)
     nodeClickedNewTab = Signal(int)  # a middle-click, or a click with Ctrl held
     nodeShiftClicked = Signal(int)  # a click with Shift held: add to / drop from the selection
@@ -786,8 +789,8 @@ class NodeLayer(pg.ScatterPlotItem):
         self._version = 0
         self._cull: QRectF | None = None
         self._widget = None
-        self.cache = None
         super().__init__(pxMode=True, antialias=True, pen=None, hoverable=False)
+        # after Qt's __init__: a signal connected to a half-made item outlives its deletion
         self.cache = ViewportCache(self, self._render_into)
         self._sizes = np.zeros(0)
         self._hover = -1
@@ -1043,11 +1046,11 @@ class LabelLayer(pg.GraphicsObject):
         self._elide: Callable[[str], str] | None = None
         self._short: dict[int, str] = {}
         self._edges = np.zeros((0, 2), dtype=np.int64)
-        self._rel_text: Sequence[str | None] = []
+        self._rel_text: Sequence[str | None] | np.ndarray = []
         self._rel_colors: list[QColor] = []
         self._rel_group = np.zeros(0, dtype=np.int64)
         self._rel_has = np.zeros(0, dtype=bool)
-        self.painted = None  # optional callable, called after every paint
+        self.painted: Callable[[], None] | None = None  # called after every paint
         self.shown: list[int] = []  # indices labelled by the last paint (tests, SVG export)
         self.relations_shown: list[int] = []  # edge indices whose relation was labelled
         self.alphas: dict[int, float] = {}
@@ -1086,7 +1089,7 @@ class LabelLayer(pg.GraphicsObject):
     def set_relations(
         self,
         edges: np.ndarray,
-        rel_text: Sequence[str | None],
+        rel_text: Sequence[str | None] | np.ndarray,
         group: np.ndarray,
         colors: list[QColor],
     ) -> None:
@@ -1097,7 +1100,7 @@ class LabelLayer(pg.GraphicsObject):
         self._rel_group = np.asarray(group, dtype=np.int64)
         self._rel_colors = list(colors)
         if isinstance(rel_text, np.ndarray):  # vectorised: a local graph per click
-            self._rel_has = np.not_equal(rel_text, None)
+            self._rel_has = np.not_equal(rel_text, np.array(None))  # stubs refuse a bare None
         else:  # once, not per paint (50,000 Python calls cost ~5 ms a frame)
             self._rel_has = np.fromiter((t is not None for t in rel_text), bool, len(rel_text))
         self.update()

@@ -50,7 +50,7 @@ import contextlib
 import math
 import weakref
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -75,7 +75,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
-from anthology.graph.drawing import Drawing, finite_positions
+from anthology.graph.drawing import Drawing, Rgba, finite_positions
 from anthology.graph.export import write_graphml, write_node_link_json
 from anthology.graph.groups import (
     base_mode,
@@ -171,6 +171,11 @@ def _stop_quietly(worker: LayoutThread) -> None:
         worker.stop()
 
 
+def _rgba(c: QColor) -> Rgba:
+    """``c`` as the drawing's plain (r, g, b, a)."""
+    return (c.red(), c.green(), c.blue(), c.alpha())
+
+
 @dataclass
 class LayerData:
     """Everything the layers draw, from the model (:mod:`anthology.graph`) and the style:
@@ -190,7 +195,9 @@ class LayerData:
 class SettingsStore(Protocol):
     """Where the view's settings persist (a vault's :class:`~anthology.user_state.UserState`)."""
 
-    def get(self, key: str, default: Any = None) -> Any: ...
+    def get(
+        self, key: str, default: Any = None, *, clean: Callable[[Any], Any] | None = None
+    ) -> Any: ...
 
     def put(self, key: str, value: Any) -> None: ...
 
@@ -667,7 +674,7 @@ class GraphView(QWidget):
             self._local_centre = self._current
         rels = [r for r, _ in Counter(r for r in data.relations if r).most_common()]
         self._relation_names = rels
-        lookup = {r: 1 + j for j, r in enumerate(rels)}
+        lookup: dict[str | None, int] = {r: 1 + j for j, r in enumerate(rels)}
         self._rel_group_full = np.fromiter(
             (lookup.get(r, 0) for r in data.relations), np.int64, len(data.relations)
         )
@@ -1073,11 +1080,11 @@ class GraphView(QWidget):
             self._refit(local, bool(centres))
             self._follow_on_settle = True
         self._restyle(rebuild=True)
-        self._start_worker()
+        worker = self._start_worker()
         if alpha > 0:
             self.edges.cache.expect_motion()
             self.nodes.cache.expect_motion()
-        self._worker.load(
+        worker.load(
             self._generation,
             LayoutSpec(
                 n=len(shown),
@@ -1105,7 +1112,7 @@ class GraphView(QWidget):
                 return
         self.fit(animate=local and self.isVisible())
 
-    def _start_worker(self) -> None:
+    def _start_worker(self) -> LayoutThread:
         if self._worker is None:
             self._worker = LayoutThread(max_fps=30.0)
             self._worker.frame.connect(self._on_frame)
@@ -1116,6 +1123,7 @@ class GraphView(QWidget):
             weakref.finalize(self, _stop_quietly, self._worker)
             if self.action_pause.isChecked():
                 self._worker.set_paused(True)
+        return self._worker
 
     def _on_frame(self, generation: int, arr) -> None:
         shown = False
@@ -1607,7 +1615,7 @@ class GraphView(QWidget):
         if self._pins.pop(entry_id, None) is None:
             return
         i = self._index.get(entry_id)
-        hit = np.flatnonzero(self._shown == i) if i is not None else []
+        hit = np.flatnonzero(self._shown == i) if i is not None else np.zeros(0, np.int64)
         if len(hit) and self._worker is not None:
             self._worker.unpin(int(hit[0]), reheat=0.3)
         self._update_marks()
@@ -1733,9 +1741,9 @@ class GraphView(QWidget):
         ids = self.shown_ids()
         base = self._base_sizes if len(self._base_sizes) == n else np.full(n, 8.0)
         table = self._brush_table or [QColor(t["node"])]
-        fill = [table[int(k) % len(table)].getRgb() for k in self._brush_idx.tolist()]
+        fill = [_rgba(table[int(k) % len(table)]) for k in self._brush_idx.tolist()]
         if len(fill) != n:
-            fill = [QColor(t["node"]).getRgb()] * n
+            fill = [_rgba(QColor(t["node"]))] * n
         edges = np.asarray(self._sub_edges, dtype=np.int64).reshape(-1, 2)
         degree = np.bincount(edges.ravel(), minlength=n) if len(edges) else np.zeros(n, int)
         labels = self._label_texts()
@@ -1750,14 +1758,14 @@ class GraphView(QWidget):
             degree=degree,
             edges=edges,
             edge_group=np.asarray(self._edge_group, dtype=np.int64),
-            edge_colours=[c.getRgb() for c in colours],
+            edge_colours=[_rgba(c) for c in colours],
             edge_width=float(self.settings().get("link_width", 1.0)),
             arrows=bool(self.settings().get("arrows", False)),
-            background=QColor(t["background"]).getRgb(),
-            text=QColor(t["text"]).getRgb(),
+            background=_rgba(QColor(t["background"])),
+            text=_rgba(QColor(t["text"])),
             title=self._vault_key or "graph",
             rings=[
-                (j, c.getRgb(), w, extra, sym)
+                (j, _rgba(c), w, extra, sym)
                 for j, c, w, extra, sym in self._mark_spots
                 if 0 <= j < n
             ],
