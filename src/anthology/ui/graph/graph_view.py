@@ -50,7 +50,7 @@ import contextlib
 import math
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -589,7 +589,7 @@ class GraphView(QWidget):
     def set_graph(
         self,
         data: GraphData,
-        positions: dict[str, tuple[float, float]] | None = None,
+        positions: Mapping[str, Sequence[float]] | None = None,  # (x, y, …): a Position too
         vault_key: str = "",
         *,
         pinned: Iterable[str] = (),
