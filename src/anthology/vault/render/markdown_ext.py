@@ -1,6 +1,6 @@
 """Markdown → Qt-friendly HTML for one entry body: python-markdown plus Obsidian's dialect.
 
-One pass over the source (:class:`~.source._SourcePreprocessor`) finds, outside code (by
+One pass over the source (:class:`~.source.SourcePreprocessor`) finds, outside code (by
 :func:`anthology.vault.links.mask_code`, the same rule the indexer uses), the spans that
 python-markdown must not touch: fenced code (highlighted here, ``demo`` fences too), TeX
 math, ``[[wikilinks]]`` and ``![[embeds]]``, ``%%comments%%``, ``^block-ids`` and body
@@ -39,7 +39,7 @@ from .context import (
     RenderContext,
 )
 from .sanitize import sanitise_html
-from .source import _SourcePreprocessor, _TrustedStash
+from .source import SourcePreprocessor, TrustedStash
 from .theme import callout_style
 from .urls import url_policy
 
@@ -133,7 +133,7 @@ class _StyledInline(InlineProcessor):
         return el, m.start(0), m.end(0)
 
 
-class _PageTreeprocessor(_TrustedStash, Treeprocessor):
+class _PageTreeprocessor(TrustedStash, Treeprocessor):
     """Anchors on headings, task boxes, table styling, and the vault's link/image rules."""
 
     def run(self, root: etree.Element) -> None:
@@ -416,7 +416,7 @@ class AnthologyExtension(Extension):
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         trusted: set[int] = set()
         ctx = self.ctx
-        md.preprocessors.register(_SourcePreprocessor(md, ctx, trusted), "anthology-source", 28)
+        md.preprocessors.register(SourcePreprocessor(md, ctx, trusted), "anthology-source", 28)
         md.parser.blockprocessors.register(_CalloutProcessor(md.parser, ctx), "callout", 21)
         md.inlinePatterns.register(
             _StyledInline(

@@ -184,7 +184,7 @@ def _defuse_brackets(text: str, ctx: RenderContext) -> str:
     return "".join(paragraphs)
 
 
-class _TrustedStash:
+class TrustedStash:
     """Our own HTML goes through python-markdown's stash, marked trusted: the sanitiser
     cleans only what the entry's author wrote, never the renderer's markup."""
 
@@ -201,7 +201,7 @@ class _TrustedStash:
         return placeholder
 
 
-class _SourcePreprocessor(_TrustedStash, Preprocessor):
+class SourcePreprocessor(TrustedStash, Preprocessor):
     def _block(self, html: str, prefix: str) -> str:
         """A placeholder on a paragraph of its own, for a span that starts mid-line."""
         ph = self.stash(html)
