@@ -9,14 +9,18 @@ also bumps ``SCHEMA_VERSION``).
 
 from __future__ import annotations
 
+import re
+import shlex
 import sqlite3
 import sys
 from pathlib import Path
 
+from anthology.paths import entries_dir
 from anthology.vault.index import VaultIndex
 from anthology.vault.schema import SCHEMA_VERSION, create_schema
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "schema" / "index.txt"
+ROOT = Path(__file__).resolve().parent.parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "schema" / "index.txt"
 
 
 def schema_of(conn: sqlite3.Connection) -> str:
@@ -63,6 +67,37 @@ def test_a_new_index_has_the_recorded_schema(tmp_path: Path) -> None:
     finally:
         conn.close()
     assert f"user_version {SCHEMA_VERSION}\n" in GOLDEN.read_text(encoding="utf-8")
+
+
+def test_the_readmes_scripting_examples_fit_the_index(tmp_path: Path) -> None:
+    """The README's sqlite-utils lines ask tables and columns the index has, and find rows
+    in the bundled anthology (their SQL run here through sqlite3: sqlite-utils is the
+    reader's tool, not a dependency); the tables it lists are the index's."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"\(`pipx install sqlite-utils`\).*?```sh\n(.+?)```\n\n(.+?)\n\n", readme, re.S)
+    assert m, "README has no sqlite-utils examples"
+    db = tmp_path / "index.sqlite"
+    VaultIndex.open(entries_dir(), db).close()
+    conn = sqlite3.connect(db)
+    try:
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master "
+                                                   "WHERE type = 'table'")}  # fmt: skip
+        for line in m.group(1).splitlines():
+            tool, command, where, *rest = shlex.split(line)
+            assert (tool, where) == ("sqlite-utils", "INDEX")
+            if command == "tables":
+                assert rest == ["--counts"]
+            elif command == "query":
+                assert conn.execute(rest[0]).fetchall()
+            else:
+                assert command == "search", line
+                table, words, _c, column = rest
+                sql = f"SELECT {column} FROM {table} WHERE {table} MATCH ?"
+                assert conn.execute(sql, (words,)).fetchall()
+        named = set(re.findall(r"`(\w+)`", m.group(2)))
+        assert named == {t for t in tables if not t.startswith("entries_fts_")} - {"meta"}
+    finally:
+        conn.close()
 
 
 if __name__ == "__main__":  # write the record from the current code
