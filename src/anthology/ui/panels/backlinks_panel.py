@@ -556,7 +556,7 @@ class _InertDocument(QTextDocument):
         self.asked: list[str] = [] if asked is None else asked
 
     def loadResource(self, type: int, name: QUrl | str) -> object:
-        self.asked.append(QUrl(name).toString())
+        self.asked.append(name.toString() if isinstance(name, QUrl) else name)
         return None
 
 

@@ -717,7 +717,7 @@ class EntryPane(QTextBrowser):
         return vault_file(self._vault_root, rel)
 
     def loadResource(self, type_: int, url: QUrl | str) -> object:
-        url = QUrl(url)  # Qt hands a QUrl; its signature allows a str
+        url = url if isinstance(url, QUrl) else QUrl(url)
         if int(type_) != int(QTextDocument.ResourceType.ImageResource):
             return QByteArray()  # no style sheets, no documents: nothing outside the page
         key = url.toString()

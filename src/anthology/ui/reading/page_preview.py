@@ -92,10 +92,9 @@ class PreviewBrowser(QTextBrowser):
     def loadResource(self, type_: int, url: QUrl | str) -> object:
         """Our formulas, and the vault's pictures as the pane loads them; never None: Qt
         would read the name as a file of the working folder itself (``./vault:pic.png``)."""
-        url = QUrl(url)  # Qt hands a QUrl; its signature allows a str
         if int(type_) != int(QTextDocument.ResourceType.ImageResource):
             return QByteArray()
-        key = url.toString()
+        key = url.toString() if isinstance(url, QUrl) else url
         scheme = key.partition(":")[0].lower()
         image: QImage | None = None
         data = self.rendered.resources.get(key) if self.rendered is not None else None
