@@ -119,21 +119,18 @@ import os, signal, sqlite3, sys
 from pathlib import Path
 from anthology.vault import schema
 point = sys.argv[3]
-real_connect, real_utils = sqlite3.connect, schema._sqlite_utils
+real_connect = sqlite3.connect
+def kill_at_entries(action, arg1, *_):
+    if action == sqlite3.SQLITE_CREATE_TABLE and arg1 == "entries":
+        os.kill(os.getpid(), signal.SIGKILL)  # meta and files are made, entries not
+    return sqlite3.SQLITE_OK
 def connect(*args, **kwargs):
     conn = real_connect(*args, **kwargs)
     if point == "opened":
         os.kill(os.getpid(), signal.SIGKILL)
+    conn.set_authorizer(kill_at_entries)
     return conn
-def utils():
-    module = real_utils()
-    class Database(module.Database):
-        def __getitem__(self, name):
-            if name == "entries":
-                os.kill(os.getpid(), signal.SIGKILL)
-            return super().__getitem__(name)
-    return type("M", (), {"Database": Database})
-schema.sqlite3.connect, schema._sqlite_utils = connect, utils
+schema.sqlite3.connect = connect
 from anthology.vault.index import VaultIndex
 VaultIndex.open(Path(sys.argv[1]), Path(sys.argv[2]))
 """

@@ -77,26 +77,25 @@ def test_the_readme_documents_every_cli_command() -> None:
     assert set(sub.choices) == set(COMMANDS)
 
 
-def test_creating_an_index_does_not_import_pandas(tmp_path: Path) -> None:
-    """sqlite-utils imports pandas when it is installed (0.3 s of the first start); the
-    schema is made without it, and pandas stays importable afterwards when installed."""
+def test_creating_an_index_imports_no_schema_tool(tmp_path: Path) -> None:
+    """The schema is plain DDL (vault/schema.py): making an index imports neither
+    sqlite-utils (with numpy and its plugins' entry points, it made creating an index 61 ms
+    instead of 8; pandas, when installed, 0.3 s more) nor pandas nor click."""
     import subprocess
     import sys
 
     vault = tmp_path / "vault"  # the index never goes inside the vault
     vault.mkdir()
     code = (
-        "import sys, importlib.util\n"
+        "import sys\n"
         "from pathlib import Path\n"
         "from anthology.vault.index import VaultIndex\n"
         f"VaultIndex.open({str(vault)!r}, Path({str(tmp_path / 'i.sqlite')!r})).close()\n"
-        "print('sqlite_utils' in sys.modules, 'pandas' in sys.modules)\n"
-        "if importlib.util.find_spec('pandas'):\n"
-        "    import pandas\n"
+        "print(sorted({'sqlite_utils', 'pandas', 'click'} & set(sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)  # fmt: skip
-    assert out.stdout.split() == ["True", "False"]
+    assert out.stdout.strip() == "[]"
 
 
 def test_ruff_lint_and_format_are_clean() -> None:
@@ -113,7 +112,7 @@ def test_ruff_lint_and_format_are_clean() -> None:
 
 
 def test_the_core_type_checks() -> None:
-    """mypy over the Qt-free core (vault/, layout/, demo/; see [tool.mypy] in pyproject)."""
+    """mypy over the core and ui/ (see [tool.mypy] in pyproject)."""
     import shutil
     import subprocess
     import sys
@@ -136,3 +135,67 @@ def test_the_import_rules_hold() -> None:
     out = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, f"lint-imports:\n{out.stdout[-3000:]}{out.stderr}"
     assert "0 broken" in out.stdout
+
+
+# A private name (``_x``) is its module's own: another module that needs it gets it under a
+# public name. A private submodule imported inside its own package is fine (``from
+# anthology.layout import _repulsion`` in anthology/layout/force_layout.py).
+PRIVATE_IMPORTS_PENDING = {
+    # made public on the branch that gives the reading room its shape (issue 30); this entry
+    # goes when that branch is merged (the test below refuses a stale one)
+    ("anthology.ui.reading.outline_panel", "anthology.ui.reading.entry_pane._heading_key"),
+}
+
+
+def private_imports(src: Path) -> set[tuple[str, str]]:
+    """(importing module, imported ``module._name``) for every private name imported from
+    another module under ``src``, absolute or relative imports alike."""
+    found = set()
+    for path in src.rglob("*.py"):
+        parts = list(path.relative_to(src).with_suffix("").parts)
+        package = parts[:-1]
+        if parts[-1] == "__init__":
+            parts = package
+        module = ".".join(parts)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = package[: len(package) - node.level + 1] if node.level else []
+            source = ".".join([*base, *([node.module] if node.module else [])])
+            for alias in node.names:
+                name = alias.name
+                if not name.startswith("_") or name.startswith("__"):
+                    continue
+                sub = src.joinpath(*source.split("."), name)
+                is_module = sub.with_suffix(".py").is_file() or (sub / "__init__.py").is_file()
+                if is_module and module.startswith(source + "."):
+                    continue  # a private submodule, inside its own package
+                found.add((module, f"{source}.{name}"))
+    return found
+
+
+def test_the_private_import_check_sees_what_it_should(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    files = {
+        "__init__.py": "",
+        "a.py": "def _helper(): ...\n",
+        "_engine.py": "",
+        "b.py": "from pkg.a import _helper\nfrom pkg import _engine\n",
+        "sub/__init__.py": "",
+        "sub/c.py": "from ..a import _helper, __doc__\nfrom .. import _engine\n",
+    }
+    for name, text in files.items():
+        (pkg / name).write_text(text, encoding="utf-8")
+    (tmp_path / "other.py").write_text("from pkg import _engine\n", encoding="utf-8")
+    assert private_imports(tmp_path) == {
+        ("pkg.b", "pkg.a._helper"),
+        ("pkg.sub.c", "pkg.a._helper"),
+        ("other", "pkg._engine"),  # outside the package: not its own
+    }
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    found = private_imports(ROOT / "src")
+    assert found - PRIVATE_IMPORTS_PENDING == set(), "give the name a public spelling"
+    assert PRIVATE_IMPORTS_PENDING - found == set(), "an exception no longer needed: remove it"

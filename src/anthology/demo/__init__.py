@@ -7,9 +7,10 @@ the window (its View menu, and the dock a demo opens in). Each names its widget 
 (:func:`anthology.ui.demo.demo_widget.create_demo_widget`), so importing this package imports
 neither Qt nor torch (nor numpy).
 
-A demo's widget class takes ``parent`` and has ``set_theme("light" | "dark")`` (the window
-connects it to its ``themeChanged``), ``shutdown()`` (no thread outlives it) and an
-``entryLinkActivated(str)`` signal for the entries it links to.
+A demo's widget class is a :class:`~anthology.ui.demo.demo_widget.DemoWidget`: it takes
+``parent`` and has ``set_theme("light" | "dark")`` (the window connects it to its
+``themeChanged``), ``shutdown()`` (no thread outlives it) and an ``entryLinkActivated(str)``
+signal for the entries it links to.
 """
 
 from __future__ import annotations

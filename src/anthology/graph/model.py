@@ -19,7 +19,7 @@ import numpy as np
 
 from anthology.graph.settings import DEFAULTS, MENTION
 from anthology.vault.graph_data import GraphData
-from anthology.vault.model import _telling_folders
+from anthology.vault.model import telling_folders
 from anthology.vault.query import (
     Query,
     filter_holds,
@@ -389,7 +389,7 @@ def display_titles(titles: Sequence[str], paths: Sequence[str]) -> list[str]:
     tell: dict[str, str] = {}
     for group in groups.values():
         if len(group) > 1:
-            tell.update(_telling_folders(list(group)))
+            tell.update(telling_folders(list(group)))
     return [
         f"{t} ({tell[p]})" if p and p in tell else t for t, p in zip(titles, paths, strict=True)
     ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -333,7 +333,7 @@ class GraphScene:
     def load(
         self,
         data: GraphData,
-        positions: dict[str, tuple[float, float]] | None,
+        positions: Mapping[str, Sequence[float]] | None,
         pinned: Iterable[str],
         keep: bool,
     ) -> bool:

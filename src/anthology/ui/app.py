@@ -92,10 +92,10 @@ def screenshot(
             print(f"anthology: no entry “{entry}” in {vault}", file=sys.stderr)
             window.close()
             return 1
-        if hasattr(window.graph, "set_local"):
+        if window.graph is not None:
             window.graph.set_local(graph_mode == "local")
         wait_until(app, lambda: False, settle_seconds)  # let the graph settle
-        if hasattr(window.graph, "fit"):
+        if window.graph is not None:
             window.graph.fit()
         if heading and not window.entry_pane.scroll_to_heading(heading):
             print(f"anthology: no heading “{heading}” in the entry", file=sys.stderr)

@@ -121,7 +121,8 @@ def vault_file(root: Path, rel: str) -> Path | None:
     return path if path.is_relative_to(root) and path.is_file() else None
 
 
-def _inside(root: str, real: str) -> bool:
+def is_inside(root: str, real: str) -> bool:
+    """``real`` is ``root`` or a path under it (both real paths, as strings)."""
     return real == root or real.startswith(root if root.endswith(os.sep) else root + os.sep)
 
 
@@ -171,7 +172,7 @@ def open_regular(root: str | os.PathLike[str], rel: str) -> tuple[io.FileIO, os.
             raise
         # The file is a symbolic link: follow it only to a place inside the vault.
         real = os.path.realpath(path)
-        if not _inside(root, real) and not _inside(os.path.realpath(root), real):
+        if not is_inside(root, real) and not is_inside(os.path.realpath(root), real):
             raise OutsideVault(errno.EACCES, "a symbolic link that leaves the vault") from None
         fh = open(real, "rb", buffering=0, opener=_opener)  # noqa: SIM115 - returned open
     try:
@@ -180,9 +181,9 @@ def open_regular(root: str | os.PathLike[str], rel: str) -> tuple[io.FileIO, os.
             raise NotRegularFile(errno.EINVAL, f"not a regular file ({file_kind(st.st_mode)})")
         # A folder on the way may be a link (or swapped for one since the scan): where the
         # opened file is decides. The slower resolution confirms before refusing.
-        if not _inside(root, _opened_path(fh.fileno(), path)):
+        if not is_inside(root, _opened_path(fh.fileno(), path)):
             real_root = os.path.realpath(root)  # a root given unresolved, or relative
-            if not _inside(real_root, os.path.realpath(path)):
+            if not is_inside(real_root, os.path.realpath(path)):
                 raise OutsideVault(errno.EACCES, "outside the vault (through a symbolic link)")
     except BaseException:
         fh.close()
@@ -190,7 +191,8 @@ def open_regular(root: str | os.PathLike[str], rel: str) -> tuple[io.FileIO, os.
     return fh, st
 
 
-def _why(exc: OSError) -> str:
+def os_reason(exc: OSError) -> str:
+    """Why the system refused, in its words: ``Permission denied``."""
     return exc.strerror or exc.__class__.__name__
 
 
@@ -252,7 +254,7 @@ def read_entry_text(root: str | os.PathLike[str], rel: str) -> ReadResult:
     except (NotRegularFile, OutsideVault) as exc:
         return ReadResult(None, [ParseProblem("unreadable", f"not read: {exc.strerror}")])
     except OSError as exc:
-        return ReadResult(None, [ParseProblem("unreadable", f"cannot be read: {_why(exc)}")])
+        return ReadResult(None, [ParseProblem("unreadable", f"cannot be read: {os_reason(exc)}")])
     if not data:
         return ReadResult("", [ParseProblem("empty", "the file is empty", None, "warning")])
     if b"\x00" in data[:_BINARY_SNIFF]:

@@ -23,7 +23,6 @@ the same rows (``UNIQUE constraint failed: entries.eid``), then finds the index 
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import os
 import sqlite3
@@ -256,9 +255,3 @@ def describe_sqlite_error(exc: sqlite3.Error, db: Path) -> str | None:
     if "locked" in text or "busy" in text:
         return f"the index at {db} is busy (another build?); try again"
     return None
-
-
-def is_permission_error(exc: BaseException) -> bool:
-    return isinstance(exc, PermissionError) or (
-        isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
-    )

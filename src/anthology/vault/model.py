@@ -66,14 +66,14 @@ def display_labels(refs: Sequence[EntryRef]) -> list[str]:
     tell: dict[str, str] = {}
     for paths in groups.values():
         if len(paths) > 1:
-            tell.update(_telling_folders(list(paths)))
+            tell.update(telling_folders(list(paths)))
     return [
         f"{label} ({tell[ref.path]})" if ref.path in tell else label
         for ref, label in zip(refs, labels, strict=True)
     ]
 
 
-def _telling_folders(paths: list[str]) -> dict[str, str]:
+def telling_folders(paths: list[str]) -> dict[str, str]:
     """For paths of entries that read the same: each one's folder, by as few of its last
     parts as tell them all apart; the path itself (no ``.md``) when folders do not."""
     folders = [posixpath.dirname(p).split("/") if "/" in p else [] for p in paths]

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from anthology.vault.files import _inside, _why, display_name, file_kind
+from anthology.vault.files import display_name, file_kind, is_inside, os_reason
 from anthology.vault.parse import ParseProblem
 
 
@@ -98,7 +98,7 @@ def scan_vault(root: Path) -> ScanResult:
         try:
             st = os.stat(folder)
         except OSError as exc:
-            problems.append((rel or ".", ParseProblem("unreadable", _why(exc))))
+            problems.append((rel or ".", ParseProblem("unreadable", os_reason(exc))))
             return None
         key = (st.st_dev, st.st_ino)
         if key in visited:
@@ -112,7 +112,7 @@ def scan_vault(root: Path) -> ScanResult:
             with os.scandir(folder) as it:
                 items = sorted(it, key=lambda e: e.name)
         except OSError as exc:
-            problems.append((rel or ".", ParseProblem("unreadable", _why(exc))))
+            problems.append((rel or ".", ParseProblem("unreadable", os_reason(exc))))
             return None
         return iter(items)
 
@@ -154,7 +154,7 @@ def scan_vault(root: Path) -> ScanResult:
                                                 None, "warning"))
                     )  # fmt: skip
                     continue
-                if not _inside(root_s, os.path.realpath(item.path)):
+                if not is_inside(root_s, os.path.realpath(item.path)):
                     problems.append(
                         (item_rel, ParseProblem("outside-vault", "symbolic link leads outside "
                                                 "the vault; not read", None, "warning"))
@@ -179,7 +179,7 @@ def scan_vault(root: Path) -> ScanResult:
             else:
                 result.attachments.append(item_rel)
         except OSError as exc:
-            problems.append((item_rel, ParseProblem("unreadable", _why(exc))))
+            problems.append((item_rel, ParseProblem("unreadable", os_reason(exc))))
     _report_twins(result)
     return result
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import get_args, get_type_hints
 from urllib.parse import quote
 
@@ -37,7 +35,7 @@ APP_ID = "anthology-index"
 
 # The tables' columns, from their rows' fields (see anthology.vault.rows).
 def _table(row: type[tuple]) -> dict[str, type]:
-    """A row type's columns and their SQLite types (as sqlite-utils creates them)."""
+    """A row type's columns and their Python types (``int | None`` is ``int``)."""
     hints = get_type_hints(row)
     return {name: next(t for t in get_args(h) or (h,) if t is not type(None))
             for name, h in hints.items()}  # fmt: skip
@@ -64,66 +62,72 @@ LINK_COLUMNS = columns(LINKS, skip=("lid",))  # the row id is SQLite's to give
 PROBLEM_COLUMNS = columns(PROBLEMS)
 
 
-def _sqlite_utils() -> ModuleType:
-    """sqlite-utils, imported without pandas.
+# The SQL type of each Python type the rows hold (SQLite's type affinity: what a column
+# stores a value as).
+_SQL_TYPES: dict[type, str] = {str: "TEXT", int: "INTEGER"}
 
-    It is imported here, not at module level, since only a new index needs it; and it
-    imports pandas whenever pandas is installed, to convert DataFrame values we never pass:
-    0.3 s of the first start (measured in the benchmark environment, where obsidiantools
-    brings pandas). Unless pandas is already loaded, the import is made with pandas hidden,
-    which sqlite-utils takes as pandas not installed."""
-    if "sqlite_utils" in sys.modules or "pandas" in sys.modules:
-        import sqlite_utils
 
-        return sqlite_utils
-    sys.modules["pandas"] = None  # type: ignore[assignment]  # import pandas -> ImportError
-    try:
-        import sqlite_utils
-    finally:
-        del sys.modules["pandas"]
-    return sqlite_utils
+def _create_table(
+    conn: sqlite3.Connection,
+    name: str,
+    table: dict[str, type],
+    *,
+    pk: str | None = None,
+    not_null: tuple[str, ...] = (),
+) -> None:
+    """``CREATE TABLE`` with ``table``'s columns in order (an INTEGER ``pk`` is the rowid)."""
+    cols = ", ".join(
+        f'"{col}" {_SQL_TYPES[kind]}'
+        + (" PRIMARY KEY" if col == pk else "")
+        + (" NOT NULL" if col in not_null else "")
+        for col, kind in table.items()
+    )
+    conn.execute(f'CREATE TABLE "{name}" ({cols})')
+
+
+def _create_index(
+    conn: sqlite3.Connection, table: str, cols: list[str], *, unique: bool = False
+) -> None:
+    """An index on ``cols`` named ``idx_<table>_<cols>``."""
+    name = f"idx_{table}_{'_'.join(cols)}"
+    keys = ", ".join(f'"{c}"' for c in cols)
+    conn.execute(f'CREATE {"UNIQUE " if unique else ""}INDEX "{name}" ON "{table}" ({keys})')
 
 
 def create_schema(conn: sqlite3.Connection) -> None:
     """Create every table and index of an empty database."""
-    db = _sqlite_utils().Database(conn)
-    db["meta"].create({"key": str, "value": str}, pk="key")
+    _create_table(conn, "meta", {"key": str, "value": str}, pk="key")
     # Every file seen, with the stat that decides whether it must be read again.
-    db["files"].create({"path": str, "size": int, "mtime_ns": int, "ctime_ns": int}, pk="path")
-    db["entries"].create(
-        ENTRIES,
-        pk="eid",
-        not_null={"id", "path"},
+    _create_table(
+        conn, "files", {"path": str, "size": int, "mtime_ns": int, "ctime_ns": int}, pk="path"
     )
-    db["entries"].create_index(["id"], unique=True)
-    db["entries"].create_index(["path"], unique=True)
-    db.execute("CREATE UNIQUE INDEX idx_entries_id_nocase ON entries(id COLLATE NOCASE, eid)")
-    db["links"].create(
-        LINKS,
-        pk="lid",
-    )
-    db["links"].create_index(["source"])
+    _create_table(conn, "entries", ENTRIES, pk="eid", not_null=("id", "path"))
+    _create_index(conn, "entries", ["id"], unique=True)
+    _create_index(conn, "entries", ["path"], unique=True)
+    conn.execute("CREATE UNIQUE INDEX idx_entries_id_nocase ON entries(id COLLATE NOCASE, eid)")
+    _create_table(conn, "links", LINKS, pk="lid")
+    _create_index(conn, "links", ["source"])
     # Backlinks, grouped by relation; with the source, a hub's groups and citing entries
     # are counted from the index alone (81,407 links: 80 → 24 ms).
-    db["links"].create_index(["target", "relation", "source"])
-    db["links"].create_index(["target_name"])
+    _create_index(conn, "links", ["target", "relation", "source"])
+    _create_index(conn, "links", ["target_name"])
     # Clustered by entry (an entry's tags are unique): a refresh deletes an entry's rows as
     # one range, and no separate index on eid is written.
-    db.execute(
+    conn.execute(
         "CREATE TABLE tags (eid INTEGER NOT NULL, tag TEXT NOT NULL, "
         "PRIMARY KEY (eid, tag)) WITHOUT ROWID"
     )
-    db.execute("CREATE INDEX idx_tags_tag ON tags(tag COLLATE NOCASE)")
-    db["problems"].create(PROBLEMS)
-    db["problems"].create_index(["path"])
-    db["attachments"].create({"path": str}, pk="path")
-    db.execute(
+    conn.execute("CREATE INDEX idx_tags_tag ON tags(tag COLLATE NOCASE)")
+    _create_table(conn, "problems", PROBLEMS)
+    _create_index(conn, "problems", ["path"])
+    _create_table(conn, "attachments", {"path": str}, pk="path")
+    conn.execute(
         "CREATE VIRTUAL TABLE entries_fts USING fts5("
         "title, aliases, tags, body, tokenize = 'unicode61 remove_diacritics 2')"
     )
-    db["meta"].insert({"key": "app", "value": APP_ID}, replace=True)
-    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # proves the file is ours
-    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('app', ?)", (APP_ID,))
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # proves the file is ours
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _is_current(path: Path) -> bool:

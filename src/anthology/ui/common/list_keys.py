@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QListWidget
 
 
@@ -15,7 +16,11 @@ class ArrowKeysToList(QObject):
         field.installEventFilter(self)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.KeyPress and self.target.count():
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and self.target.count()
+        ):
             key = event.key()
             if key in (Qt.Key.Key_Down, Qt.Key.Key_Up):
                 row = self.target.currentRow() + (1 if key == Qt.Key.Key_Down else -1)

@@ -17,7 +17,17 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF
+from PySide6.QtGui import (
+    QColor,
+    QPainter,
+    QPainterPath,
+    QPalette,
+    QPen,
+    QPixmap,
+    QPolygonF,
+    QStandardItem,
+    QStandardItemModel,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -55,6 +65,21 @@ _INTRO = (
     'See <a href="entry:LIT-008">LIT-008</a> (Vaswani et al., 2017) and the reading note '
     '<a href="entry:NOTE-011">NOTE-011</a>.'
 )
+
+
+class DemoWidget(QWidget):
+    """What every demo's widget is (see :mod:`anthology.demo`): the window connects
+    ``entryLinkActivated`` to its navigation and ``set_theme`` to its theme, and calls
+    ``shutdown`` before the widget goes; ``demo_name`` says which demo it shows."""
+
+    entryLinkActivated = Signal(str)  # an entry id, from a link inside the demo
+    demo_name = ""  # set by create_demo_widget
+
+    def set_theme(self, name: str) -> None:
+        """Recolour for a ``"light"`` or ``"dark"`` window (the palette does, by default)."""
+
+    def shutdown(self, timeout: float | None = None) -> None:
+        """Stop any work behind the widget (nothing, by default)."""
 
 
 def _sweep(state: TaskState, params: dict) -> maths.SweepResult:
@@ -204,11 +229,10 @@ class _SweepPlot:
         self.caption.setText(self.caption_text, color=fg)
 
 
-class AttentionScalingDemo(QWidget):
+class AttentionScalingDemo(DemoWidget):
     """Why attention logits are scaled: the demo SOTA-050 embeds. Object name
     ``attentionDemo``; ``entryLinkActivated(id)`` fires for the LIT-008/NOTE-011 links."""
 
-    entryLinkActivated = Signal(str)
     sweepFinished = Signal(object)  # the SweepResult now shown
     pointUpdated = Signal()  # histogram, bars and readout redrawn
 
@@ -269,12 +293,15 @@ class AttentionScalingDemo(QWidget):
         self.sigma_k_spin = self._sigma_spin("σ_k: standard deviation of key components")
 
         self.dtype_combo = QComboBox()
+        dtypes = QStandardItemModel(self.dtype_combo)  # ours, so its items can be disabled
         for dtype in maths.DTYPES:
-            self.dtype_combo.addItem(dtype, dtype)
-        if not maths.torch_available():
-            item = self.dtype_combo.model().item(maths.DTYPES.index("bfloat16"))
-            item.setEnabled(False)
-            item.setToolTip("bfloat16 needs torch")
+            item = QStandardItem(dtype)
+            item.setData(dtype, Qt.ItemDataRole.UserRole)  # where addItem(text, data) puts it
+            if dtype == "bfloat16" and not maths.torch_available():
+                item.setEnabled(False)
+                item.setToolTip("bfloat16 needs torch")
+            dtypes.appendRow(item)
+        self.dtype_combo.setModel(dtypes)
         self.dtype_combo.setToolTip("Working precision (bfloat16 runs on the torch backend)")
 
         self.samples_spin = QSpinBox()
@@ -742,31 +769,25 @@ class AttentionScalingDemo(QWidget):
         super().closeEvent(event)
 
 
-class UnknownDemo(QLabel):
+class UnknownDemo(DemoWidget):
     """What the dock shows for a demo name no one registered: a label saying which are."""
 
-    entryLinkActivated = Signal(str)  # never fires: as every demo widget has it
-
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
-        known = ", ".join(sorted(DEMOS))
-        super().__init__(f"Unknown demo “{name}”. Known demos: {known}", parent)
+        super().__init__(parent)
         self.setObjectName("unknownDemo")
-        self.setWordWrap(True)
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-
-    def set_theme(self, name: str) -> None:
-        """The window's palette colours a label already."""
-
-    def shutdown(self, timeout: float | None = None) -> None:
-        """Nothing runs behind a label."""
+        known = ", ".join(sorted(DEMOS))
+        self.label = QLabel(f"Unknown demo “{name}”. Known demos: {known}")
+        self.label.setWordWrap(True)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        QVBoxLayout(self).addWidget(self.label)
 
 
-def create_demo_widget(name: str, parent: QWidget | None = None) -> QWidget:
+def create_demo_widget(name: str, parent: QWidget | None = None) -> DemoWidget:
     """The widget of the demo called ``name`` (see :data:`anthology.demo.DEMOS`); an
     :class:`UnknownDemo` label for a name not there."""
     demo = DEMOS.get(name)
     if demo is None:
-        widget: QWidget = UnknownDemo(name, parent)
+        widget: DemoWidget = UnknownDemo(name, parent)
     else:
         module, _, cls = demo.widget.partition(":")
         widget = getattr(importlib.import_module(module), cls)(parent)

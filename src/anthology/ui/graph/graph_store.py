@@ -26,7 +26,9 @@ SAVE_MS = 400
 class SettingsStore(Protocol):
     """Where the view's settings persist (a vault's :class:`~anthology.user_state.UserState`)."""
 
-    def get(self, key: str, default: Any = None, **kwargs: Any) -> Any: ...
+    def get(
+        self, key: str, default: Any = None, *, clean: Callable[[Any], Any] | None = None
+    ) -> Any: ...
 
     def put(self, key: str, value: Any) -> None: ...
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 import contextlib
 import math
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -324,7 +324,7 @@ class GraphView(QWidget):
     def set_graph(
         self,
         data: GraphData,
-        positions: dict[str, tuple[float, float]] | None = None,
+        positions: Mapping[str, Sequence[float]] | None = None,
         vault_key: str = "",
         *,
         pinned: Iterable[str] = (),

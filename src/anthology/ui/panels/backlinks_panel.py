@@ -555,8 +555,8 @@ class _InertDocument(QTextDocument):
         # resources refused (none, with escaped text): shared by the delegate's documents
         self.asked: list[str] = [] if asked is None else asked
 
-    def loadResource(self, type: int, name: QUrl) -> object:
-        self.asked.append(name.toString())
+    def loadResource(self, type: int, name: QUrl | str) -> object:
+        self.asked.append(name.toString() if isinstance(name, QUrl) else name)
         return None
 
 

@@ -28,6 +28,7 @@ from PySide6.QtCore import (
     QItemSelectionModel,
     QModelIndex,
     QObject,
+    QPersistentModelIndex,
     Qt,
     QTimer,
     Signal,
@@ -60,6 +61,8 @@ FILTER_DELAY_MS = 120
 REVEAL_DELAY_MS = 60  # after a navigation: the entry is painted first
 _DIGITS = re.compile(r"(\d+)")
 _ROOT = QModelIndex()
+# what Qt hands a model: an index, or a persistent one (a selection, a view's current)
+AnyIndex = QModelIndex | QPersistentModelIndex
 
 
 def natural_key(text: str) -> tuple[Any, ...]:
@@ -197,34 +200,34 @@ class ExplorerModel(QAbstractItemModel):
         return self.createIndex(node.row, column, node)
 
     @staticmethod
-    def node(index: QModelIndex) -> Node | None:
+    def node(index: AnyIndex) -> Node | None:
         return index.internalPointer() if index.isValid() else None
 
     # -- QAbstractItemModel ------------------------------------------------------------------
-    def index(self, row: int, column: int = 0, parent: QModelIndex = _ROOT) -> QModelIndex:
+    def index(self, row: int, column: int = 0, parent: AnyIndex = _ROOT) -> QModelIndex:
         node = self.node(parent) or self.root
         if 0 <= row < len(node.shown) and 0 <= column < 2:
             return self.createIndex(row, column, node.shown[row])
         return QModelIndex()
 
-    def parent(self, index: QModelIndex = _ROOT) -> QModelIndex:  # type: ignore[override]
+    def parent(self, index: AnyIndex = _ROOT) -> QModelIndex:  # type: ignore[override]
         node = self.node(index)
         if node is None or node.parent is None or node.parent is self.root:
             return QModelIndex()
         return self.createIndex(node.parent.row, 0, node.parent)
 
-    def rowCount(self, parent: QModelIndex = _ROOT) -> int:
+    def rowCount(self, parent: AnyIndex = _ROOT) -> int:
         if parent.column() > 0:
             return 0
         return len((self.node(parent) or self.root).shown)
 
-    def columnCount(self, parent: QModelIndex = _ROOT) -> int:
+    def columnCount(self, parent: AnyIndex = _ROOT) -> int:
         return 2
 
-    def hasChildren(self, parent: QModelIndex = _ROOT) -> bool:
+    def hasChildren(self, parent: AnyIndex = _ROOT) -> bool:
         return parent.column() <= 0 and bool((self.node(parent) or self.root).shown)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         node = self.node(index)
         if node is None:
             return None
@@ -247,7 +250,7 @@ class ExplorerModel(QAbstractItemModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         # constants, and a leaf says it never has children: the tree lays out every row of
         # its open folders (1,250 in a folder of the 10k vault) asking each for its flags,
         # and, without that flag, whether it has children too (~10 ms a navigation)

@@ -233,10 +233,10 @@ class PathFinderDialog(QDialog):
         lay.addWidget(self.results, 1)
         lay.addWidget(self.chain)
 
-        self.source.changed.connect(self.find)
-        self.target.changed.connect(self.find)
-        self.typed_only.toggled.connect(self.find)
-        self.k_spin.valueChanged.connect(self.find)
+        self.source.changed.connect(self.find_paths)
+        self.target.changed.connect(self.find_paths)
+        self.typed_only.toggled.connect(self.find_paths)
+        self.k_spin.valueChanged.connect(self.find_paths)
         self.results.currentRowChanged.connect(self._on_row)
 
     def set_entries(self, entries: list[tuple[EntryRef, list[str]]]) -> None:
@@ -285,12 +285,12 @@ class PathFinderDialog(QDialog):
         self.show()
         self.raise_()
         (self.target if a is not None and b is None else self.source).input.setFocus()
-        self.find()
+        self.find_paths()
 
     def paths(self) -> list[LinkPath]:
         return list(self._paths)
 
-    def find(self) -> None:
+    def find_paths(self) -> None:
         """Ask for the paths between the two chosen entries; they are listed when found
         (``searched``), a newer ask replacing an older one."""
         a, b = self.source.chosen(), self.target.chosen()

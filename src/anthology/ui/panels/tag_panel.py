@@ -69,9 +69,12 @@ class TagPanel(QWidget):
 
     def _items(self) -> list[QTreeWidgetItem]:
         out: list[QTreeWidgetItem] = []
-        stack = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        root = self.tree.invisibleRootItem()
+        stack = [root.child(i) for i in range(root.childCount())]
         while stack:
             item = stack.pop()
+            if item is None:  # Qt's "no item"; never within childCount(), but typed so
+                continue
             out.append(item)
             stack += [item.child(k) for k in range(item.childCount())]
         return out

@@ -722,7 +722,8 @@ class EntryPane(QTextBrowser):
     def _vault_path(self, rel: str) -> Path | None:
         return vault_file(self._vault_root, rel)
 
-    def loadResource(self, type_: int, url: QUrl) -> object:
+    def loadResource(self, type_: int, url: QUrl | str) -> object:
+        url = url if isinstance(url, QUrl) else QUrl(url)
         if int(type_) != int(QTextDocument.ResourceType.ImageResource):
             return QByteArray()  # no style sheets, no documents: nothing outside the page
         key = url.toString()

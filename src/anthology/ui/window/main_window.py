@@ -20,7 +20,7 @@ import re
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QByteArray,
@@ -33,7 +33,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -100,6 +100,7 @@ from anthology.vault.shared_reader import SharedReader
 from anthology.vault.tags import vault_tags
 
 if TYPE_CHECKING:  # pyqtgraph costs ~0.7 s to import: loaded once the first entry is shown
+    from anthology.ui.demo.demo_widget import DemoWidget
     from anthology.ui.graph.graph_view import GraphView
 
 MAX_RECENT = 8
@@ -166,6 +167,7 @@ class MainWindow(QMainWindow):
         self.last_report: RefreshReport | None = None
         self._pending_entry: str | None = entry
         self.demo_dock: QDockWidget | None = None
+        self.demo: DemoWidget | None = None  # what the demo dock shows
         self.graph: GraphView | None = None  # made with the first graph to draw
         self._views_pending = False  # a views question is out: the window is not settled
         self._first_look: str | None = None  # the path shown before the index was built
@@ -202,7 +204,8 @@ class MainWindow(QMainWindow):
         self._debounce.timeout.connect(self.reindex)
         self._poll = QTimer(self, interval=POLL_MS)
         self._poll.timeout.connect(self.reindex)
-        QApplication.instance().installEventFilter(self)
+        if (app := QApplication.instance()) is not None:  # (always: a window needs one)
+            app.installEventFilter(self)
 
         if vault is None:
             last = self.settings.value("lastVault")
@@ -342,7 +345,7 @@ class MainWindow(QMainWindow):
         self.tags_dock = QDockWidget("Tags", self)
         self.tags_dock.setObjectName("tagsDock")
         self.tags_dock.setWidget(self.tag_panel)
-        self.tags_dock.visibilityChanged.connect(lambda shown: shown and self._build_tags())
+        self.tags_dock.visibilityChanged.connect(self._build_tags)
         self.bookmarks_panel = BookmarksPanel()
         self.bookmarks_panel.entryActivated.connect(self.show_entry)
         self.bookmarks_panel.entryActivatedNewTab.connect(self.open_in_new_tab)
@@ -836,7 +839,8 @@ class MainWindow(QMainWindow):
         # entries ~2 s of CPU, every 2 s, starved the window. Poll at most POLL_DUTY of the time.
         self._poll.setInterval(max(POLL_MS, int(report.seconds * 1000 / POLL_DUTY)))
         if self.index is None:
-            self._attach_index(VaultIndex.open(self.root, self.db_path, refresh=False))
+            if self.root is not None:  # (always: the refresh ran on it)
+                self._attach_index(VaultIndex.open(self.root, self.db_path, refresh=False))
         elif report.added or report.changed or report.removed:
             clear_render_cache()  # an embedded or linked entry may have changed
             clear_preview_cache()
@@ -1180,7 +1184,7 @@ class MainWindow(QMainWindow):
         """Keep the open tabs (each one's history and reading positions) in the user state."""
         if self.state is None or self.index is None or not self._tabs_restored:
             return  # before the saved ones were put back, saving would lose them
-        tabs = []
+        tabs: list[dict[str, Any]] = []
         current = 0
         for pane in self.tabs.panes():
             history = self.tabs.history(pane)
@@ -1286,9 +1290,9 @@ class MainWindow(QMainWindow):
         self.show_entry(entry_id, heading=heading)
 
     # -- tags and bookmarks --------------------------------------------------------------
-    def _build_tags(self) -> None:
-        """Fill the tag pane from the index (when it is shown, once per refresh)."""
-        if self.index is None or not self._tags_dirty:
+    def _build_tags(self, shown: bool = True) -> None:
+        """Fill the tag pane from the index (when it is ``shown``, once per refresh)."""
+        if not shown or self.index is None or not self._tags_dirty:
             return
         self._tags_dirty = False
         try:
@@ -1498,6 +1502,7 @@ class MainWindow(QMainWindow):
         # The mouse's back and forward buttons, anywhere in the window.
         if (
             event.type() == QEvent.Type.MouseButtonPress
+            and isinstance(event, QMouseEvent)
             and isinstance(obj, QWidget)
             and (obj.window() is self)
         ):
@@ -1520,14 +1525,14 @@ class MainWindow(QMainWindow):
             self.demo_dock = QDockWidget("Demo", self)
             self.demo_dock.setObjectName("demoDock")
             self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.demo_dock)
-        old = self.demo_dock.widget()
+        old = self.demo
         if old is not None and old.demo_name == name:
             self.demo_dock.show()
             return
         if old is not None:
             old.shutdown()
             old.deleteLater()
-        widget = create_demo_widget(name, self.demo_dock)  # the registry's contract:
+        self.demo = widget = create_demo_widget(name, self.demo_dock)
         widget.entryLinkActivated.connect(self.show_entry)  # see anthology.demo
         self.themes.follow(widget.set_theme)
         # An explicit minimum: the demo's own (its labels and plots, growing as they change)
@@ -1686,7 +1691,8 @@ class MainWindow(QMainWindow):
         once, then what the reader did is saved; a task still busy after QUIT_WAIT is left
         to end with the process (an index refresh is one SQLite transaction: a cut one is
         rolled back on the next start)."""
-        QApplication.instance().removeEventFilter(self)
+        if (app := QApplication.instance()) is not None:
+            app.removeEventFilter(self)
         self.previews.hide()
         self._debounce.stop()
         self._poll.stop()
@@ -1695,8 +1701,8 @@ class MainWindow(QMainWindow):
         self._views.cancel()
         if self._mentions_index is not None:
             self._mentions_index[1].interrupt()
-        if self.demo_dock is not None and self.demo_dock.widget() is not None:
-            self.demo_dock.widget().shutdown(timeout=0)
+        if self.demo is not None:
+            self.demo.shutdown(timeout=0)
         self._save_layout()
         self._close_vault(quitting=True)
         if self.graph is not None:

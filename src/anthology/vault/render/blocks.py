@@ -17,7 +17,7 @@ from .callouts import callout_shell
 from .context import (
     MAX_FORMULAS,
     RenderContext,
-    _url,
+    quote_all,
 )
 
 
@@ -85,7 +85,7 @@ def demo_html(ctx: RenderContext, name: str) -> str:
     return demo_figure_html(ctx, name) + (
         f'<table class="demo" cellspacing="0" cellpadding="0" style="margin-top: 8px; '
         f'margin-bottom: 12px;"><tr><td bgcolor="{p.link}" style="padding: 8px 16px;">'
-        f'<a href="demo:{_url(name)}" style="color: {p.background}; text-decoration: none; '
+        f'<a href="demo:{quote_all(name)}" style="color: {p.background}; text-decoration: none; '
         f'font-weight: bold;">▶ Open the {escape(name)} demo</a></td></tr></table>'
         f'<p style="color: {p.muted}; margin-top: 0;">{escape(DEMOS[name].description)}</p>'
     )
@@ -106,7 +106,7 @@ def demo_figure_html(ctx: RenderContext, name: str) -> str:
     except Exception as exc:  # the figure is a bonus: the entry and its button still show
         ctx.problems.append(f"demo figure {name}: {exc}")
         return ctx.notice(f"The {escape(name)} figure could not be drawn: {escape(str(exc))}")
-    key = f"figure:{_url(name)}-{ctx.palette.name}"
+    key = f"figure:{quote_all(name)}-{ctx.palette.name}"
     ctx.resources[key] = svg.encode("utf-8")
     return (
         # line-height 100 %: the body's 150 % would stretch the line the figure sits on

@@ -55,7 +55,7 @@ MAX_VALUE_ITEMS = 100
 MAX_BRACKETS_PER_PARAGRAPH = 300
 
 
-def _url(text: str) -> str:
+def quote_all(text: str) -> str:
     """``text`` quoted for a URL of ours (``entry:``, ``demo:``…): every reserved character."""
     return quote(text, safe="")
 
@@ -145,7 +145,7 @@ class RenderContext:
     # ---------------------------------------------------------------- links
     def entry_href(self, ref: EntryRef | str, heading: str | None = None) -> str:
         ident = ref if isinstance(ref, str) else ref.id
-        return f"entry:{_url(ident)}" + (f"#{_url(heading)}" if heading else "")
+        return f"entry:{quote_all(ident)}" + (f"#{quote_all(heading)}" if heading else "")
 
     def internal_link(self, ref: EntryRef, text_html: str, heading: str | None) -> str:
         return (
@@ -156,7 +156,7 @@ class RenderContext:
     def unresolved_link(self, written: str, text_html: str) -> str:
         p = self.palette
         return (
-            f'<a class="unresolved" href="unresolved:{escape(_url(written))}" '
+            f'<a class="unresolved" href="unresolved:{escape(quote_all(written))}" '
             f'title="No entry named “{escape(written)}”" style="color: {p.unresolved}; '
             f'background-color: {p.unresolved_bg}; text-decoration: none;">{text_html}</a>'
         )
@@ -179,6 +179,6 @@ class RenderContext:
 
 def tag_chip(tag: str, pal: EntryColours) -> str:
     return (
-        f'<a class="tag" href="tag:{escape(_url(tag))}" style="color: {pal.chip_text}; '
+        f'<a class="tag" href="tag:{escape(quote_all(tag))}" style="color: {pal.chip_text}; '
         f'background-color: {pal.chip_bg}; text-decoration: none;">&#160;#{escape(tag)}&#160;</a>'
     )

@@ -69,7 +69,7 @@ _LONG_RUN_RE = re.compile(r"(?:[^\s<>&]|&#?\w{1,12};){120,}")
 _CHAR_RE = re.compile(r"&#?\w{1,12};|.", re.S)
 
 
-def _break_long_runs(html: str) -> str:
+def break_long_runs(html: str) -> str:
     """Let Qt wrap 100,000-character "words": its line breaker is quadratic on them."""
 
     def split(run: re.Match[str]) -> str:
@@ -177,7 +177,7 @@ def pending_html(entry: Entry, *, theme: str = "light") -> str:
     return (
         '<html><head><meta charset="utf-8" />'
         f"<style>{stylesheet(pal.name)}</style></head><body>"
-        f"{_break_long_runs(_title_html(entry))}"
+        f"{break_long_runs(_title_html(entry))}"
         f'<p class="rendering" style="color: {pal.muted};">Rendering…</p></body></html>'
     )
 
@@ -285,12 +285,12 @@ def _render(
         what = "; ".join(ctx.budget.cuts.values())
         ctx.problems.append(f"rendering cut short: {what}")
         notices.append(ctx.notice(f"⚠ Rendering was cut short: {escape(what)}.", block=True))
-    body_html = _break_long_runs(body_html)
+    body_html = break_long_runs(body_html)
     tail = notices[:1] if len(notices) and "✂" in notices[0] else []
     return page(
         ctx,
         entry,
-        f"{_break_long_runs(''.join(head))}{''.join(notices)}"
+        f"{break_long_runs(''.join(head))}{''.join(notices)}"
         f'<div class="body">{body_html}</div>{"".join(tail)}',
     )
 

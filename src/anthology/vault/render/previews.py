@@ -18,7 +18,7 @@ from .context import RenderContext
 from .embeds import block_of, section_of
 from .entry import (
     RenderedEntry,
-    _break_long_runs,
+    break_long_runs,
     minutes_to_read,
     page,
     render_key,
@@ -174,5 +174,5 @@ def _render_preview(
         ctx,
         entry,
         f'<h2 class="title" style="margin-top: 0;">{title}</h2>{_summary_html(entry, pal)}'
-        f'<div class="body">{_break_long_runs(body_html)}</div>{notice}',
+        f'<div class="body">{break_long_runs(body_html)}</div>{notice}',
     )

@@ -15,7 +15,7 @@ from ..links import (
 )
 from .context import (
     RenderContext,
-    _url,
+    quote_all,
 )
 
 _EXTERNAL_SCHEMES = ("http:", "https:", "mailto:")
@@ -154,5 +154,5 @@ def url_policy(
         return ("href", src)
     if ref is None:
         ctx.problems.append(f"unresolved link: {path}")
-        return ("href", f"unresolved:{_url(path)}")
+        return ("href", f"unresolved:{quote_all(path)}")
     return ("href", ctx.entry_href(ref, frag))
