@@ -50,9 +50,10 @@ from PySide6.QtWidgets import (
 from anthology import __version__, paths
 from anthology.demo import DEMOS
 from anthology.paths import entries_dir
+from anthology.session.backlinks import COUNT_SHOWN, SOURCES_SHOWN
 from anthology.ui.common.task_runner import TaskRunner, describe_error
 from anthology.ui.common.theme import ThemeController
-from anthology.ui.panels.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
+from anthology.ui.panels.backlinks_panel import BacklinksPanel
 from anthology.ui.panels.bookmarks_panel import BookmarksPanel
 from anthology.ui.panels.file_explorer import FileExplorer
 from anthology.ui.panels.path_finder import PathFinderDialog
