@@ -45,6 +45,7 @@ from PySide6.QtGui import (
     QDesktopServices,
     QFont,
     QFontMetricsF,
+    QIcon,
     QImage,
     QKeyEvent,
     QMouseEvent,
@@ -55,6 +56,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip,
 from anthology.session.pages import PAGE_CACHE_SIZE, KeptPages, Page, PageLook, heading_key
 from anthology.tasks import Cancelled, TaskState
 from anthology.ui.common.task_runner import TaskRunner
+from anthology.ui.reading.document import ENTRY, DocumentKind, OpenVault, register
+from anthology.ui.reading.paper import paper_copy
 from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg_picture, vault_file
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.attachments import describe, open_policy
@@ -62,6 +65,7 @@ from anthology.vault.render import RenderedEntry, find_heading, highlight, matht
 from anthology.vault.render.entry import cached_render, pending_html
 from anthology.vault.render.reading import ReadingStyle, restyle
 from anthology.vault.render.safe_text import html_text
+from anthology.vault.render.standalone import standalone_html
 from anthology.vault.render.theme import palette
 from anthology.vault.shared_reader import Lend, SharedReader, lend
 
@@ -152,6 +156,9 @@ def _render_off_thread(
 
 
 class EntryPane(QTextBrowser):
+    """An entry page: the first kind of :class:`~anthology.ui.reading.document.DocumentView`."""
+
+    kind = ENTRY
     entryLinkActivated = Signal(str, str)  # entry id, heading ("" for none; "^id" for a block)
     entryLinkActivatedNewTab = Signal(str, str)  # the same, Ctrl+clicked or middle-clicked
     tagActivated = Signal(str)
@@ -229,6 +236,68 @@ class EntryPane(QTextBrowser):
     @property
     def rendered(self) -> RenderedEntry | None:
         return self._rendered
+
+    # -- what a tab asks of its document (anthology.ui.reading.document.DocumentView) -------
+    def widget(self) -> QWidget:
+        return self
+
+    def document_id(self) -> str | None:
+        return self.current_entry_id
+
+    def open_document(self, ref: str) -> bool:
+        """Show entry ``ref``, read through :attr:`fetch_entry` (as the window reads it)."""
+        entry = self.fetch_entry(ref) if self.fetch_entry is not None else None
+        if entry is None:
+            return False
+        self.show_entry(entry)
+        return True
+
+    def title(self) -> str:
+        entry = self._entry
+        return (entry.title or entry.id) if entry is not None else ""
+
+    def tooltip(self) -> str:
+        entry = self._entry
+        return f"{entry.title or entry.id}\n{entry.path}" if entry is not None else ""
+
+    def icon(self) -> QIcon:
+        return QIcon()  # entries need none: they are what a tab shows unless told otherwise
+
+    def scroll_position(self) -> int:
+        return self.verticalScrollBar().value()
+
+    def scroll_to(self, anchor: str) -> bool:
+        return self.scroll_to_heading(anchor)
+
+    def find_text(self, text: str, *, backward: bool = False) -> bool:
+        flags = QTextDocument.FindFlag.FindBackward if backward else QTextDocument.FindFlag(0)
+        return bool(text) and self.find(text, flags)
+
+    def printable(self) -> QTextDocument | None:
+        """The page as shown, for paper (see :func:`~anthology.ui.reading.paper.paper_copy`)."""
+        if self._rendered is None:
+            return None
+        return paper_copy(self.document(), self._images, self)
+
+    def export_html(self) -> str | None:
+        """The shown page as one self-contained HTML file
+        (:func:`~anthology.vault.render.standalone.standalone_html`)."""
+        rendered, entry = self._rendered, self._entry
+        if rendered is None or entry is None:
+            return None
+        return standalone_html(
+            rendered,
+            title=entry.title or entry.id,
+            style=self.reading_style,
+            line_width=self.line_width if self.readable_width else None,
+            vault_root=self._vault_root,
+        )
+
+    def attach_vault(self, vault: OpenVault) -> None:
+        self.set_vault(vault.lookup, vault.root, reader=vault.reader)
+
+    def shutdown(self) -> None:
+        self.clear_entry()
 
     def set_vault(
         self, resolver: EntryLookup, vault_root: Path, *, reader: SharedReader | None = None
@@ -587,7 +656,7 @@ class EntryPane(QTextBrowser):
         elif scheme in _EXTERNAL:
             self.open_external(url)
         elif scheme == "vault":
-            self._open_attachment(path)
+            self.open_attachment(path)
         elif scheme == "fold":
             self.toggle_fold(path)
         elif scheme == "" and frag and not self.scroll_to_heading(frag):
@@ -629,7 +698,7 @@ class EntryPane(QTextBrowser):
         else:
             self.entryLinkActivatedNewTab.emit(*link)
 
-    def _open_attachment(self, rel: str) -> None:
+    def open_attachment(self, rel: str) -> None:
         """Open an attachment the allow-list trusts; ask about anything else.
 
         The decision looks at the real file (after resolving symlinks), never at the link
@@ -763,3 +832,7 @@ class EntryPane(QTextBrowser):
         page = self._pages.get(self._rendered) if self._rendered is not None else None
         if page is not None and page.doc is self.document():
             page.look = self._look()
+
+
+# Whether an entry is still there is the window's index to say (TabHistory's ``keep``).
+register(DocumentKind(ENTRY, EntryPane, label="Entry"))
