@@ -61,20 +61,20 @@ def test_reading_settings_change_every_pane_and_persist(open_window, qtbot) -> N
     before = body_point_size(win)
     win.open_preferences()
     dialog = win.preferences
-    dialog.width.setValue(400)
+    dialog.width_box.setValue(400)
     column = text_column(win)
     assert abs(column - 400) <= 2  # a centred column of that width
-    dialog.size.setValue(16)
-    dialog.family.setCurrentIndex(1)  # serif
-    dialog.readable.setChecked(False)
+    dialog.size_box.setValue(16)
+    dialog.family_box.setCurrentIndex(1)  # serif
+    dialog.readable_box.setChecked(False)
     after = body_point_size(win)
     assert after > before
     assert text_column(win) > column  # the whole pane, not the centred column
     font = win.entry_pane.document().find("lorem ipsum").charFormat().font()
     assert "serif" in " ".join(font.families()).lower() or QFontInfo(font).family()
     assert other.reading_style.font_size == 16 and not other.readable_width
-    dialog.readable.setChecked(True)
-    dialog.width.setValue(500)
+    dialog.readable_box.setChecked(True)
+    dialog.width_box.setValue(500)
     assert abs(text_column(win) - 500) <= 2
     win.close()
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QCursor, QGuiApplication, QImage, QTextDocument
+from PySide6.QtGui import QCursor, QEnterEvent, QGuiApplication, QImage, QTextDocument
 from PySide6.QtWidgets import QFrame, QTextBrowser, QVBoxLayout, QWidget
 
 from anthology.tasks import TaskState
@@ -89,12 +89,12 @@ class PreviewBrowser(QTextBrowser):
             if anchor and f'<a name="{html.escape(anchor)}"' in rendered.html:
                 self.scrollToAnchor(anchor)
 
-    def loadResource(self, type_: int, url: QUrl) -> object:
+    def loadResource(self, type_: int, url: QUrl | str) -> object:
         """Our formulas, and the vault's pictures as the pane loads them; never None: Qt
         would read the name as a file of the working folder itself (``./vault:pic.png``)."""
         if int(type_) != int(QTextDocument.ResourceType.ImageResource):
             return QByteArray()
-        key = url.toString()
+        key = url.toString() if isinstance(url, QUrl) else url
         scheme = key.partition(":")[0].lower()
         image: QImage | None = None
         data = self.rendered.resources.get(key) if self.rendered is not None else None
@@ -137,7 +137,7 @@ class PagePreview(QFrame):
         self.resize(*SIZE)
         self.shown_for: tuple[str, str] | None = None  # (entry id, fragment)
 
-    def enterEvent(self, event: QEvent) -> None:
+    def enterEvent(self, event: QEnterEvent) -> None:
         self.entered.emit()
         super().enterEvent(event)
 

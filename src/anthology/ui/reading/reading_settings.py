@@ -83,7 +83,8 @@ class ReadingSettings:
 
 class PreferencesDialog(QDialog):
     """Font size, body font, readable line width; each change is applied at once
-    (``changed``), as a reader tries them on the page behind."""
+    (``changed``), as a reader tries them on the page behind. (The boxes are ``*_box``:
+    ``self.size`` and ``self.width`` hid QWidget's own ``size()`` and ``width()``.)"""
 
     changed = Signal(object)  # ReadingSettings
 
@@ -92,49 +93,51 @@ class PreferencesDialog(QDialog):
         self.setObjectName("preferencesDialog")
         self.setWindowTitle("Preferences")
         form = QFormLayout(self)
-        self.size = QDoubleSpinBox()
-        self.size.setRange(MIN_SIZE, MAX_SIZE)
-        self.size.setSingleStep(STEP)
-        self.size.setDecimals(1)
-        self.size.setSuffix(" pt")
-        self.family = QComboBox()
-        self.family.addItems(["Sans serif", "Serif"])
-        self.readable = QCheckBox("Readable line width (a centred column)")
-        self.width = QSpinBox()
-        self.width.setRange(MIN_WIDTH, MAX_WIDTH)
-        self.width.setSingleStep(20)
-        self.width.setSuffix(" px")
-        form.addRow("Font size", self.size)
-        form.addRow("Body font", self.family)
-        form.addRow(self.readable)
-        form.addRow("Line width", self.width)
+        self.size_box = QDoubleSpinBox()
+        self.size_box.setRange(MIN_SIZE, MAX_SIZE)
+        self.size_box.setSingleStep(STEP)
+        self.size_box.setDecimals(1)
+        self.size_box.setSuffix(" pt")
+        self.family_box = QComboBox()
+        self.family_box.addItems(["Sans serif", "Serif"])
+        self.readable_box = QCheckBox("Readable line width (a centred column)")
+        self.width_box = QSpinBox()
+        self.width_box.setRange(MIN_WIDTH, MAX_WIDTH)
+        self.width_box.setSingleStep(20)
+        self.width_box.setSuffix(" px")
+        form.addRow("Font size", self.size_box)
+        form.addRow("Body font", self.family_box)
+        form.addRow(self.readable_box)
+        form.addRow("Line width", self.width_box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         self.set_settings(current)
-        self.size.valueChanged.connect(self._emit)
-        self.family.currentIndexChanged.connect(self._emit)
-        self.readable.toggled.connect(self._emit)
-        self.width.valueChanged.connect(self._emit)
+        self.size_box.valueChanged.connect(self._emit)
+        self.family_box.currentIndexChanged.connect(self._emit)
+        self.readable_box.toggled.connect(self._emit)
+        self.width_box.valueChanged.connect(self._emit)
 
     def set_settings(self, s: ReadingSettings) -> None:
         """Show ``s`` (changed elsewhere, e.g. by Ctrl+=) without emitting."""
-        for w in (self.size, self.family, self.readable, self.width):
+        for w in (self.size_box, self.family_box, self.readable_box, self.width_box):
             w.blockSignals(True)
-        self.size.setValue(s.font_size)
-        self.family.setCurrentIndex(1 if s.serif else 0)
-        self.readable.setChecked(s.readable)
-        self.width.setValue(s.width)
-        self.width.setEnabled(s.readable)
-        for w in (self.size, self.family, self.readable, self.width):
+        self.size_box.setValue(s.font_size)
+        self.family_box.setCurrentIndex(1 if s.serif else 0)
+        self.readable_box.setChecked(s.readable)
+        self.width_box.setValue(s.width)
+        self.width_box.setEnabled(s.readable)
+        for w in (self.size_box, self.family_box, self.readable_box, self.width_box):
             w.blockSignals(False)
 
     def settings(self) -> ReadingSettings:
         return ReadingSettings(
-            self.size.value(), self.family.currentIndex() == 1, self.readable.isChecked(),
-            self.width.value(),
-        ).clamped()  # fmt: skip
+            self.size_box.value(),
+            self.family_box.currentIndex() == 1,
+            self.readable_box.isChecked(),
+            self.width_box.value(),
+        ).clamped()
 
     def _emit(self, *_args: object) -> None:
-        self.width.setEnabled(self.readable.isChecked())
+        self.width_box.setEnabled(self.readable_box.isChecked())
         self.changed.emit(self.settings())
