@@ -215,3 +215,18 @@ def test_a_text_tab_survives_a_restart_unless_its_file_is_gone(open_window, qtbo
     third = open_window(entry=None)
     assert third.tabs.count() == 2  # the tab of the file gone is not restored
     assert [third.tabs.tabText(i) for i in range(2)] == ["Alpha", "read me.txt"]
+
+
+def test_an_entry_edited_on_disk_under_a_text_document_is_seen_on_the_way_back(
+    open_window, qtbot
+) -> None:
+    win = open_window()
+    assert win.open_document("text", "notes/short.txt")
+    alpha = Path(win.root) / "notes" / "alpha.md"
+    alpha.write_text("---\ntitle: Alpha\n---\nRewritten while the text was read.\n", "utf-8")
+    win.reindex()
+    qtbot.waitUntil(lambda: not win.indexing and not win._debounce.isActive(), timeout=10000)
+    assert win.tabs.document().document_id() == "notes/short.txt"  # still the text, not home
+    win.go_back()
+    assert win.current_id() == "notes/alpha"
+    assert "Rewritten while the text was read." in win.entry_pane.toPlainText()

@@ -920,7 +920,10 @@ class MainWindow(QMainWindow):
                     self._pending_entry = self._first_look = None
                     return
             if not first and self.tabs.document().kind != ENTRY:
-                return  # another kind of document is shown: its entries follow when shown
+                # another kind of document is shown: the entries of every tab follow when
+                # shown (the active tab's are read again on back and forward)
+                self._mark_stale(report)
+                return
             current = self.current_id()
             if first or current is None:
                 target = self._pending_entry
@@ -950,11 +953,7 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(f"{current} was deleted on disk", 6000)
                 self.go_home()
                 return
-            if report is not None:  # other tabs show what changed when next shown
-                gone = set(report.changed_ids) | set(report.removed_ids)
-                for p in self.tabs.panes():
-                    if p is not self.entry_pane and p.current_entry_id in gone:
-                        self._stale_panes.add(id(p))
+            self._mark_stale(report)  # other tabs show what changed when next shown
             if report is not None and current in report.changed_ids:
                 self.show_entry(current, push=False, keep_scroll=True)
             else:
@@ -963,6 +962,15 @@ class MainWindow(QMainWindow):
                 self.search_panel.run_search()
         finally:  # asked once the entry is on screen: the loader shares the interpreter
             self._load_views(with_positions=with_positions)
+
+    def _mark_stale(self, report: RefreshReport | None) -> None:
+        """The other tabs whose entry changed or went show it again when next shown."""
+        if report is None:
+            return
+        gone = set(report.changed_ids) | set(report.removed_ids)
+        for p in self.tabs.panes():
+            if p is not self.entry_pane and p.current_entry_id in gone:
+                self._stale_panes.add(id(p))
 
     def _load_views(self, *, with_positions: bool) -> None:
         """Ask for what surrounds the entry off the GUI thread (:func:`load_views`); an
