@@ -189,6 +189,8 @@ def test_a_text_tab_beside_entry_tabs_follows_the_looks_and_prints(
     pdf = win.export_pdf(tmp_path / "short.pdf")
     assert pdf is not None and pdf.read_bytes().startswith(b"%PDF")
 
+    assert not win.open_document("text", "notes/missing.txt", new_tab=True)
+    assert win.tabs.count() == 2 and win.tabs.document() is text  # no empty tab left
     win.close_tab()  # the text tab goes; its view is told first
     assert text.closed and win.tabs.count() == 1 and win.current_id() == "notes/alpha"
 

@@ -199,6 +199,27 @@ class DocumentTab(QStackedWidget):
                 view.widget().setFocus()
         return view
 
+    def open(
+        self, kind: str, ref: str, *, push: bool = True, scroll: int | None = None
+    ) -> DocumentView | None:
+        """Show document ``ref`` of ``kind`` here, at ``scroll``; with ``push``, as the next
+        step of the history (the reading position in the document left kept in its visit).
+        None when the view cannot open it (the document shown stays)."""
+        left = self.current
+        leaving = left.scroll_position() if left.document_id() else None
+        view = self.show_kind(kind)
+        same = view.document_id() == ref
+        if not same and not view.open_document(ref):
+            self.show_kind(left.kind)
+            return None
+        if scroll is not None:
+            view.restore_scroll(scroll)
+        if push and not (same and left is view):
+            self.history.push(ref, leaving_scroll=leaving, kind=kind)
+        elif self.history.current is None:  # a tab's first document, shown without a push
+            self.history.push(ref, kind=kind)
+        return view
+
     def drop_other_kinds(self) -> None:
         """Only the entry page stays (another vault opens: the other views read the old)."""
         self.show_kind(ENTRY)

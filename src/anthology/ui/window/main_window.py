@@ -1143,21 +1143,12 @@ class MainWindow(QMainWindow):
             return False
         if new_tab:
             self.tabs.add_tab()
-        tab = self.tabs.tab()
-        left = tab.current
-        leaving = left.scroll_position() if left.document_id() else None
-        view = tab.show_kind(kind)
-        same = view.document_id() == ref
-        if not same and not view.open_document(ref):
+        view = self.tabs.tab().open(kind, ref, push=push, scroll=scroll)
+        if view is None:
+            if new_tab:  # the tab made for it goes again
+                self.tabs.close_tab(self.tabs.currentIndex())
             self.statusBar().showMessage(f"Cannot open “{plain_text(ref, 120)}”", 5000)
-            tab.show_kind(left.kind)
             return False
-        if scroll is not None:
-            view.restore_scroll(scroll)
-        if push and not (same and left is view):
-            tab.history.push(ref, leaving_scroll=leaving, kind=kind)
-        elif tab.history.current is None:
-            tab.history.push(ref, kind=kind)
         self._document_follows(view)
         self.ready = True
         return True
