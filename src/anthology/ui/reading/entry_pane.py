@@ -65,7 +65,6 @@ from anthology.vault.render import RenderedEntry, find_heading, highlight, matht
 from anthology.vault.render.entry import cached_render, pending_html
 from anthology.vault.render.reading import ReadingStyle, restyle
 from anthology.vault.render.safe_text import html_text
-from anthology.vault.render.standalone import standalone_html
 from anthology.vault.render.theme import palette
 from anthology.vault.shared_reader import Lend, SharedReader, lend
 
@@ -282,6 +281,8 @@ class EntryPane(QTextBrowser):
     def export_html(self) -> str | None:
         """The shown page as one self-contained HTML file
         (:func:`~anthology.vault.render.standalone.standalone_html`)."""
+        from anthology.vault.render.standalone import standalone_html  # asked rarely
+
         rendered, entry = self._rendered, self._entry
         if rendered is None or entry is None:
             return None
