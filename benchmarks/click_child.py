@@ -22,7 +22,7 @@ t_start = time.time()
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from pathlib import Path  # noqa: E402
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, Qt  # noqa: E402
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt  # noqa: E402
 from PySide6.QtGui import QTextCursor  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
@@ -146,14 +146,12 @@ def node_click() -> tuple[float, float] | None:
     g = win.graph
     if g is None:
         return None
-    ids = g.shown_ids()
     vp = g.view.viewport()
-    for i, entry_id in enumerate(ids):
+    for entry_id in g.shown_ids():
         if entry_id == win.current_id():
             continue
-        x, y = g._dpos[i]
-        point = g.view.mapFromScene(g.vb.mapViewToScene(QPointF(float(x), float(y))))
-        if vp.rect().adjusted(20, 20, -20, -20).contains(point):
+        point = g.node_viewport_pos(entry_id)  # public on this commit and the base alike
+        if point is not None and vp.rect().adjusted(20, 20, -20, -20).contains(point):
             return timed(lambda p=point: QTest.mouseClick(vp, LEFT, NO_KEYS, p))
     return None
 

@@ -140,13 +140,6 @@ def test_the_import_rules_hold() -> None:
 # A private name (``_x``) is its module's own: another module that needs it gets it under a
 # public name. A private submodule imported inside its own package is fine (``from
 # anthology.layout import _repulsion`` in anthology/layout/force_layout.py).
-PRIVATE_IMPORTS_PENDING = {
-    # made public on the branch that gives the reading room its shape (issue 30); this entry
-    # goes when that branch is merged (the test below refuses a stale one)
-    ("anthology.ui.reading.outline_panel", "anthology.ui.reading.entry_pane._heading_key"),
-}
-
-
 def private_imports(src: Path) -> set[tuple[str, str]]:
     """(importing module, imported ``module._name``) for every private name imported from
     another module under ``src``, absolute or relative imports alike."""
@@ -197,5 +190,4 @@ def test_the_private_import_check_sees_what_it_should(tmp_path: Path) -> None:
 
 def test_no_module_imports_another_modules_private_names() -> None:
     found = private_imports(ROOT / "src")
-    assert found - PRIVATE_IMPORTS_PENDING == set(), "give the name a public spelling"
-    assert PRIVATE_IMPORTS_PENDING - found == set(), "an exception no longer needed: remove it"
+    assert found == set(), "give the name a public spelling"

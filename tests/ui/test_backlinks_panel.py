@@ -355,10 +355,10 @@ def test_a_group_counted_only_up_to_the_cap_pages_to_its_end(
 ) -> None:
     """Counting a hub's 750,000 mentions took 60 ms of opening it: past the cap a group
     says "1,000+" and pages on until a page comes back short."""
-    from anthology.ui.panels import backlinks_panel
+    from anthology.session import backlinks
 
-    monkeypatch.setattr(backlinks_panel, "COUNT_SHOWN", 1000)
-    monkeypatch.setattr(backlinks_panel, "SOURCES_SHOWN", 1000)
+    monkeypatch.setattr(backlinks, "COUNT_SHOWN", 1000)
+    monkeypatch.setattr(backlinks, "SOURCES_SHOWN", 1000)
     groups, sources = big_hub.backlink_groups("Big", sources_cap=1000, count_cap=1000)
     assert groups == [("source", CITERS), (None, 1001)] and sources == 1001
     panel = BacklinksPanel()

@@ -25,9 +25,8 @@ them off the GUI thread and hands them over later with :meth:`BacklinksPanel.sho
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -61,31 +60,37 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from anthology.tasks import TaskState
+from anthology.session.backlinks import (
+    COUNT_SHOWN,
+    NO_BACKLINKS,
+    PAGE,
+    SOURCES_SHOWN,
+    UNLINKED,
+    ContextFn,
+    Group,
+    Kept,
+    KeptViews,
+    PageFn,
+    Row,
+    find_mentions,
+    groups_of,
+    no_page,
+    rows_of,
+    unlinked_group,
+)
 from anthology.ui.common.math_images import add_math
 from anthology.ui.common.new_tab_clicks import NewTabClicks
 from anthology.ui.common.task_runner import TaskRunner
-from anthology.vault import (
-    BacklinksView,
-    LinkRow,
-    SearchHit,
-    display_labels,
-)
-from anthology.vault.render.inline import InlineHtml, inline_html
-from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, plain_text, tooltip_html
+from anthology.vault import BacklinksView, LinkRow, SearchHit
+
+# What tests and benchmarks name here (they live in anthology.session.backlinks)
+__all__ = ["COUNT_SHOWN", "PAGE", "SOURCES_SHOWN", "UNLINKED", "BacklinksModel", "BacklinksPanel"]
 
 ROLE_ID = Qt.ItemDataRole.UserRole
 ROLE_MORE = Qt.ItemDataRole.UserRole + 1  # on a "Show more" row: its group's index
 ROLE_HTML = Qt.ItemDataRole.UserRole + 2  # on a link row: its lines, escaped rich text
 ROLE_LINES = Qt.ItemDataRole.UserRole + 3  # on a link row: how many lines it has
 ROLE_IMAGES = Qt.ItemDataRole.UserRole + 4  # on a link row: its formulas, key → SVG bytes
-LINES_SHOWN = 6  # context lines under one source; past them "and N more"
-# links per page: a screen shows some twenty rows, and a click on an entry next to a hub built
-# 100 rows in each of its groups (50 cut the backlinks' share of a click by ~5 ms at 10k)
-PAGE = 50
-MENTIONS = "mentions"
-UNLINKED = "Unlinked mentions"
-NO_BACKLINKS = "No backlinks"
 MORE_TIP = "Show the next backlinks of this group"
 _TOP = 0  # internalId of a group's index; a row's is its group's position + 1
 _PAD = (4, 3, 4, 5)  # left, top, right, bottom around a row's two lines, as the labels had
@@ -98,225 +103,8 @@ _ROW_FLAGS = (
 )
 _ROOT = QModelIndex()  # the invalid index: the parent of groups
 
-
-MATH_SCALE = 0.8  # formulas typeset for the page, drawn at the panel's smaller size
-
-
-def highlight_link(context: str, text: str, alias: str | None, *, typeset: bool = False,
-                   theme: str = "light") -> InlineHtml:  # fmt: skip
-    """The context line as it reads (see :mod:`anthology.vault.render.inline`): links as
-    their text, emphasis, code and math as such, cut at words around the link to ``text``."""
-    return inline_html(context, focus_link=text or alias, theme=theme, typeset=typeset,
-                       math_scale=MATH_SCALE)  # fmt: skip
-
-
-def snippet_html(snippet: str, *, theme: str = "light") -> str:
-    """A search snippet as inline HTML: the line as it reads, each match marked."""
-    return inline_html(snippet, limit=MAX_SHOWN_CHARS, theme=theme).html
-
-
-def _find_mentions(
-    _state: TaskState, entry_id: str, search: Callable[[str], list[SearchHit]]
-) -> tuple[str, list[SearchHit]]:
-    """``search(entry_id)`` on the runner's thread; touches no widget."""
-    try:
-        return entry_id, search(entry_id)
-    except Exception:  # a closed or replaced index: the mentions are simply not shown
-        return entry_id, []
-
-
-# Entries linking here are counted up to this many (a hub's 100,000 took 0.2 s to count;
-# to 10,000, 18 ms): the title says "1,000+" past it. See VaultIndex.backlink_groups.
-SOURCES_SHOWN = 1_000
-# A group's links likewise (a hub's 750,000 mentions took 60 ms): "mentions (50,000+)",
-# paged on until a page comes back short. See VaultIndex.backlink_groups(count_cap=…).
-COUNT_SHOWN = 50_000
-
-
-# Views whose first pages the panel keeps as rows (see BacklinksPanel._built).
-BUILT_KEPT = 16
 # A search for unlinked mentions starts when the panel has painted, or after this long.
 UNLINKED_WAIT_MS = 250
-
-
-@dataclass
-class _Group:
-    title: str
-    relation: str | None = None
-    count: int = 0  # links under it; only these groups page
-    paged: bool = False
-    rows: list[_Row] = field(default_factory=list)
-    wanted: bool = False  # the reader asked for the next page (clicked or scrolled to it)
-    open_ended: bool = False  # counted only up to COUNT_SHOWN: more than ``count``
-    fetched: int = 0  # links fetched so far (a row holds all of one source's)
-
-    @property
-    def left(self) -> int:
-        if not self.paged:
-            return 0
-        return PAGE if self.open_ended else self.count - self.fetched
-
-    def take(self, rows: list[_Row]) -> list[_Row]:
-        """Add a page's rows: the first one joins the last row when both are the same
-        source's (a source's links come together, a page may end among them). The rows
-        that are new are returned."""
-        if rows and self.rows and self.rows[-1].joins(rows[0]):
-            self.rows[-1] = self.rows[-1].joined(rows[0])
-            rows = rows[1:]
-        self.rows.extend(rows)
-        return rows
-
-
-# A group's first page as built: its rows, links fetched, links counted, open-ended.
-_Shown = tuple[tuple["_Row", ...], int, int, bool]
-
-
-@dataclass
-class _Kept:
-    """What the panel keeps of a view it showed (see BacklinksPanel._built)."""
-
-    view: BacklinksView  # kept with the rest, so that its id is not another's
-    pages: list[_Shown]  # each paged group's first page
-    unlinked: list[SearchHit] | None = None  # the mentions found for it, once found
-
-
-class _Row:
-    """A row: the source's label over its context lines (each link's, or an unlinked
-    mention's snippet), a source with several links in a group once. Its strings are made
-    when first asked: a page holds PAGE links, a screen shows some twenty rows."""
-
-    __slots__ = ("_context_of", "_contexts", "_html", "_images", "_label", "_muted",
-                 "_sources", "_theme", "_tooltip", "doc", "entry_id")  # fmt: skip
-
-    def __init__(
-        self,
-        source: LinkRow | SearchHit,
-        muted: str,
-        context_of: Callable[[LinkRow], str] | None = None,
-        label: str | None = None,
-        theme: str = "light",
-    ) -> None:
-        ref = source.source if isinstance(source, LinkRow) else source.entry
-        self._theme = theme
-        self.entry_id = ref.id
-        # As display_labels gives it over the row's page; alone, the source's own.
-        self._label = ref.short_label if label is None else label
-        self._sources: list[LinkRow | SearchHit] = [source]
-        self._muted, self._context_of = muted, context_of
-        self._contexts: list[str] | None = None
-        self._html: str | None = None
-        self._images: dict[str, bytes] = {}
-        self._tooltip: str | None = None
-        # What paints it (see RowDelegate.document): laid out once, drawn at each paint.
-        self.doc: tuple[QFont, float, QTextDocument] | None = None
-
-    def joins(self, other: _Row) -> bool:
-        """Whether ``other`` is another link of this row's source (to be shown here)."""
-        return (
-            other.entry_id == self.entry_id
-            and isinstance(self._sources[0], LinkRow)
-            and isinstance(other._sources[0], LinkRow)
-        )
-
-    def restyle(self, muted: str, theme: str) -> None:
-        """Drawn again in another theme's colours (its strings are made anew when asked)."""
-        self._muted, self._theme = muted, theme
-        self._html = self.doc = None
-
-    def add(self, other: _Row) -> None:
-        self._sources.extend(other._sources)
-        self._contexts = self._html = self._tooltip = self.doc = None
-
-    def joined(self, other: _Row) -> _Row:
-        """This row with ``other``'s links too, as a new row: a row once shown is kept as
-        it is (the panel shows it again when its entry is revisited)."""
-        row = _Row.__new__(_Row)
-        row._theme, row.entry_id, row._label = self._theme, self.entry_id, self._label
-        row._sources = [*self._sources, *other._sources]
-        row._muted, row._context_of = self._muted, self._context_of
-        row._contexts = row._html = row._tooltip = row.doc = None
-        row._images = {}
-        return row
-
-    @property
-    def lines(self) -> int:
-        """Context lines under the label (the "and N more" line counted)."""
-        n = len(self._sources)
-        return n if n <= LINES_SHOWN else LINES_SHOWN + 1
-
-    def _context(self, src: LinkRow) -> str:
-        found = src.context
-        if not found and src.span is not None and self._context_of is not None:
-            try:
-                found = self._context_of(src)
-            except Exception:  # a closed or replaced index: the line is left out
-                found = ""
-        return found
-
-    @property
-    def contexts(self) -> list[str]:
-        """Each link's context line: as it came, or cut from its source when first shown
-        (a page of links read every body to show twenty)."""
-        if self._contexts is None:
-            self._contexts = [
-                self._context(src) if isinstance(src, LinkRow) else src.snippet
-                for src in self._sources[:LINES_SHOWN]
-            ]
-        return self._contexts
-
-    @property
-    def context(self) -> str:
-        """The first link's context line."""
-        return self.contexts[0] if self.contexts else ""
-
-    def _inline(self) -> list[InlineHtml]:
-        out = []
-        for src, context in zip(self._sources, self.contexts, strict=False):
-            if isinstance(src, LinkRow):
-                out.append(
-                    highlight_link(context, src.text, src.alias, typeset=True, theme=self._theme)
-                )
-            else:
-                out.append(inline_html(context, limit=MAX_SHOWN_CHARS, theme=self._theme))
-        return out
-
-    @property
-    def html(self) -> str:
-        """Escaped rich text: the label in bold, then each muted context line."""
-        if self._html is None:
-            lines = self._inline()
-            self._images = {k: v for line in lines for k, v in line.resources.items()}
-            more = len(self._sources) - LINES_SHOWN
-            shown = [line.html for line in lines]
-            if more > 0:
-                shown.append(f"<i>and {more} more</i>")
-            self._html = f"<b>{html_text(self._label, MAX_SHOWN_CHARS)}</b>" + "".join(
-                f"<br><span style='color:{self._muted}'>{line}</span>" for line in shown
-            )
-        return self._html
-
-    @property
-    def images(self) -> dict[str, bytes]:
-        """The typeset formulas :attr:`html` names, by resource key."""
-        if self._html is None:
-            _ = self.html
-        return self._images
-
-    def _plain_lines(self) -> list[str]:
-        return [line.text for line in self._inline()]
-
-    @property
-    def text(self) -> str:
-        """The same as plain text (a screen reader, DisplayRole)."""
-        lines = [plain_text(line, 500) for line in self._plain_lines()]
-        return "\n".join([plain_text(self._label, MAX_SHOWN_CHARS), *lines])
-
-    @property
-    def tooltip(self) -> str:
-        # Qt would read a tooltip that looks like HTML as HTML: give it escaped text only.
-        if self._tooltip is None:
-            self._tooltip = tooltip_html("\n".join([self._label, *self._plain_lines()]))
-        return self._tooltip
 
 
 class BacklinksModel(QAbstractItemModel):
@@ -328,18 +116,18 @@ class BacklinksModel(QAbstractItemModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.groups: list[_Group] = []
+        self.groups: list[Group] = []
         self.muted = "#808080"
         self.theme = "light"
-        self._page: Callable[[str | None, int, int], list[LinkRow]] = lambda r, o, n: []
-        self._context_of: Callable[[LinkRow], str] | None = None
+        self._page: PageFn = no_page
+        self._context_of: ContextFn | None = None
 
     def reset(
         self,
-        groups: list[_Group],
-        page: Callable[[str | None, int, int], list[LinkRow]],
+        groups: list[Group],
+        page: PageFn,
         muted: str,
-        context_of: Callable[[LinkRow], str] | None = None,
+        context_of: ContextFn | None = None,
     ) -> None:
         """Show ``groups``, fetching the first page of each that has none yet (a group
         shown before comes with its rows: see BacklinksPanel.show_backlinks)."""
@@ -348,44 +136,27 @@ class BacklinksModel(QAbstractItemModel):
         self._context_of = context_of
         for group in groups:
             if group.paged and not group.fetched:
-                self._append(group)  # the first page of each group, as the panel opens
+                group.first_page(page, self._rows)  # the first page of each, as it opens
         self.endResetModel()
 
-    def _rows(self, links: list[LinkRow]) -> list[_Row]:
-        """A row per source, its consecutive links (a page's links come by source) in it."""
-        labels = display_labels([link.source for link in links])  # told apart per page
-        rows: list[_Row] = []
-        for link, label in zip(links, labels, strict=True):
-            row = _Row(link, self.muted, self._context_of, label, self.theme)
-            if rows and rows[-1].joins(row):
-                rows[-1].add(row)
-            else:
-                rows.append(row)
-        return rows
+    def _rows(self, links: list[LinkRow]) -> list[Row]:
+        return rows_of(links, self.muted, self._context_of, self.theme)
 
-    def _append(self, group: _Group) -> None:
-        links = self._page(group.relation, group.fetched, PAGE) if group.left > 0 else []
-        group.fetched += len(links)
-        group.take(self._rows(links))
-        if not links or (group.open_ended and len(links) < PAGE):
-            group.count = group.fetched  # the index changed under us: stop asking
-            group.open_ended = False
-
-    def remove_groups(self, keep: Callable[[_Group], bool]) -> None:
+    def remove_groups(self, keep: Callable[[Group], bool]) -> None:
         for i in reversed(range(len(self.groups))):
             if not keep(self.groups[i]):
                 self.beginRemoveRows(QModelIndex(), i, i)
                 del self.groups[i]
                 self.endRemoveRows()
 
-    def add_group(self, group: _Group) -> QModelIndex:
+    def add_group(self, group: Group) -> QModelIndex:
         n = len(self.groups)
         self.beginInsertRows(QModelIndex(), n, n)
         self.groups.append(group)
         self.endInsertRows()
         return self.index(n, 0)
 
-    def row_at(self, index: Index) -> _Row | None:
+    def row_at(self, index: Index) -> Row | None:
         """The link (or mention) row at ``index``; None on a group or a "Show more" row.
         What the delegate paints, asked directly: through ``data`` each role asked
         crossed from C++ to Python and back (~0.1 ms a call, several per row painted)."""
@@ -396,7 +167,7 @@ class BacklinksModel(QAbstractItemModel):
                 return rows[r]
         return None
 
-    def group_of(self, index: Index) -> _Group | None:
+    def group_of(self, index: Index) -> Group | None:
         if index.isValid() and index.internalId() == _TOP and index.row() < len(self.groups):
             return self.groups[index.row()]
         return None
@@ -465,10 +236,7 @@ class BacklinksModel(QAbstractItemModel):
         parent = self.index(parent.row(), 0)
         shown, fetched = len(group.rows), group.fetched
         links = self._page(group.relation, fetched, PAGE)
-        if group.open_ended:  # how many there are is not known: a short page is the last
-            last = len(links) < PAGE
-        else:
-            last = fetched + len(links) >= group.count or not links
+        last = group.is_last(links)
         if last:
             group.open_ended = False
             # The "Show more" row goes first, while the model still has it; a short page
@@ -536,15 +304,20 @@ class BacklinksModel(QAbstractItemModel):
             return None
         if row == len(group.rows) and group.left > 0:  # the "Show more" row
             if role == Qt.ItemDataRole.DisplayRole:
-                left = group.left
-                if group.open_ended:
-                    return f"Show {PAGE} more"
-                return f"Show {min(left, PAGE)} more ({left} not shown)"
+                return group.more_label
             if role == ROLE_MORE:
                 return k
             if role == Qt.ItemDataRole.ToolTipRole:
                 return MORE_TIP
         return None
+
+
+class _Painted(NamedTuple):
+    """What paints a row (kept by the row): laid out once, drawn at each paint."""
+
+    font: QFont
+    dpr: float
+    doc: QTextDocument
 
 
 class _InertDocument(QTextDocument):
@@ -580,11 +353,12 @@ class RowDelegate(QStyledItemDelegate):
         # as the style makes it; measured once per font (each measure asked ~10 roles).
         self._plain_sizes: list[tuple[bool, QFont, QSize]] = []
 
-    def document(self, row: _Row, font: QFont, dpr: float) -> QTextDocument:
+    def document(self, row: Row, font: QFont, dpr: float) -> QTextDocument:
         """The document painting ``row`` in ``font`` at pixel ratio ``dpr``: made when the
         row is first painted (or restyled), kept by the row."""
-        if row.doc is not None and row.doc[1] == dpr and row.doc[0] == font:
-            return row.doc[2]
+        kept = row.doc
+        if isinstance(kept, _Painted) and kept.dpr == dpr and kept.font == font:
+            return kept.doc
         doc = _InertDocument(self.asked)
         doc.setDocumentMargin(0)
         doc.setDefaultTextOption(self._option)
@@ -592,7 +366,7 @@ class RowDelegate(QStyledItemDelegate):
         doc.setHtml(row.html)
         if row.images:
             add_math(doc, row.images, dpr)
-        row.doc = (QFont(font), dpr, doc)
+        row.doc = _Painted(QFont(font), dpr, doc)
         return doc
 
     def row_height(self, option: QStyleOptionViewItem, lines: int = 1) -> int:
@@ -639,10 +413,6 @@ class RowDelegate(QStyledItemDelegate):
         painter.setClipRect(QRect(0, 0, rect.width(), rect.height()))
         doc.documentLayout().draw(painter, context)
         painter.restore()
-
-
-def _no_page(relation: str | None, offset: int, limit: int) -> list[LinkRow]:
-    return []
 
 
 class BacklinksPanel(QWidget):
@@ -703,7 +473,7 @@ class BacklinksPanel(QWidget):
         # (VaultIndex.backlinks_view), and a reader goes back and forth between a hub and
         # its notes. Its unlinked mentions too, once found: a search each visit took a
         # worker's time (and the interpreter's) from the next click.
-        self._built: OrderedDict[int, _Kept] = OrderedDict()
+        self._built = KeptViews()
         self._view: BacklinksView | None = None
 
     def show_backlinks(
@@ -716,68 +486,31 @@ class BacklinksPanel(QWidget):
         ``unlinked``: the unlinked mentions, or None when they come later through
         :meth:`show_unlinked` (they are searched off the GUI thread)."""
         entry_id = view.entry_id if view is not None else None
-        groups = view.groups if view is not None else []
-        page = view.page if view is not None else _no_page
+        page = view.page if view is not None else no_page
         context_of = view.context if view is not None else None
         self._mentions.cancel()
         self._unlinked_later.stop()
         self._unlinked_wanted = None
         self._entry_id = entry_id
         self._fetched_at = None
-        per_group = view.group_sources if view is not None else None
-        shown: list[_Group] = []
-        # The header counts what the groups count: the entries each lists (a source with
-        # several links in a group once), summed; without those counts, the links.
-        total, capped = 0, False
-        for k, (relation, count) in enumerate(groups):
-            # A group's title is drawn as plain text; the relation is a front-matter key,
-            # cut and rid of bidi controls all the same.
-            name = plain_text(relation, 200) if relation is not None else MENTIONS
-            listed, cap = count, COUNT_SHOWN
-            if per_group is not None and k < len(per_group):
-                listed, cap = per_group[k], SOURCES_SHOWN
-            if listed > cap or (per_group is None and count > COUNT_SHOWN):
-                total, capped = total + cap, True
-                title = f"{name} ({cap:,}+)"
-            else:
-                total += listed
-                title = f"{name} ({listed:,})"
-            shown.append(_Group(title, relation, count, paged=True,
-                                open_ended=count > COUNT_SHOWN))  # fmt: skip
-        many = f"{total:,}+" if capped else f"{total:,}"
-        self.title.setText(f"Backlinks · {many}" if entry_id else "Backlinks")
-        self.title.setToolTip(
-            "Entries linking here, counted once per group they are listed in"
-            if entry_id else ""
-        )  # fmt: skip
-        if not groups and entry_id:
-            shown.append(_Group(NO_BACKLINKS))
+        shown, header = groups_of(view)
+        self.title.setText(header.title)
+        self.title.setToolTip(header.tooltip)
         muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
         paged = [group for group in shown if group.paged]
         self._view = view
-        kept = self._kept()
-        if kept is not None:
-            self._built.move_to_end(id(view))
-            for group, (rows, fetched, count, open_ended) in zip(paged, kept.pages, strict=True):
-                group.rows, group.fetched = list(rows), fetched
-                group.count, group.open_ended = count, open_ended
+        restored = view is not None and self._built.restore(view, paged)
         self.model.reset(shown, page, muted, context_of)
-        if view is not None and kept is None:
-            pages = [(tuple(group.rows), group.fetched, group.count, group.open_ended)
-                     for group in paged]  # fmt: skip
-            self._built[id(view)] = _Kept(view, pages)
-            while len(self._built) > BUILT_KEPT:
-                self._built.popitem(last=False)
+        if view is not None and not restored:
+            self._built.keep(view, paged)
         for i in range(len(shown)):
             self.tree.expand(self.model.index(i, 0))
         if unlinked is not None:
             self.show_unlinked(entry_id, unlinked)
 
-    def _kept(self) -> _Kept | None:
+    def _kept(self) -> Kept | None:
         """What is kept of the view shown, if it was shown before."""
-        view = self._view
-        kept = self._built.get(id(view)) if view is not None else None
-        return kept if kept is not None and kept.view is view else None
+        return self._built.get(self._view)
 
     def show_unlinked(self, entry_id: str | None, hits: list[SearchHit]) -> bool:
         """Fill the collapsed "Unlinked mentions" group of ``entry_id`` with ``hits``; a
@@ -788,12 +521,7 @@ class BacklinksPanel(QWidget):
             lambda g: not (g.title.startswith(UNLINKED) or (hits and g.title == NO_BACKLINKS))
         )
         if hits:
-            labels = display_labels([hit.entry for hit in hits])
-            rows = [
-                _Row(hit, self.model.muted, label=label, theme=self.model.theme)
-                for hit, label in zip(hits, labels, strict=True)
-            ]
-            group = self.model.add_group(_Group(f"{UNLINKED} ({len(hits)})", rows=rows))
+            group = self.model.add_group(unlinked_group(hits, self.model.muted, self.model.theme))
             self.tree.collapse(group)
         return True
 
@@ -824,7 +552,7 @@ class BacklinksPanel(QWidget):
         if wanted is None:
             return
         entry_id, search, cancel = wanted
-        state = self._mentions.start(_find_mentions, entry_id, search)
+        state = self._mentions.start(find_mentions, entry_id, search)
         if cancel is not None:
             state.when_cancelled(cancel)
 

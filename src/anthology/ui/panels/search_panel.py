@@ -7,9 +7,9 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from anthology.session.backlinks import snippet_html
 from anthology.ui.common.list_keys import ArrowKeysToList
 from anthology.ui.common.new_tab_clicks import NewTabClicks
-from anthology.ui.panels.backlinks_panel import snippet_html
 from anthology.vault import QueryTooLarge, SearchHit, display_labels
 from anthology.vault.render.safe_text import MAX_SHOWN_CHARS, html_text, tooltip_html
 

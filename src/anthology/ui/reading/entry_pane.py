@@ -22,7 +22,8 @@ the GUI thread never waits on a lock a render holds and closing a vault closes n
 render still reads.
 
 A page once laid out is kept: the pane holds the :class:`QTextDocument` of the last
-:data:`PAGE_CACHE_SIZE` pages it showed (with their pictures) and swaps one back in with
+:data:`PAGE_CACHE_SIZE` pages it showed (with their pictures; the Qt-free
+:class:`~anthology.session.pages.KeptPages` says which) and swaps one back in with
 ``setDocument`` when the same render comes up again (a revisit, back and forward), instead
 of parsing its HTML again. A page is reused only for the very render it was made from (the
 render cache keys it by the file's mtime and contents, the index generation, the theme and
@@ -34,19 +35,17 @@ into it: :meth:`EntryPane.setHtml` and :meth:`EntryPane.clear` start a fresh doc
 from __future__ import annotations
 
 import html
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
-from PySide6.QtCore import QByteArray, QPoint, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QByteArray, QPoint, Qt, QThread, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QCursor,
     QDesktopServices,
     QFont,
     QFontMetricsF,
+    QIcon,
     QImage,
     QKeyEvent,
     QMouseEvent,
@@ -54,8 +53,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip, QWidget
 
+from anthology.session.pages import PAGE_CACHE_SIZE, KeptPages, Page, PageLook, heading_key
 from anthology.tasks import Cancelled, TaskState
 from anthology.ui.common.task_runner import TaskRunner
+from anthology.ui.reading.document import ENTRY, DocumentKind, OpenVault, register
+from anthology.ui.reading.paper import paper_copy
 from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg_picture, vault_file
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.attachments import describe, open_policy
@@ -70,23 +72,12 @@ BACKGROUND_RENDER_CHARS = 20_000  # what the app passes: longer bodies render in
 READING_WIDTH = 760  # px of text column (readable line width's default); the rest is margin
 NARROW_MARGIN = 24  # px each side when the readable line width is off
 _EXTERNAL = ("http", "https", "mailto")
-PAGE_CACHE_SIZE = 8  # laid-out pages kept per pane (a revisit swaps one back in)
 _PAGE_NAME = "entryPage"  # the documents the pane makes (Qt's own first one is unnamed)
 # A link pointed at this long is likely to be clicked: its page is made meanwhile (a click
 # comes a few hundred ms after the pointer, the preview popover after 400 ms).
 PREFETCH_DELAY_MS = 120
 
-
-FOLD_MARKERS = ("▾\u00a0", "▸\u00a0")  # before each heading (render: fold:hN links)
-
-
-def _heading_key(text: str) -> str:
-    """A heading's text as compared across the TOC token and the laid-out block (the
-    block's fold marker, and a folded one's " …", left out)."""
-    text = html.unescape(text)
-    if text.startswith(FOLD_MARKERS):
-        text = text[2:].removesuffix(" …")
-    return " ".join(text.split()).casefold()
+__all__ = ["PAGE_CACHE_SIZE", "EntryPane"]  # PAGE_CACHE_SIZE: the session's, named here too
 
 
 def _split(url: QUrl) -> tuple[str, str, str]:
@@ -99,10 +90,12 @@ def _split(url: QUrl) -> tuple[str, str, str]:
     return scheme.lower(), unquote(path), unquote(frag)
 
 
-_warmed = False
+# The one warm-up of the process, on the project's task runner (parentless: it outlives the
+# pane that started it, as the typesetter it loads does).
+_warm_up: TaskRunner | None = None
 
 
-def _warm_up_in_thread() -> None:
+def _warm_up_off_thread(_state: TaskState) -> None:
     """Pygments (:func:`highlight.warm_up`, both themes' styles), then the TeX typesetter:
     the highlighter is ready in ~0.1 s, the typesetter takes ~0.3 s more; in the other
     order a code block clicked as the window settled compiled its lexer itself (~70 ms)."""
@@ -113,10 +106,10 @@ def _warm_up_in_thread() -> None:
 def _warm_up_math() -> None:
     """Load the TeX typesetter and the code highlighter in the background, so the first
     formula and the first code block open quickly."""
-    global _warmed
-    if not _warmed:
-        _warmed = True
-        threading.Thread(target=_warm_up_in_thread, name="math-warm-up", daemon=True).start()
+    global _warm_up
+    if _warm_up is None:
+        _warm_up = TaskRunner(priority=QThread.Priority.LowPriority)
+        _warm_up.start(_warm_up_off_thread)
 
 
 def ask_attachment(parent: QWidget, rel_path: str, kind: str) -> bool:
@@ -136,15 +129,7 @@ def ask_attachment(parent: QWidget, rel_path: str, kind: str) -> bool:
     return box.clickedButton() is show
 
 
-@dataclass
-class _Page:
-    """A page the pane made: its document, the render it came from, the pictures it
-    loaded, and the looks it was made for (:meth:`EntryPane._look`)."""
-
-    rendered: RenderedEntry
-    doc: QTextDocument
-    images: dict[str, QImage]
-    look: tuple
+_Page = Page[QTextDocument, QImage]
 
 
 def _render_off_thread(
@@ -170,6 +155,9 @@ def _render_off_thread(
 
 
 class EntryPane(QTextBrowser):
+    """An entry page: the first kind of :class:`~anthology.ui.reading.document.DocumentView`."""
+
+    kind = ENTRY
     entryLinkActivated = Signal(str, str)  # entry id, heading ("" for none; "^id" for a block)
     entryLinkActivatedNewTab = Signal(str, str)  # the same, Ctrl+clicked or middle-clicked
     tagActivated = Signal(str)
@@ -196,10 +184,8 @@ class EntryPane(QTextBrowser):
         self._folds: dict[str, set[int | str]] = {}
         self._rendered: RenderedEntry | None = None
         self._images: dict[str, QImage] = {}
-        # the pages shown lately, by id(rendered) (each keeps its render alive, so an id
-        # is never another render's while its page is here)
-        self._pages: OrderedDict[int, _Page] = OrderedDict()
-        self._prefetched: _Page | None = None  # made for the entry link pointed at
+        # the pages shown lately, and the one made for the entry link pointed at
+        self._pages: KeptPages[QTextDocument, QImage] = KeptPages(PAGE_CACHE_SIZE)
         # (entry id) → the entry as the window shows it: set, the page of a link pointed
         # at for PREFETCH_DELAY_MS is made before the click (see _prefetch_hovered)
         self.fetch_entry: Callable[[str], Entry | None] | None = None
@@ -233,7 +219,7 @@ class EntryPane(QTextBrowser):
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.highlighted.connect(self._on_highlighted)
         self._apply_theme_palette()
-        # Warm the TeX typesetter once the window is up, not while it starts: the thread
+        # Warm the TeX typesetter once the window is up, not while it starts: the worker
         # holds the GIL for ~0.2 s and would delay the first painted entry.
         QTimer.singleShot(1500, _warm_up_math)
         self._refit_timer = QTimer(self)
@@ -249,6 +235,70 @@ class EntryPane(QTextBrowser):
     @property
     def rendered(self) -> RenderedEntry | None:
         return self._rendered
+
+    # -- what a tab asks of its document (anthology.ui.reading.document.DocumentView) -------
+    def widget(self) -> QWidget:
+        return self
+
+    def document_id(self) -> str | None:
+        return self.current_entry_id
+
+    def open_document(self, ref: str) -> bool:
+        """Show entry ``ref``, read through :attr:`fetch_entry` (as the window reads it)."""
+        entry = self.fetch_entry(ref) if self.fetch_entry is not None else None
+        if entry is None:
+            return False
+        self.show_entry(entry)
+        return True
+
+    def title(self) -> str:
+        entry = self._entry
+        return (entry.title or entry.id) if entry is not None else ""
+
+    def tooltip(self) -> str:
+        entry = self._entry
+        return f"{entry.title or entry.id}\n{entry.path}" if entry is not None else ""
+
+    def icon(self) -> QIcon:
+        return QIcon()  # entries need none: they are what a tab shows unless told otherwise
+
+    def scroll_position(self) -> int:
+        return self.verticalScrollBar().value()
+
+    def scroll_to(self, anchor: str) -> bool:
+        return self.scroll_to_heading(anchor)
+
+    def find_text(self, text: str, *, backward: bool = False) -> bool:
+        flags = QTextDocument.FindFlag.FindBackward if backward else QTextDocument.FindFlag(0)
+        return bool(text) and self.find(text, flags)
+
+    def printable(self) -> QTextDocument | None:
+        """The page as shown, for paper (see :func:`~anthology.ui.reading.paper.paper_copy`)."""
+        if self._rendered is None:
+            return None
+        return paper_copy(self.document(), self._images, self)
+
+    def export_html(self) -> str | None:
+        """The shown page as one self-contained HTML file
+        (:func:`~anthology.vault.render.standalone.standalone_html`)."""
+        from anthology.vault.render.standalone import standalone_html  # asked rarely
+
+        rendered, entry = self._rendered, self._entry
+        if rendered is None or entry is None:
+            return None
+        return standalone_html(
+            rendered,
+            title=entry.title or entry.id,
+            style=self.reading_style,
+            line_width=self.line_width if self.readable_width else None,
+            vault_root=self._vault_root,
+        )
+
+    def attach_vault(self, vault: OpenVault) -> None:
+        self.set_vault(vault.lookup, vault.root, reader=vault.reader)
+
+    def shutdown(self) -> None:
+        self.clear_entry()
 
     def set_vault(
         self, resolver: EntryLookup, vault_root: Path, *, reader: SharedReader | None = None
@@ -310,12 +360,6 @@ class EntryPane(QTextBrowser):
         else:
             self._apply_margins()
 
-    def page_html(self) -> str:
-        """The shown page's HTML as the pane sets it (the reader's size and family)."""
-        if self._rendered is None:
-            return self.toHtml()
-        return restyle(self._rendered.html, self._rendered.theme, self.reading_style)
-
     def show_entry(self, entry: Entry, *, keep_scroll: bool = False) -> None:
         if self._resolver is None:
             raise RuntimeError("EntryPane.set_vault() must be called before show_entry()")
@@ -365,8 +409,7 @@ class EntryPane(QTextBrowser):
         bar = self.verticalScrollBar()
         page = self._page_for(rendered)
         self._entry, self._rendered, self._images = entry, rendered, page.images
-        if page is self._prefetched:  # the page of the link pointed at: kept from now on
-            self._prefetched = None
+        if page is self._pages.prefetched:  # the page of the link pointed at: kept now
             self._keep(page)
         self._swap_in(page.doc)
         bar.setValue(min(position, bar.maximum()))
@@ -378,11 +421,8 @@ class EntryPane(QTextBrowser):
         swapped in whole: the shown page is never emptied first (which would hide the
         scroll bar, resize the viewport and lay it out again)."""
         look = self._look()
-        for page in (self._pages.get(id(rendered)), self._prefetched):
-            if page is not None and page.rendered is rendered and page.look == look:
-                if page is not self._prefetched:
-                    self._pages.move_to_end(id(rendered))
-                return page
+        if (found := self._pages.find(rendered, look)) is not None:
+            return found
         images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
         doc = self._new_document()
         doc.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
@@ -391,9 +431,8 @@ class EntryPane(QTextBrowser):
         return page
 
     def _keep(self, page: _Page) -> None:
-        self._pages[id(page.rendered)] = page
-        while len(self._pages) > PAGE_CACHE_SIZE:
-            self._forget(self._pages.popitem(last=False)[1].doc)
+        for doc in self._pages.keep(page):
+            self._forget(doc)
 
     # ------------------------------------------------------------------ prefetch
     def _prefetch_hovered(self) -> None:
@@ -449,23 +488,22 @@ class EntryPane(QTextBrowser):
             self._prefetch_timer.start()
 
     def _prefetch_page(self, rendered: RenderedEntry) -> None:
-        if id(rendered) in self._pages or self.rendering:
+        if rendered in self._pages or self.rendering:
             return
         if self._rendered is not None and rendered.entry_id == self._rendered.entry_id:
             return
-        old, self._prefetched = self._prefetched, None
         images = {k: v for k, v in self._images.items() if k.startswith("vault:")}
         doc = self._new_document()
         doc.setHtml(restyle(rendered.html, rendered.theme, self.reading_style))
-        self._prefetched = _Page(rendered, doc, images, self._look())
+        old = self._pages.make_ahead(_Page(rendered, doc, images, self._look()))
         if old is not None:
-            self._forget(old.doc)
+            self._forget(old)
 
     # ------------------------------------------------------------------ documents
-    def _look(self) -> tuple:
+    def _look(self) -> PageLook:
         """What a page's layout and pictures depend on besides its render: the reading
         settings and the pane's width (figures and pictures are drawn to fit the column)."""
-        return (self.reading_style, self.readable_width, self.line_width, self.width())
+        return PageLook(self.reading_style, self.readable_width, self.line_width, self.width())
 
     def _new_document(self) -> QTextDocument:
         """An empty page for this pane (it answers the page's pictures: loadResource)."""
@@ -519,20 +557,13 @@ class EntryPane(QTextBrowser):
 
     def _forget(self, doc: QTextDocument) -> None:
         """Delete a page the pane made once it is neither shown nor kept."""
-        if doc is self.document() or any(p.doc is doc for p in self._pages.values()):
-            return
-        if self._prefetched is not None and self._prefetched.doc is doc:
+        if doc is self.document() or self._pages.holds(doc):
             return
         doc.deleteLater()
 
     def _drop_pages(self) -> None:
-        pages = list(self._pages.values())
-        if self._prefetched is not None:
-            pages.append(self._prefetched)
-        self._pages.clear()
-        self._prefetched = None
-        for page in pages:
-            self._forget(page.doc)
+        for doc in self._pages.drop():
+            self._forget(doc)
 
     def _set_page_html(self, text: str) -> None:
         """Show ``text`` on a fresh page (the one shown may be kept for a revisit)."""
@@ -583,11 +614,11 @@ class EntryPane(QTextBrowser):
             return True
         # Past the renderer's anchor budget a heading carries no anchor: find its block.
         at = next(i for i, h in enumerate(headings) if h[2] == anchor)
-        key = _heading_key(headings[at][1])
-        nth = sum(1 for h in headings[:at] if _heading_key(h[1]) == key)
+        key = heading_key(headings[at][1])
+        nth = sum(1 for h in headings[:at] if heading_key(h[1]) == key)
         block = self.document().begin()
         while block.isValid():
-            if block.blockFormat().headingLevel() and _heading_key(block.text()) == key:
+            if block.blockFormat().headingLevel() and heading_key(block.text()) == key:
                 if nth == 0:
                     layout = self.document().documentLayout()
                     top = layout.blockBoundingRect(block).top()
@@ -619,12 +650,6 @@ class EntryPane(QTextBrowser):
         flipped ^= {key}
         self.show_entry(self._entry, keep_scroll=True)
 
-    def folded_headings(self) -> set[str]:
-        """The headings folded in the entry shown ("hN"), for tests and the outline."""
-        if self._entry is None:
-            return set()
-        return {k for k in self._folds.get(self._entry.id, ()) if isinstance(k, str)}
-
     def _on_anchor_clicked(self, url: QUrl) -> None:
         scheme, path, frag = _split(url)
         if scheme == "entry":
@@ -638,7 +663,7 @@ class EntryPane(QTextBrowser):
         elif scheme in _EXTERNAL:
             self.open_external(url)
         elif scheme == "vault":
-            self._open_attachment(path)
+            self.open_attachment(path)
         elif scheme == "fold":
             self.toggle_fold(path)
         elif scheme == "" and frag and not self.scroll_to_heading(frag):
@@ -680,7 +705,7 @@ class EntryPane(QTextBrowser):
         else:
             self.entryLinkActivatedNewTab.emit(*link)
 
-    def _open_attachment(self, rel: str) -> None:
+    def open_attachment(self, rel: str) -> None:
         """Open an attachment the allow-list trusts; ask about anything else.
 
         The decision looks at the real file (after resolving symlinks), never at the link
@@ -811,6 +836,10 @@ class EntryPane(QTextBrowser):
     def _page_fits_now(self) -> None:
         """The page shown is laid out, its figures drawn, for the pane as it is now: a
         revisit at this width may swap it back in."""
-        page = self._pages.get(id(self._rendered)) if self._rendered is not None else None
+        page = self._pages.get(self._rendered) if self._rendered is not None else None
         if page is not None and page.doc is self.document():
             page.look = self._look()
+
+
+# Whether an entry is still there is the window's index to say (TabHistory's ``keep``).
+register(DocumentKind(ENTRY, EntryPane, label="Entry"))

@@ -16,7 +16,8 @@ import html
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from anthology.ui.reading.entry_pane import EntryPane, _heading_key
+from anthology.session.pages import heading_key
+from anthology.ui.reading.entry_pane import EntryPane
 from anthology.vault.render import RenderedEntry
 from anthology.vault.render.safe_text import plain_text, tooltip_html
 
@@ -27,7 +28,7 @@ READING_LINE_PX = 24  # a heading this close below the pane's top counts as reac
 
 
 def _key(text: str) -> str:
-    return _heading_key(text)  # the block's fold marker left out
+    return heading_key(text)  # the block's fold marker left out
 
 
 def heading_tops(pane: EntryPane, headings: list[tuple[int, str, str]]) -> list[int]:

@@ -50,9 +50,10 @@ from PySide6.QtWidgets import (
 from anthology import __version__, paths
 from anthology.demo import DEMOS
 from anthology.paths import entries_dir
+from anthology.session.backlinks import COUNT_SHOWN, SOURCES_SHOWN
 from anthology.ui.common.task_runner import TaskRunner, describe_error
 from anthology.ui.common.theme import ThemeController
-from anthology.ui.panels.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
+from anthology.ui.panels.backlinks_panel import BacklinksPanel
 from anthology.ui.panels.bookmarks_panel import BookmarksPanel
 from anthology.ui.panels.file_explorer import FileExplorer
 from anthology.ui.panels.path_finder import PathFinderDialog
@@ -60,6 +61,7 @@ from anthology.ui.panels.problems_dialog import ProblemsDialog
 from anthology.ui.panels.quick_switcher import QuickSwitcher
 from anthology.ui.panels.search_panel import SearchPanel
 from anthology.ui.panels.tag_panel import TagPanel
+from anthology.ui.reading.document import ENTRY, DocumentView, OpenVault, document_kind
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.reading.entry_tabs import EntryTabs, TabHistory, Visit
 from anthology.ui.reading.outline_panel import OutlinePanel
@@ -239,6 +241,28 @@ class MainWindow(QMainWindow):
             pane.set_vault(self.index, self.index.root, reader=self.render_reader)
         return pane
 
+    def _new_view(self, kind: str) -> DocumentView:
+        """A view of a kind of document for a tab (see ui/reading/document.py): an entry
+        pane wired to the window, or a registered kind's view in the window's looks."""
+        if kind == ENTRY:
+            return self._new_pane()
+        found = document_kind(kind)
+        if found is None:
+            raise KeyError(f"no kind of document “{kind}”")
+        view = found.make()
+        view.set_theme(self.theme)
+        view.set_reading(self.reading.style, readable=self.reading.readable,
+                         width=self.reading.width)  # fmt: skip
+        self.themes.themeChanged.connect(view.set_theme)
+        if (vault := self._open_vault()) is not None:
+            view.attach_vault(vault)
+        return view
+
+    def _open_vault(self) -> OpenVault | None:
+        if self.index is None:
+            return None
+        return OpenVault(self.index.root, self.index, self.render_reader)
+
     def _entry_for_pane(self, entry_id: str) -> Entry | None:
         """The entry as :meth:`show_entry` reads it (what a pane's page is made from)."""
         return self.index.entry(entry_id, cited_by_limit=CITED_BY_SHOWN) if self.index else None
@@ -273,7 +297,7 @@ class MainWindow(QMainWindow):
             lambda: self.render_reader,
         )
         self.previews.linkActivated.connect(self._follow_link)
-        self.tabs = EntryTabs(self._new_pane)
+        self.tabs = EntryTabs(self._new_view)
         self.tabs.setMinimumWidth(ENTRY_MIN_WIDTH)
         self.tabs.paneChanged.connect(self._on_pane_changed)
         self.tabs.tabBar().tabMoved.connect(lambda _a, _b: self._tabs_timer.start())
@@ -780,8 +804,10 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()  # "Indexing …" (see _show_first_look)
         self.index = index
         self.render_reader = SharedReader(index)
-        for pane in self.tabs.panes():
-            pane.set_vault(index, index.root, reader=self.render_reader)
+        vault = self._open_vault()
+        assert vault is not None
+        for view in self.tabs.views():
+            view.attach_vault(vault)
         self.search_panel.set_search_function(index.search)
         self._refresh_views(first=True)
 
@@ -897,6 +923,11 @@ class MainWindow(QMainWindow):
                 if self._restore_tabs() and not self._explicit_entry:
                     self._pending_entry = self._first_look = None
                     return
+            if not first and self.tabs.document().kind != ENTRY:
+                # another kind of document is shown: the entries of every tab follow when
+                # shown (the active tab's are read again on back and forward)
+                self._mark_stale(report)
+                return
             current = self.current_id()
             if first or current is None:
                 target = self._pending_entry
@@ -926,11 +957,7 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(f"{current} was deleted on disk", 6000)
                 self.go_home()
                 return
-            if report is not None:  # other tabs show what changed when next shown
-                gone = set(report.changed_ids) | set(report.removed_ids)
-                for p in self.tabs.panes():
-                    if p is not self.entry_pane and p.current_entry_id in gone:
-                        self._stale_panes.add(id(p))
+            self._mark_stale(report)  # other tabs show what changed when next shown
             if report is not None and current in report.changed_ids:
                 self.show_entry(current, push=False, keep_scroll=True)
             else:
@@ -939,6 +966,15 @@ class MainWindow(QMainWindow):
                 self.search_panel.run_search()
         finally:  # asked once the entry is on screen: the loader shares the interpreter
             self._load_views(with_positions=with_positions)
+
+    def _mark_stale(self, report: RefreshReport | None) -> None:
+        """The other tabs whose entry changed or went show it again when next shown."""
+        if report is None:
+            return
+        gone = set(report.changed_ids) | set(report.removed_ids)
+        for p in self.tabs.panes():
+            if p is not self.entry_pane and p.current_entry_id in gone:
+                self._stale_panes.add(id(p))
 
     def _load_views(self, *, with_positions: bool) -> None:
         """Ask for what surrounds the entry off the GUI thread (:func:`load_views`); an
@@ -1031,7 +1067,9 @@ class MainWindow(QMainWindow):
 
     # -- reading -----------------------------------------------------------------------
     def current_id(self) -> str | None:
-        return self.entry_pane.current_entry_id
+        """The entry the active tab shows (None while it shows another kind of document)."""
+        shown = self.tabs.document()
+        return shown.document_id() if shown.kind == ENTRY else None
 
     def show_entry(self, entry_id: str, *, push: bool = True, keep_scroll: bool = False,
                    heading: str = "", scroll: int | None = None) -> bool:  # fmt: skip
@@ -1048,11 +1086,12 @@ class MainWindow(QMainWindow):
         if entry is None:
             self.statusBar().showMessage(f"No entry “{entry_id}”", 5000)
             return False
-        pane = self.entry_pane
-        history = self.tabs.history(pane)
+        tab = self.tabs.tab()
+        pane, history, left = tab.pane, tab.history, tab.current
         same = entry.id == self.current_id()
-        # the reading position in the entry being left, for back/forward to return to
-        leaving = pane.verticalScrollBar().value() if pane.current_entry_id else None
+        # the reading position in the document being left, for back/forward to return to
+        leaving = left.scroll_position() if left.document_id() else None
+        tab.show_kind(ENTRY)
         pane.show_entry(entry, keep_scroll=keep_scroll or (same and not push))
         if heading:
             pane.scroll_to_heading(heading)
@@ -1095,6 +1134,39 @@ class MainWindow(QMainWindow):
             f"{plain_text(self.root.name, 80) if self.root else ''} — Anthology"
         )
 
+    def open_document(self, kind: str, ref: str, *, new_tab: bool = False, push: bool = True,
+                      scroll: int | None = None) -> bool:  # fmt: skip
+        """Open document ``ref`` of ``kind`` (see ui/reading/document.py) in the active tab
+        (a new one with ``new_tab``), in its history beside the entries."""
+        if kind == ENTRY:
+            if new_tab:
+                return self.open_in_new_tab(ref)
+            return self.show_entry(ref, push=push, scroll=scroll)
+        if document_kind(kind) is None:
+            self.statusBar().showMessage(f"Anthology cannot show a “{plain_text(kind, 40)}”", 5000)
+            return False
+        if new_tab:
+            self.tabs.add_tab()
+        view = self.tabs.tab().open(kind, ref, push=push, scroll=scroll)
+        if view is None:
+            if new_tab:  # the tab made for it goes again
+                self.tabs.close_tab(self.tabs.currentIndex())
+            self.statusBar().showMessage(f"Cannot open “{plain_text(ref, 120)}”", 5000)
+            return False
+        self._document_follows(view)
+        self.ready = True
+        return True
+
+    def _document_follows(self, view: DocumentView) -> None:
+        """The tab title, window title and navigation follow a document that is not an
+        entry (the entry panels keep the last entry shown)."""
+        self.previews.hide()
+        self.tabs.set_title(view, view.title(), view.tooltip(), view.icon())
+        self._update_nav_actions()
+        self._tabs_timer.start()
+        vault = plain_text(self.root.name, 80) if self.root else ""
+        self.setWindowTitle(f"{plain_text(view.title(), 160)} — {vault} — Anthology")
+
     # -- tabs --------------------------------------------------------------------------
     def open_in_new_tab(self, entry_id: str, heading: str = "") -> bool:
         """Open ``entry_id`` (at ``heading``) in a new tab after the active one, and show
@@ -1128,8 +1200,15 @@ class MainWindow(QMainWindow):
         or changed on disk meanwhile, and make the panels follow it."""
         if self.index is None:
             return
-        history = self.tabs.history(pane)
+        tab = self.tabs.tab_of(pane)
+        history = tab.history
         visit = history.current
+        if visit is not None and visit.kind != ENTRY:  # another kind of document
+            if tab.current.document_id() != visit.entry_id or tab.current.kind != visit.kind:
+                self.open_document(visit.kind, visit.entry_id, push=False, scroll=visit.scroll)
+            else:
+                self._document_follows(tab.current)
+            return
         stale = id(pane) in self._stale_panes
         self._stale_panes.discard(id(pane))
         if visit is not None and (pane.current_entry_id is None or stale):
@@ -1155,8 +1234,8 @@ class MainWindow(QMainWindow):
         data = self.state.get(READER_TABS, clean=clean_tabs)
         if data is None:
             return False
-        histories = [TabHistory.from_json(t, lambda i: index.entry_ref(i) is not None)
-                     for t in data["tabs"]]  # fmt: skip
+        histories = [TabHistory.from_json(t, lambda i: index.entry_ref(i) is not None,
+                                          self._document_exists) for t in data["tabs"]]  # fmt: skip
         current = data.get("current")
         current = current if isinstance(current, int) else 0
         kept = [(i, h) for i, h in enumerate(histories) if h.current is not None]
@@ -1171,14 +1250,21 @@ class MainWindow(QMainWindow):
                 self.tabs.add_tab(at=n, activate=False, history=h)
             for pane in self.tabs.panes():
                 visit = self.tabs.history(pane).current
-                ref = index.entry_ref(visit.entry_id) if visit else None
-                if ref is not None:
+                ref = index.entry_ref(visit.entry_id) if visit and visit.kind == ENTRY else None
+                if visit is not None and visit.kind != ENTRY:
+                    self.tabs.set_title(pane, Path(visit.entry_id).name, visit.entry_id)
+                elif ref is not None:
                     self.tabs.set_title(pane, ref.short_label, f"{ref.label}\n{ref.path}")
             self.tabs.setCurrentIndex(active)
         finally:
             self.tabs.blockSignals(False)
         self._on_pane_changed(self.tabs.pane())
-        return self.current_id() is not None
+        return self.tabs.document().document_id() is not None
+
+    def _document_exists(self, kind: str, ref: str) -> bool:
+        """Whether a restored tab's document of another kind than an entry is still there."""
+        found, vault = document_kind(kind), self._open_vault()
+        return found is not None and vault is not None and found.exists(vault, ref)
 
     def _save_tabs(self) -> None:
         """Keep the open tabs (each one's history and reading positions) in the user state."""
@@ -1191,8 +1277,9 @@ class MainWindow(QMainWindow):
             visit = history.current
             if visit is None:
                 continue
-            if pane.current_entry_id == visit.entry_id:
-                history.leave(pane.verticalScrollBar().value())
+            shown = self.tabs.tab_of(pane).current
+            if (shown.kind, shown.document_id()) == (visit.kind, visit.entry_id):
+                history.leave(shown.scroll_position())
             if pane is self.entry_pane:
                 current = len(tabs)
             tabs.append(history.to_json())
@@ -1257,7 +1344,7 @@ class MainWindow(QMainWindow):
 
     def _open_attachment(self, path: str) -> None:
         """An attachment clicked in the explorer opens as one clicked in an entry does."""
-        self.entry_pane._open_attachment(path)
+        self.entry_pane.open_attachment(path)
 
     def _show_backlinks(self, entry_id: str) -> None:
         assert self.index is not None
@@ -1407,21 +1494,17 @@ class MainWindow(QMainWindow):
 
     # -- navigation --------------------------------------------------------------------
     def go_back(self) -> None:
-        """Back in the active tab's history, to where the reader was in that entry."""
-        pane = self.entry_pane
-        self._show_visit(
-            self.tabs.history(pane).back(leaving_scroll=pane.verticalScrollBar().value())
-        )
+        """Back in the active tab's history, to where the reader was in that document."""
+        tab = self.tabs.tab()
+        self._show_visit(tab.history.back(leaving_scroll=tab.current.scroll_position()))
 
     def go_forward(self) -> None:
-        pane = self.entry_pane
-        self._show_visit(
-            self.tabs.history(pane).forward(leaving_scroll=pane.verticalScrollBar().value())
-        )
+        tab = self.tabs.tab()
+        self._show_visit(tab.history.forward(leaving_scroll=tab.current.scroll_position()))
 
     def _show_visit(self, visit: Visit | None) -> None:
         if visit is not None:
-            self.show_entry(visit.entry_id, push=False, scroll=visit.scroll)
+            self.open_document(visit.kind, visit.entry_id, push=False, scroll=visit.scroll)
         self._update_nav_actions()
 
     def go_home(self) -> None:
@@ -1559,21 +1642,23 @@ class MainWindow(QMainWindow):
         """File › Print…: the entry as shown, on a printer the reader picks."""
         from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 
-        from anthology.ui.window.print_export import print_entry
+        from anthology.ui.window.print_export import print_document
 
-        if self.entry_pane.rendered is None:
+        shown = self.tabs.document()
+        if shown.document_id() is None:
             return
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
         dialog = QPrintDialog(printer, self)
         dialog.setWindowTitle("Print entry")
         if dialog.exec() == QPrintDialog.DialogCode.Accepted:
-            print_entry(self.entry_pane, printer)
+            print_document(shown, printer)
 
     def export_pdf(self, path: Path | None = None) -> Path | None:
         """Export as PDF… (asks where when ``path`` is None); the file written."""
         from anthology.ui.window.print_export import export_pdf
 
-        if self.entry_pane.rendered is None:
+        shown = self.tabs.document()
+        if shown.document_id() is None:
             return None
         if path is None:
             name, _ = QFileDialog.getSaveFileName(self, "Export as PDF", self._export_name(
@@ -1582,9 +1667,12 @@ class MainWindow(QMainWindow):
                 return None
             path = Path(name)
         try:
-            export_pdf(self.entry_pane, path)
+            export_pdf(shown, path)
         except OSError as exc:
             QMessageBox.warning(self, "Export failed", f"Could not write {path}: {exc}")
+            return None
+        except ValueError:  # nothing on the page yet (a long entry still rendering)
+            self.statusBar().showMessage("Nothing to export yet", 5000)
             return None
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return path
@@ -1593,7 +1681,8 @@ class MainWindow(QMainWindow):
         """Export as HTML… (asks where when ``path`` is None); the file written."""
         from anthology.ui.window.print_export import export_html
 
-        if self.entry_pane.rendered is None:
+        shown = self.tabs.document()
+        if shown.document_id() is None:
             return None
         if path is None:
             name, _ = QFileDialog.getSaveFileName(self, "Export as HTML", self._export_name(
@@ -1602,9 +1691,12 @@ class MainWindow(QMainWindow):
                 return None
             path = Path(name)
         try:
-            export_html(self.entry_pane, path)
+            export_html(shown, path)
         except OSError as exc:
             QMessageBox.warning(self, "Export failed", f"Could not write {path}: {exc}")
+            return None
+        except ValueError:  # nothing on the page yet (a long entry still rendering)
+            self.statusBar().showMessage("Nothing to export yet", 5000)
             return None
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return path
@@ -1615,8 +1707,8 @@ class MainWindow(QMainWindow):
         settings = settings.clamped()
         self.reading = settings
         settings.save(self.settings)
-        for pane in self.tabs.panes():
-            pane.set_reading(settings.style, readable=settings.readable, width=settings.width)
+        for view in self.tabs.views():
+            view.set_reading(settings.style, readable=settings.readable, width=settings.width)
         for action, on in ((self.act_readable, settings.readable),
                            (self.act_serif, settings.serif)):  # fmt: skip
             action.blockSignals(True)

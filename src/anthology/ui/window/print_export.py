@@ -1,93 +1,52 @@
-"""Print and export the entry a pane shows: File › Print…, Export as PDF…, Export as HTML….
+"""Print and export the document a tab shows: File › Print…, Export as PDF…, Export as HTML….
 
-Print and PDF draw the pane's own document (the page as shown: properties box, typeset
-math, figures, the reader's font size) on the printer's pages; the HTML export is
-:func:`anthology.vault.render.standalone.standalone_html`, one file with nothing outside it.
+Print and PDF draw the view's own page made ready for paper
+(:meth:`~anthology.ui.reading.document.DocumentView.printable`: for an entry, the page as
+shown — properties box, typeset math, figures, the reader's font size — its app links made
+plain text) on the printer's pages; the HTML export is the view's
+:meth:`~anthology.ui.reading.document.DocumentView.export_html` (for an entry,
+:func:`anthology.vault.render.standalone.standalone_html`, one file with nothing outside it).
 
-On paper only the web's links stay links: the app's own (``entry:``, ``fold:``,
-``unresolved:``, ``vault:``) mean nothing outside the window, and Qt would write each as a
-URI annotation a PDF reader offers to "open". The PDF is drawn in memory and written by
-Python, so a target that cannot be written (a folder, a missing folder, ``/proc``) raises
-:class:`OSError` as the HTML export does; Qt's own writer failed silently and left nothing.
+The PDF is drawn in memory and written by Python, so a target that cannot be written (a
+folder, a missing folder, ``/proc``) raises :class:`OSError` as the HTML export does; Qt's
+own writer failed silently and left nothing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl
-from PySide6.QtGui import (
-    QPagedPaintDevice,
-    QPageLayout,
-    QPageSize,
-    QPdfWriter,
-    QTextCharFormat,
-    QTextCursor,
-    QTextDocument,
-    QTextFormat,
-)
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+from PySide6.QtGui import QPagedPaintDevice, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 from PySide6.QtPrintSupport import QPrinter
 
-from anthology.ui.reading.entry_pane import EntryPane
-from anthology.vault.render.standalone import standalone_html
+from anthology.ui.reading.document import DocumentView
 
 
-def printable_document(pane: EntryPane) -> QTextDocument:
-    """A copy of the pane's page for paper: its pictures with it, the screen's side
-    margins (a centred column) dropped: the printer's page margins frame it."""
-    doc = pane.document().clone(pane)  # its parent answers any picture not yet loaded
-    for key, image in pane._images.items():
-        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(key), image)
-    frame = doc.rootFrame()
-    fmt = frame.frameFormat()
-    for setter in (fmt.setLeftMargin, fmt.setRightMargin, fmt.setTopMargin, fmt.setBottomMargin):
-        setter(0)
-    frame.setFrameFormat(fmt)
-    _unlink_app_links(doc)
-    return doc
+def print_document(view: DocumentView, printer: QPagedPaintDevice) -> bool:
+    """Print what ``view`` shows on ``printer`` (a real one, or a PDF writer); False when it
+    has nothing to print."""
+    doc = view.printable()
+    if doc is None:
+        return False
+    _print(doc, view.title(), printer)
+    return True
 
 
-_PAPER_SCHEMES = ("http:", "https:", "mailto:")  # links that still lead somewhere on paper
-
-
-def _unlink_app_links(doc: QTextDocument) -> None:
-    """Make every link of ``doc`` but the web's plain text (as it looks: its colour stays)."""
-    cursor = QTextCursor(doc)
-    block = doc.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            frag = it.fragment()
-            it += 1
-            fmt = frag.charFormat()
-            href = fmt.anchorHref()
-            if not href or href.lower().startswith(_PAPER_SCHEMES):
-                continue
-            plain = QTextCharFormat(fmt)
-            plain.clearProperty(QTextFormat.Property.AnchorHref)
-            plain.setAnchor(bool(fmt.anchorNames()))  # a heading's name stays a target
-            cursor.setPosition(frag.position())
-            cursor.setPosition(frag.position() + frag.length(), QTextCursor.MoveMode.KeepAnchor)
-            cursor.setCharFormat(plain)
-        block = block.next()
-
-
-def print_entry(pane: EntryPane, printer: QPagedPaintDevice) -> None:
-    """Print what ``pane`` shows on ``printer`` (a real one, or a PDF writer)."""
-    doc = printable_document(pane)
-    entry = pane._entry
-    if entry is not None:
-        name = entry.title or entry.id
-        if isinstance(printer, QPrinter):
-            printer.setDocName(name)
-        elif isinstance(printer, QPdfWriter):
-            printer.setTitle(name)
+def _print(doc: QTextDocument, name: str, printer: QPagedPaintDevice) -> None:
+    if isinstance(printer, QPrinter):
+        printer.setDocName(name)
+    elif isinstance(printer, QPdfWriter):
+        printer.setTitle(name)
     doc.print_(printer)
     doc.deleteLater()
 
 
-def pdf_bytes(pane: EntryPane) -> bytes:
-    """What ``pane`` shows as a PDF (A4, portrait), drawn in memory."""
+def pdf_bytes(view: DocumentView) -> bytes:
+    """What ``view`` shows as a PDF (A4, portrait), drawn in memory."""
+    doc = view.printable()
+    if doc is None:
+        raise ValueError("nothing is shown")
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -96,33 +55,24 @@ def pdf_bytes(pane: EntryPane) -> bytes:
     writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
     writer.setPageOrientation(QPageLayout.Orientation.Portrait)
     writer.setCreator("Anthology")
-    print_entry(pane, writer)
+    _print(doc, view.title(), writer)
     del writer  # the PDF is finished when its writer goes
     buffer.close()
     return bytes(data.data())
 
 
-def export_pdf(pane: EntryPane, path: Path) -> None:
+def export_pdf(view: DocumentView, path: Path) -> None:
     """The shown page as a PDF file at ``path``; :class:`OSError` when it cannot be written
     (a folder, a missing folder, a read-only place), nothing written then."""
-    if pane.rendered is None:
-        raise ValueError("no entry is shown")
-    data = pdf_bytes(pane)
+    data = pdf_bytes(view)
     if not data.startswith(b"%PDF"):
         raise OSError(f"the PDF could not be drawn ({len(data)} bytes)")
     path.write_bytes(data)
 
 
-def export_html(pane: EntryPane, path: Path) -> None:
+def export_html(view: DocumentView, path: Path) -> None:
     """The shown page as one self-contained HTML file at ``path`` (UTF-8)."""
-    rendered, entry = pane.rendered, pane._entry
-    if rendered is None or entry is None:
-        raise ValueError("no entry is shown")
-    page = standalone_html(
-        rendered,
-        title=entry.title or entry.id,
-        style=pane.reading_style,
-        line_width=pane.line_width if pane.readable_width else None,
-        vault_root=pane._vault_root,
-    )
+    page = view.export_html()
+    if page is None:
+        raise ValueError("nothing is shown, or it cannot be written as HTML")
     path.write_text(page, encoding="utf-8")
