@@ -382,3 +382,29 @@ def test_one_initial_placement_beside_neighbours_else_on_the_spiral() -> None:
     assert np.isfinite(out).all() and np.array_equal(out[0], [0.0, 0.0])
     again = place_missing(pos, np.array([[0, 1]]), 30.0, rng=np.random.default_rng(1))
     assert np.array_equal(out, again)
+
+
+def test_same_graph_sees_what_the_view_draws_and_nothing_else() -> None:
+    """An edit of a note's text leaves the graph equal (the window then does not give it to
+    the view again); a title, tag, path, property, link or ghost makes it differ."""
+    import dataclasses
+
+    import numpy as np
+
+    from anthology.graph.model import same_graph
+    from anthology.vault.graph_data import GraphData
+
+    def graph(**changes) -> GraphData:
+        base = dict(ids=["a", "b"], titles=["A", "B"], kinds=["", ""], tags=[[], ["t"]],
+                    edges=np.array([[0, 1]]), relations=[None], paths=["a.md", "b.md"],
+                    properties=[{}, {"k": 1}])  # fmt: skip
+        return GraphData(**(base | changes))
+
+    assert same_graph(graph(), graph())
+    assert same_graph(None, None) and not same_graph(graph(), None)
+    for change in (dict(titles=["A", "C"]), dict(tags=[[], []]), dict(paths=["a.md", "x/b.md"]),
+                   dict(properties=[{}, {"k": 2}]), dict(edges=np.array([[1, 0]])),
+                   dict(relations=["source"]), dict(kinds=["note", ""])):  # fmt: skip
+        assert not same_graph(graph(), graph(**change)), change
+    ghost = dataclasses.replace(graph(), ghost=np.array([False, True]))
+    assert not same_graph(graph(), ghost)

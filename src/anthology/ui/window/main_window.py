@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 
 from anthology import __version__, paths
 from anthology.demo import DEMOS
+from anthology.graph.model import same_graph
 from anthology.paths import entries_dir
 from anthology.session.backlinks import COUNT_SHOWN, SOURCES_SHOWN
 from anthology.ui.common.task_runner import TaskRunner, describe_error
@@ -85,6 +86,7 @@ from anthology.vault import (
     DiskResolver,
     Entry,
     EntryRef,
+    GraphData,
     RefreshReport,
     VaultError,
     VaultIndex,
@@ -171,6 +173,7 @@ class MainWindow(QMainWindow):
         self.demo_dock: QDockWidget | None = None
         self.demo: DemoWidget | None = None  # what the demo dock shows
         self.graph: GraphView | None = None  # made with the first graph to draw
+        self._graph_data: GraphData | None = None  # what it was last given
         self._views_pending = False  # a views question is out: the window is not settled
         self._first_look: str | None = None  # the path shown before the index was built
         self._watching = False  # the watches follow this vault's files (see _sync_watches)
@@ -766,6 +769,7 @@ class MainWindow(QMainWindow):
         self._save_positions()
         self._save_tabs()
         self._tabs_timer.stop()
+        self._graph_data = None  # the next vault's graph is given to the view whatever it is
         if self.graph is not None:
             self.graph.detach_store()
         if self.state is not None:
@@ -1004,10 +1008,14 @@ class MainWindow(QMainWindow):
         self._place_side_panels()
         self._update_explorer([ref for ref, _aliases in data.switcher_items])
         graph = self._ensure_graph()
-        pinned = [k for k, p in data.positions.items() if p.pinned]
-        graph.set_graph(data.graph, data.positions or None, vault_key=self._vault_key(),
-                        pinned=pinned, store=self.state)  # fmt: skip
-        if (current := self.current_id()) is not None:
+        # the graph is given again only when it differs (positions come with a vault's
+        # first graph): a text edit changes no node or link, and re-laying it moved them
+        if data.positions or not same_graph(self._graph_data, data.graph):
+            pinned = [k for k, p in data.positions.items() if p.pinned]
+            graph.set_graph(data.graph, data.positions or None, vault_key=self._vault_key(),
+                            pinned=pinned, store=self.state)  # fmt: skip
+            self._graph_data = data.graph
+        if (current := self.current_id()) is not None and graph.current_id() != current:
             graph.set_current(current)
         QTimer.singleShot(0, self._freeze_heap)
 
