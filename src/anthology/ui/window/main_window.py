@@ -50,6 +50,7 @@ from PySide6.QtWidgets import (
 from anthology import __version__, paths
 from anthology.demo import DEMOS
 from anthology.paths import entries_dir
+from anthology.session.history import TabHistory, Visit
 from anthology.ui.common.task_runner import TaskRunner, describe_error
 from anthology.ui.common.theme import ThemeController
 from anthology.ui.panels.backlinks_panel import COUNT_SHOWN, SOURCES_SHOWN, BacklinksPanel
@@ -61,7 +62,7 @@ from anthology.ui.panels.quick_switcher import QuickSwitcher
 from anthology.ui.panels.search_panel import SearchPanel
 from anthology.ui.panels.tag_panel import TagPanel
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
-from anthology.ui.reading.entry_tabs import EntryTabs, TabHistory, Visit
+from anthology.ui.reading.entry_tabs import EntryTabs
 from anthology.ui.reading.outline_panel import OutlinePanel
 from anthology.ui.reading.page_preview import PreviewController
 from anthology.ui.reading.reading_settings import PreferencesDialog, ReadingSettings
