@@ -13,6 +13,7 @@ Python, so a target that cannot be written (a folder, a missing folder, ``/proc`
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl
@@ -27,6 +28,7 @@ from PySide6.QtGui import (
     QTextFormat,
 )
 from PySide6.QtPrintSupport import QPrinter
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from anthology.ui.reading.entry_pane import EntryPane
 from anthology.vault.render.standalone import standalone_html
@@ -126,3 +128,47 @@ def export_html(pane: EntryPane, path: Path) -> None:
         vault_root=pane._vault_root,
     )
     path.write_text(page, encoding="utf-8")
+
+
+def export_name(entry_id: str | None, suffix: str) -> str:
+    """Where the save dialog proposes to write: the entry's name in the home folder."""
+    stem = re.sub(r"[^\w .-]+", "_", (entry_id or "entry").rsplit("/", 1)[-1]).strip()
+    return str(Path.home() / f"{stem or 'entry'}{suffix}")
+
+
+def ask_and_print(parent: QWidget, pane: EntryPane) -> None:
+    """File › Print…: the entry as shown, on a printer the reader picks."""
+    from PySide6.QtPrintSupport import QPrintDialog
+
+    if pane.rendered is None:
+        return
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    dialog = QPrintDialog(printer, parent)
+    dialog.setWindowTitle("Print entry")
+    if dialog.exec() == QPrintDialog.DialogCode.Accepted:
+        print_entry(pane, printer)
+
+
+def ask_and_export(
+    parent: QMainWindow, pane: EntryPane, kind: str, path: Path | None, entry_id: str | None
+) -> Path | None:
+    """Export as PDF… or HTML… (``kind`` "pdf" or "html"; asks where when ``path`` is
+    None); the file written, or None (cancelled, or it could not be written: said)."""
+    if pane.rendered is None:
+        return None
+    if path is None:
+        title = kind.upper()
+        pattern = "PDF (*.pdf)" if kind == "pdf" else "HTML (*.html *.htm)"
+        name, _ = QFileDialog.getSaveFileName(
+            parent, f"Export as {title}", export_name(entry_id, f".{kind}"), pattern
+        )
+        if not name:
+            return None
+        path = Path(name)
+    try:
+        (export_pdf if kind == "pdf" else export_html)(pane, path)
+    except OSError as exc:
+        QMessageBox.warning(parent, "Export failed", f"Could not write {path}: {exc}")
+        return None
+    parent.statusBar().showMessage(f"Saved {path}", 5000)
+    return path
