@@ -438,12 +438,16 @@ class MainWindow(QMainWindow, actions.WindowParts):
             self.go_home()
             return
         if what == "render" and (entry := self.entry_for_pane(current)) is not None:
+            if self.graph is not None:
+                self.graph.hold_layout()  # the GIL is the pane's until it is painted
             pane = self.entry_pane
             pane.show_entry(entry, keep_scroll=True)
-            ref = EntryRef(entry.id, entry.title, entry.path)
+            if pane.isVisible() and not pane.rendering:
+                pane.viewport().repaint()  # the edit is seen now, the backlinks follow
             if self.outline is not None:
                 self.outline.follow(pane)
-            self._show_titles(pane, ref)  # its title may be new; the graph needs no call
+            # its title may be new (the graph is told by the views, if anything of it changed)
+            self._show_titles(pane, EntryRef(entry.id, entry.title, entry.path))
         self.surroundings.show_backlinks(current)
 
     @property
