@@ -6,14 +6,19 @@ far the graph's nodes moved meanwhile, until the window has settled and the node
 (the largest shift of a shown node from where it was before the edit, sampled all along),
 in the global graph and in the local one.
 
-    python benchmarks/bench_live_reload.py --n 10000 [--runs 3]
+    python benchmarks/bench_live_reload.py --n 10000 [--runs 3] [--json]
+
+``run(quick)`` (for ``benchmarks/run.py``) runs it in a child process (it needs a
+QApplication of its own).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -72,6 +77,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=10_000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--vault", type=Path, default=None, help="a synthetic vault made before")
+    ap.add_argument("--json", action="store_true", help="one JSON object a graph mode")
     args = ap.parse_args()
 
     from PySide6.QtCore import QSettings
@@ -95,9 +101,9 @@ def main() -> None:
         _wait(app, lambda: win.settled)
         _settle_graph(app, win.graph)
         times, moved, refresh_times = [], [], []
-        for run in range(args.runs):
+        for k in range(args.runs):
             before = _places(win.graph)
-            marker = f"live-reload-marker-{mode}-{run}"
+            marker = f"live-reload-marker-{mode}-{k}"
             t0 = time.perf_counter()
             with path.open("a", encoding="utf-8") as f:
                 f.write(f"\n\n{marker}\n")
@@ -120,6 +126,10 @@ def main() -> None:
             refresh_times.append(refreshed)
             _wait(app, lambda: win.settled and not win.indexing)
             moved.append(max(worst, _settle_graph(app, win.graph, since=before)))
+        if args.json:
+            print(json.dumps({"mode": mode, "n": args.n, "shown": statistics.median(times),
+                              "shift": max(moved)}), flush=True)  # fmt: skip
+            continue
         runs = ", ".join(f"{t * 1000:.0f}" for t in times)
         after = [t - r for t, r in zip(times, refresh_times, strict=True)]
         shifts = ", ".join(f"{m:.1f}" for m in moved)
@@ -132,6 +142,24 @@ def main() -> None:
         )
     win.close()
     sys.exit(0)
+
+
+def run(quick: bool = False) -> list[dict]:
+    from rows import row
+
+    n = 2000 if quick else 10_000
+    out = subprocess.run(
+        [sys.executable, __file__, "--n", str(n), "--runs", "3" if quick else "5", "--json"],
+        capture_output=True, text=True, check=True, cwd=Path(__file__).parent,
+    )  # fmt: skip
+    rows = []
+    for line in out.stdout.splitlines():
+        got = json.loads(line)
+        rows.append(row(f"live reload of the open note to the pane, median ({got['mode']} graph)",
+                        n, "s", got["shown"], "issue target", 1.0))  # fmt: skip
+        rows.append(row(f"live reload: largest node shift ({got['mode']} graph)", n, "px",
+                        got["shift"], "issue target", 0.0))  # fmt: skip
+    return rows
 
 
 if __name__ == "__main__":
