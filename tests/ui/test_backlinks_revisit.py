@@ -57,7 +57,7 @@ def shown(panel: BacklinksPanel) -> tuple[str, dict[str, list[str]], list[str]]:
 
 
 def quiet(win: MainWindow) -> bool:
-    return not win._debounce.isActive() and not win.indexing
+    return not win.live.debounce.isActive() and not win.indexing
 
 
 def test_a_revisit_shows_the_same_backlinks_and_a_changed_file_is_seen(

@@ -19,6 +19,7 @@ from reader_window import paragraphs, window_opener, write_files
 from anthology.ui.reading import document
 from anthology.ui.reading.document import ENTRY, DocumentKind, DocumentView, OpenVault
 from anthology.ui.reading.entry_pane import EntryPane
+from anthology.ui.window import actions
 from anthology.vault.render.reading import ReadingStyle
 
 FILES = {
@@ -182,7 +183,7 @@ def test_a_text_tab_beside_entry_tabs_follows_the_looks_and_prints(
 
     win.set_theme("dark")
     assert text.theme == "dark" and win.entry_pane.theme() == "dark"
-    win.zoom(2)
+    actions.zoom(win, 2)  # Ctrl+= twice
     assert text.style_set is not None and text.style_set.font_size == win.reading.font_size
     out = win.export_html(tmp_path / "short.html")
     assert out is not None and out.read_text(encoding="utf-8") == "<pre>Short &amp; plain.\n</pre>"
@@ -227,7 +228,7 @@ def test_an_entry_edited_on_disk_under_a_text_document_is_seen_on_the_way_back(
     alpha = Path(win.root) / "notes" / "alpha.md"
     alpha.write_text("---\ntitle: Alpha\n---\nRewritten while the text was read.\n", "utf-8")
     win.reindex()
-    qtbot.waitUntil(lambda: not win.indexing and not win._debounce.isActive(), timeout=10000)
+    qtbot.waitUntil(lambda: not win.indexing and not win.live.debounce.isActive(), timeout=10000)
     assert win.tabs.document().document_id() == "notes/short.txt"  # still the text, not home
     win.go_back()
     assert win.current_id() == "notes/alpha"

@@ -198,7 +198,7 @@ def test_a_vault_switch_clears_the_node_search_and_the_view(qtbot, vaults, tmp_p
     assert graph.search_matches()
     graph.vb.setRange(QRectF(10_000, 10_000, 50, 50), padding=0)  # nothing in view
     win.open_vault(vaults[1])
-    qtbot.waitUntil(lambda: not win.indexing and not win._views_pending, timeout=30000)
+    qtbot.waitUntil(lambda: not win.indexing and not win.surroundings.pending, timeout=30000)
     qtbot.waitUntil(lambda: win.graph.current_id() is not None, timeout=20000)
     assert graph.search_edit.text() == "" and graph.search_matches() == []
     assert graph.highlighted_ids() == set()

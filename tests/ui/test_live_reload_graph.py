@@ -36,7 +36,7 @@ def caught_up(qtbot, win: MainWindow) -> None:
     pause: the watcher's late events start one more refresh)."""
 
     def quiet() -> bool:
-        return not win.indexing and not win._debounce.isActive() and win.settled
+        return not win.indexing and not win.live.debounce.isActive() and win.settled
 
     for _ in range(3):
         qtbot.waitUntil(quiet, timeout=30000)

@@ -242,7 +242,7 @@ def test_backlinks_show_at_once_and_unlinked_mentions_fill_in_later(
     qtbot.waitUntil(lambda: win.index.entry_ref("mention") is not None, timeout=10000)
 
     def quiet() -> bool:  # the write's later watcher events refresh again: wait them out
-        return not win._debounce.isActive() and (not win.indexing)
+        return not win.live.debounce.isActive() and (not win.indexing)
 
     qtbot.waitUntil(quiet, timeout=10000)
     qtbot.wait(300)
@@ -346,13 +346,13 @@ def test_a_refresh_that_found_nothing_costs_the_window_nothing(
     listed = []
     real = window.index.entries
     monkeypatch.setattr(window.index, "entries", lambda: listed.append(1) or real())
-    window._on_refreshed(RefreshReport(scanned=52, unchanged=52, seconds=0.01))
+    window.live.indexing.done.emit(RefreshReport(scanned=52, unchanged=52, seconds=0.01))
     assert listed == [] and window.settled
-    window._on_refreshed(RefreshReport(scanned=100_000, unchanged=100_000, seconds=2.0))
-    assert window._poll.interval() == 20_000  # a 2 s poll runs at most a tenth of the time
-    window._on_refreshed(RefreshReport(scanned=53, added=1, seconds=0.01))
+    window.live.indexing.done.emit(RefreshReport(scanned=100_000, unchanged=100_000, seconds=2.0))
+    assert window.live.poll.interval() == 20_000  # a 2 s poll runs at most a tenth of the time
+    window.live.indexing.done.emit(RefreshReport(scanned=53, added=1, seconds=0.01))
     assert listed == [1]  # a new file: its folder may need a watch
-    assert window._poll.interval() == 2000
+    assert window.live.poll.interval() == 2000
 
 
 # ---- the user state: graph layout, pins and view settings, apart from the index -----------
@@ -487,7 +487,7 @@ def test_what_the_vault_loaded_is_kept_out_of_the_cyclic_collectors_walks(
     graph_data = win.graph.scene.data
     assert not any(o is graph_data for o in gc.get_objects())  # not walked any more
     assert win.show_entry("SOTA-050")  # the window reads on as before
-    win._freeze_heap()  # as after a refresh: what was frozen is collected, then frozen again
+    win.surroundings.freeze_heap()  # as after a refresh: what was frozen is collected, then again
     assert gc.get_freeze_count() > 0 and win.show_entry("LIT-008")
     win.close()
     assert gc.get_freeze_count() == 0

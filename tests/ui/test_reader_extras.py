@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 from reader_window import images_in, link_point, window_opener, write_files
 
 from anthology.ui.panels.backlinks_panel import ROLE_HTML
+from anthology.ui.window.actions import fill_bookmarks_menu
 from anthology.ui.window.main_window import MainWindow
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -153,7 +154,7 @@ def test_bookmarks_toggle_and_survive_a_restart(qtbot, open_window) -> None:
     assert not win.act_bookmark.isChecked()
     win.act_bookmark.trigger()
     assert win.bookmarks_panel.ids() == ["Home", "Concepts/Other note"]
-    win._fill_bookmarks_menu()
+    fill_bookmarks_menu(win)
     titles = [a.text() for a in win.bookmarks_menu.actions()]
     assert "Home" in titles and "Other note" in titles
     win.act_bookmark.trigger()  # Ctrl+D again: off

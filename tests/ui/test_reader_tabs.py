@@ -300,7 +300,7 @@ def test_an_explicit_entry_opens_over_the_restored_tabs(
 
 
 def test_a_saved_history_is_read_defensively() -> None:
-    from anthology.ui.reading.entry_tabs import TabHistory, Visit
+    from anthology.session.history import TabHistory, Visit
 
     known = {"a", "b", "c"}.__contains__
     h = TabHistory.from_json({"visits": [["a", 10], ["gone", 5], ["a", 20], ["b", -3],

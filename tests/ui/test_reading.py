@@ -98,7 +98,7 @@ def test_ctrl_plus_grows_the_font_and_ctrl_0_resets(open_window, qtbot) -> None:
 
 
 def test_the_entry_keeps_its_width_when_the_demo_opens(open_window, qtbot) -> None:
-    from anthology.ui.window.main_window import ENTRY_MIN_WIDTH
+    from anthology.ui.window.docks import ENTRY_MIN_WIDTH
 
     win = open_window()
     win.resize(1000, 700)
@@ -115,7 +115,7 @@ def test_the_entry_keeps_its_width_when_the_demo_opens(open_window, qtbot) -> No
 def test_a_first_window_gives_the_explorer_room_for_titles(open_window, settings, qtbot) -> None:
     """A first start sizes the explorer once the window is laid out: it opened at its
     120 px minimum, every row cut to "LIT-11…"; a later start keeps the user's width."""
-    from anthology.ui.window.main_window import LEFT_DOCK_WIDTH
+    from anthology.ui.window.docks import LEFT_DOCK_WIDTH
 
     win = open_window()
     qtbot.waitUntil(lambda: win.explorer_dock.width() >= LEFT_DOCK_WIDTH - 10, timeout=3000)
@@ -132,7 +132,7 @@ def test_a_first_window_gives_the_explorer_room_for_titles(open_window, settings
 def test_the_tags_pane_opens_wide_enough_to_read(open_window, qtbot) -> None:
     """Shown for the first time, a side dock is given its readable width (it opened at
     Qt's minimum, every tag cut to "#attentio…"); the entry keeps its own."""
-    from anthology.ui.window.main_window import ENTRY_MIN_WIDTH, SIDE_DOCK_WIDTH
+    from anthology.ui.window.docks import ENTRY_MIN_WIDTH, SIDE_DOCK_WIDTH
 
     win = open_window()
     win.act_tags.trigger()
@@ -153,7 +153,7 @@ def test_the_tags_pane_opens_wide_enough_to_read(open_window, qtbot) -> None:
 
 
 def test_a_saved_layout_crushing_the_entry_is_refused(open_window, settings, qtbot) -> None:
-    from anthology.ui.window.main_window import ENTRY_MIN_WIDTH
+    from anthology.ui.window.docks import ENTRY_MIN_WIDTH
 
     win = open_window()
     win.resize(1000, 700)
@@ -190,7 +190,7 @@ def test_close_cancels_running_work_without_waiting_for_it(open_window, qtbot) -
                 release.wait(30)  # ...and takes long to get there
                 raise Cancelled()
 
-    task = win._indexing.start(slow)
+    task = win.live.indexing.start(slow)
     qtbot.waitUntil(lambda: win.indexing, timeout=2000)
     win.close()
     assert task.is_cancelled  # told to stop, and close() did not wait for it to end

@@ -67,8 +67,10 @@ class RefreshReport:
     links: int = 0
     problems: int = 0
     seconds: float = 0.0
-    changed_ids: list[str] = field(default_factory=list)
+    changed_ids: list[str] = field(default_factory=list)  # every entry read: new or edited
     removed_ids: list[str] = field(default_factory=list)
+    added_ids: list[str] = field(default_factory=list)  # of changed_ids, the new files'
+    renamed: list[tuple[str, str]] = field(default_factory=list)  # (old id, new id), one file
 
     def summary(self) -> str:
         return (
@@ -356,8 +358,11 @@ class Indexer:
                 report.changed += 1
                 if (had[1], had[2]) != (entry_id, names.aliases):
                     affected_names |= old_names | link_names(entry_id, path, names.aliases)
+                if had[1] != entry_id:
+                    report.renamed.append((had[1], entry_id))
             else:
                 report.added += 1
+                report.added_ids.append(entry_id)
                 if not self.fresh or names.aliases or not self._named_as_guessed(entry_id, path):
                     affected_names |= link_names(entry_id, path, names.aliases)
             report.changed_ids.append(entry_id)

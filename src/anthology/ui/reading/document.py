@@ -23,11 +23,10 @@ from typing import Protocol, runtime_checkable
 from PySide6.QtGui import QIcon, QTextDocument
 from PySide6.QtWidgets import QWidget
 
+from anthology.session.history import ENTRY  # the kind of an entry page
 from anthology.vault import EntryLookup
 from anthology.vault.render.reading import ReadingStyle
 from anthology.vault.shared_reader import SharedReader
-
-ENTRY = "entry"  # the kind of an entry page
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ class OpenVault:
 @runtime_checkable
 class DocumentView(Protocol):
     """A document a tab shows. The view is a widget (:meth:`widget`, usually itself); the
-    window keeps its history (a :class:`~anthology.ui.reading.entry_tabs.Visit` per
+    window keeps its history (a :class:`~anthology.session.history.Visit` per
     document: kind, :meth:`document_id` and :meth:`scroll_position`)."""
 
     kind: str  # the name it is registered under

@@ -14,11 +14,13 @@ own writer failed silently and left nothing.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QPagedPaintDevice, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 from PySide6.QtPrintSupport import QPrinter
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from anthology.ui.reading.document import DocumentView
 
@@ -76,3 +78,51 @@ def export_html(view: DocumentView, path: Path) -> None:
     if page is None:
         raise ValueError("nothing is shown, or it cannot be written as HTML")
     path.write_text(page, encoding="utf-8")
+
+
+def export_name(entry_id: str | None, suffix: str) -> str:
+    """Where the save dialog proposes to write: the entry's name in the home folder."""
+    stem = re.sub(r"[^\w .-]+", "_", (entry_id or "entry").rsplit("/", 1)[-1]).strip()
+    return str(Path.home() / f"{stem or 'entry'}{suffix}")
+
+
+def ask_and_print(parent: QWidget, shown: DocumentView) -> None:
+    """File › Print…: the document ``shown`` as shown, on a printer the reader picks."""
+    from PySide6.QtPrintSupport import QPrintDialog
+
+    if shown.document_id() is None:
+        return
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    dialog = QPrintDialog(printer, parent)
+    dialog.setWindowTitle("Print entry")
+    if dialog.exec() == QPrintDialog.DialogCode.Accepted:
+        print_document(shown, printer)
+
+
+def ask_and_export(
+    parent: QMainWindow, shown: DocumentView, kind: str, path: Path | None, entry_id: str | None
+) -> Path | None:
+    """Export the document ``shown`` as PDF… or HTML… (``kind`` "pdf" or "html"; asks where
+    when ``path`` is None); the file written, or None (cancelled, nothing on the page yet, or
+    it could not be written: said)."""
+    if shown.document_id() is None:
+        return None
+    if path is None:
+        title = kind.upper()
+        pattern = "PDF (*.pdf)" if kind == "pdf" else "HTML (*.html *.htm)"
+        name, _ = QFileDialog.getSaveFileName(
+            parent, f"Export as {title}", export_name(entry_id, f".{kind}"), pattern
+        )
+        if not name:
+            return None
+        path = Path(name)
+    try:
+        (export_pdf if kind == "pdf" else export_html)(shown, path)
+    except OSError as exc:
+        QMessageBox.warning(parent, "Export failed", f"Could not write {path}: {exc}")
+        return None
+    except ValueError:  # nothing on the page yet (a long entry still rendering)
+        parent.statusBar().showMessage("Nothing to export yet", 5000)
+        return None
+    parent.statusBar().showMessage(f"Saved {path}", 5000)
+    return path

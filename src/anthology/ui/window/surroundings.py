@@ -1,0 +1,187 @@
+"""What surrounds the entry: the graph, the quick switcher's list, the counts and problems
+in the status bar, the explorer's listing (asked off the GUI thread, :func:`load_views`),
+and the backlinks of the entry shown (its unlinked mentions on a worker).
+
+After a refresh the graph is given the new one only if it differs from what it shows (an
+edit of a note's text changes no node nor link; given again, the graph was laid out again
+and a local graph jumped).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import re
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QSettings, QThread, QTimer
+
+from anthology.graph.model import same_graph
+from anthology.session.backlinks import COUNT_SHOWN, SOURCES_SHOWN
+from anthology.ui.common.task_runner import TaskRunner, describe_error
+from anthology.ui.window.views_loader import ViewsData, load_views
+from anthology.user_state import GRAPH_VIEW, UserState
+from anthology.vault import EntryRef, GraphData, VaultIndex
+
+if TYPE_CHECKING:
+    from anthology.ui.graph.graph_view import GraphView
+    from anthology.ui.window.main_window import MainWindow
+
+
+class Surroundings(QObject):
+    """The views around ``win``'s entry, and the graph view (made with the first graph)."""
+
+    def __init__(self, win: MainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+        # a newer question cancels the older one (see ui/common/task_runner.py)
+        self.runner = TaskRunner(self, priority=QThread.Priority.LowPriority)
+        self.runner.done.connect(self._apply)
+        self.runner.error.connect(self._failed)
+        self.pending = False  # a question is out: the window is not settled
+        self.switcher_items: list[tuple[EntryRef, list[str]]] = []  # the path finder's
+        self.graph: GraphView | None = None
+        self._graph_data: GraphData | None = None  # what the graph was last given
+        self._mentions: tuple[VaultIndex, VaultIndex] | None = None  # (index, its reader)
+
+    def load(self, *, with_positions: bool) -> None:
+        """Ask for the views off the GUI thread (:func:`load_views`); an older question
+        still running is interrupted and its answer dropped. The entry is painted first:
+        the question's Python work shares the interpreter lock."""
+        win = self.win
+        assert win.index is not None
+        self.pending = True
+        self.runner.start(load_views, win.index, win.state if with_positions else None)
+
+    def _apply(self, data: ViewsData) -> None:
+        self.pending = False
+        win = self.win
+        if win.index is None:
+            return  # the vault was closed
+        stats = data.stats
+        win.count_label.setText(f"{stats['entries']} entries")
+        problems = stats["errors"] + stats["warnings"]
+        win.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''}"
+                                    if problems else "No problems")  # fmt: skip
+        win.switcher.set_entries(data.switcher_items)
+        self.switcher_items = data.switcher_items
+        if win.path_finder is not None:
+            win.path_finder.set_entries(data.switcher_items)
+        win.docks.refresh_bookmarks()
+        win.docks.place_side_panels()
+        refs = [ref for ref, _aliases in data.switcher_items]
+        win.docks.update_explorer(refs, win.index.attachment_paths())
+        graph = self.ensure_graph()
+        if data.positions or not same_graph(self._graph_data, data.graph):
+            pinned = [k for k, p in data.positions.items() if p.pinned]
+            places = {k: (p.x, p.y) for k, p in data.positions.items()}
+            graph.set_graph(data.graph, places or None, vault_key=win.vault_key(),
+                            pinned=pinned, store=win.state)  # fmt: skip
+            self._graph_data = data.graph
+        if (current := win.current_id()) is not None and graph.current_id() != current:
+            graph.set_current(current)
+        QTimer.singleShot(0, self.freeze_heap)
+
+    @staticmethod
+    def freeze_heap() -> None:
+        """What the vault loaded (its graph, the switcher's list, the index's caches) lives
+        as long as the window: out of Python's cyclic collector's sight. Its full
+        collections walked all of it, 106–126 ms each, three times in forty clicks at
+        10,000 entries, in the middle of a click; frozen, they take 10–19 ms. The young
+        garbage is collected first (a few ms); after a refresh, which replaced what was
+        frozen, everything is (once, ~0.1 s at 10,000 entries), so that cycles among what
+        it replaced do not stay frozen for the session. ``closeEvent`` unfreezes."""
+        if gc.get_freeze_count():
+            gc.unfreeze()
+            gc.collect()
+        else:
+            gc.collect(1)
+        gc.freeze()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.pending = False  # nothing more is coming for this state
+        message = describe_error(exc)
+        self.win.statusBar().showMessage(f"Could not load the graph: {message}", 10000)
+
+    def ensure_graph(self) -> GraphView:
+        """The graph view, made the first time there is a graph to draw."""
+        if self.graph is None:
+            from anthology.ui.graph.graph_view import GraphView
+
+            win = self.win
+            graph = GraphView()
+            graph.entryActivated.connect(win.show_entry)
+            graph.entryActivatedNewTab.connect(win.open_in_new_tab)
+            graph.layoutSettled.connect(win.save_positions)
+            graph.pathRequested.connect(lambda entry_id: win.open_find_path(entry_id))
+            # a node hovered previews its entry (graph_view's own hover signal, untouched)
+            nodes = getattr(graph, "nodes", None)
+            if nodes is not None and hasattr(nodes, "nodeHovered"):
+                nodes.nodeHovered.connect(lambda j, g=graph: win.hover_entry(g.hovered_id() or ""))
+            win.themes.follow(graph.set_theme)
+            win.right.replaceWidget(0, graph)
+            win.graph_slot.deleteLater()
+            self.graph = graph
+        return self.graph
+
+    # -- backlinks -------------------------------------------------------------------------
+    def show_backlinks(self, entry_id: str) -> None:
+        index, backlinks = self.win.index, self.win.backlinks
+        assert index is not None
+        # Rows come without their context lines, cut when a row is first shown: a hub's
+        # first pages are 700 links, of which twenty are on screen.
+        backlinks.show_backlinks(
+            index.backlinks_view(entry_id, sources_cap=SOURCES_SHOWN, count_cap=COUNT_SHOWN)
+        )
+        # Unlinked mentions of a title that is a common word took minutes on the GUI
+        # thread: they are asked on a worker, through a read-only connection of their own
+        # (it does not hold the index's lock), interrupted when another entry is opened.
+        if self._mentions is None or self._mentions[0] is not index:
+            self.close_mentions()
+            self._mentions = (index, index.reader())
+        reader = self._mentions[1]
+        backlinks.find_unlinked(entry_id, reader.unlinked_mentions, reader.interrupt)
+
+    def close_mentions(self) -> None:
+        self.win.backlinks.wait_unlinked()
+        if self._mentions is not None:
+            self._mentions[1].close()
+            self._mentions = None
+
+    # -- closing -----------------------------------------------------------------------------
+    def stop(self, wait: float | None) -> bool:
+        """The vault closes: the question out cancelled (waited for at most ``wait`` s).
+        False if it was still running."""
+        stopped = self.runner.stop(wait)
+        self.pending = False
+        return stopped
+
+    def detach(self) -> None:
+        """The vault's user state closes: the graph lets go of it; the backlinks of the
+        index closing are dropped."""
+        self._graph_data = None  # the next vault's graph is given whole
+        if self.graph is not None:
+            self.graph.detach_store()
+        self.win.backlinks.clear()  # its "Show more" rows ask the index being closed
+        self.close_mentions()
+
+    def shutdown(self) -> None:
+        """Quitting: nothing more is asked; a mentions query running is interrupted."""
+        self.runner.cancel()
+        if self._mentions is not None:
+            self._mentions[1].interrupt()
+
+
+def adopt_old_graph_settings(settings: QSettings, state: UserState, vault_key: str) -> None:
+    """The graph's settings were kept in QSettings before the user state: taken over
+    once, then removed there."""
+    key = re.sub(r"[^A-Za-z0-9_.-]+", "_", vault_key).strip("_") or "default"
+    group = f"graphView/{key[-80:]}"
+    raw = settings.value(f"{group}/settings")
+    if raw is None:
+        return
+    if state.get(GRAPH_VIEW) is None:
+        with contextlib.suppress(ValueError, TypeError):
+            state.put(GRAPH_VIEW, json.loads(str(raw)))
+    settings.remove(group)

@@ -1,0 +1,151 @@
+"""Notes edited, renamed and deleted while a refresh of the index is running: once the
+window has caught up, every panel agrees with a window started afresh on the vault as it
+ended (its own new index, settings and user state), and the graph did not move for an edit
+of a note's text alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from reader_window import panel_rows, window_opener
+
+from anthology.ui.window.main_window import MainWindow
+from sample_vault import write_newer
+
+N = 120  # notes around the hub: a refresh of them is not instant
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "Race Vault"
+    write_newer(root / "Hub.md", "# Hub\n\nThe centre. #topic/hub\n\n[[Leaf 0]] [[Leaf 1]]\n")
+    for i in range(N):
+        write_newer(root / "Leaves" / f"Leaf {i}.md", f"# Leaf {i}\n\nAbout [[Hub]], {i}.\n")
+    write_newer(root / "Named.md", "---\nid: NAMED-1\n---\n# Named\n\nSee [[Hub]].\n")
+    return root
+
+
+@pytest.fixture
+def window(qtbot, vault: Path, tmp_path: Path, settings: QSettings):
+    yield from window_opener(qtbot, vault, tmp_path, settings, entry="Hub")
+
+
+def caught_up(qtbot, win: MainWindow) -> None:
+    """Until no refresh is running or waiting and the window has settled, twice over a
+    pause (the watcher's late events start one more refresh)."""
+
+    def quiet() -> bool:
+        return not win.indexing and not win.live.debounce.isActive() and win.settled
+
+    for _ in range(3):
+        qtbot.waitUntil(quiet, timeout=30000)
+        qtbot.wait(400)
+    qtbot.waitUntil(quiet, timeout=30000)
+    qtbot.waitUntil(lambda: not win.backlinks.finding_unlinked, timeout=10000)
+
+
+def panels(win: MainWindow) -> dict[str, object]:
+    """What the reader sees in each panel, comparable between two windows."""
+    win.tags_dock.show()
+    win.docks.build_tags()
+    graph = win.graph
+    assert graph is not None
+    return {
+        "entry": win.current_id(),
+        "page": win.entry_pane.toPlainText(),
+        "backlinks": [row.data() for row in panel_rows(win.backlinks)],
+        "switcher": sorted(
+            (ref.id, ref.title, ref.path) for ref, _a in win.surroundings.switcher_items
+        ),
+        "graph nodes": sorted(graph.shown_ids()),
+        "graph edges": sorted(graph.shown_edges()),
+        "tags": win.tag_panel.tags(),
+        "count": win.count_label.text(),
+        "problems": win.problems_button.text(),
+    }
+
+
+def test_edits_renames_and_deletes_during_a_refresh_end_as_a_fresh_start(
+    window, qtbot, vault: Path, tmp_path: Path
+) -> None:
+    win = window()
+    assert win.current_id() == "Hub"
+    win.open_in_new_tab("Leaves/Leaf 5")  # a background tab whose note changes meanwhile
+    win.tabs.setCurrentIndex(0)
+    assert win.current_id() == "Hub"
+    caught_up(qtbot, win)
+    during = []
+
+    # Each change lands while the refresh started just before it is running.
+    win.reindex()
+    during.append(win.indexing)
+    write_newer(vault / "Hub.md", "# Hub\n\nThe centre, edited. #topic/edited\n\n[[Leaf 2]]\n")
+    win.reindex()
+    during.append(win.indexing)
+    (vault / "Leaves" / "Leaf 1.md").rename(vault / "Leaves" / "Leaf one.md")
+    (vault / "Leaves" / "Leaf 3.md").unlink()
+    win.reindex()
+    during.append(win.indexing)
+    write_newer(vault / "Leaves" / "Leaf 5.md", "# Leaf 5\n\nNo longer about the hub.\n")
+    write_newer(vault / "Named.md", "---\nid: NAMED-2\n---\n# Named\n\nSee [[Hub]] again.\n")
+    write_newer(vault / "New.md", "# New\n\nA new note on [[Hub]]. #topic/new\n")
+    qtbot.wait(50)
+    win.reindex()
+    during.append(win.indexing)
+    (vault / "Leaves" / "Leaf 7.md").unlink()
+    caught_up(qtbot, win)
+    assert any(during)  # the changes did race a running refresh
+
+    seen = panels(win)
+    assert "The centre, edited." in str(seen["page"])  # the open note shows the edit
+    fresh = MainWindow(vault, db=tmp_path / "fresh.sqlite", entry="Hub",
+                       settings=QSettings(str(tmp_path / "fresh.ini"), QSettings.Format.IniFormat),
+                       state_dir=tmp_path / "fresh-state")  # fmt: skip
+    qtbot.addWidget(fresh)
+    fresh.resize(1280, 800)
+    fresh.show()
+    caught_up(qtbot, fresh)
+    try:
+        assert seen == panels(fresh)
+        # the background tab shows its note as it is now once it is shown again
+        win.tabs.setCurrentIndex(1)
+        qtbot.waitUntil(lambda: "No longer about the hub" in win.entry_pane.toPlainText())
+    finally:
+        fresh.previews.hide()
+        fresh.close()
+
+
+def test_an_edit_of_the_open_notes_text_leaves_the_graph_where_it_is(window, qtbot) -> None:
+    """The open note re-rendered; the graph (global, then local) not given again, so not
+    laid out again: every node where the settled layout had put it. (Given again, a local
+    graph started over from the global positions: its nodes jumped, ~290 px at 10,000.)"""
+    win = window()
+    graph = win.graph
+    assert graph is not None
+    path = win.root / "Hub.md"
+
+    def places() -> dict[str, tuple[float, float]]:
+        return {k: (p.x(), p.y()) for k in graph.shown_ids() if (p := graph.node_scene_pos(k))}
+
+    def still() -> dict[str, tuple[float, float]]:  # the layout has cooled: nothing moves
+        last = places()
+        for _ in range(100):
+            qtbot.wait(250)
+            if (now := places()) == last:
+                return now
+            last = now
+        raise AssertionError("the layout never stood still")
+
+    for local in (False, True):
+        graph.set_local(local)
+        caught_up(qtbot, win)
+        before = still()
+        assert len(before) > 2
+        write_newer(path, path.read_text(encoding="utf-8") + f"\nA line, local={local}.\n")
+        win.reindex()
+        qtbot.waitUntil(lambda loc=local: f"local={loc}" in win.entry_pane.toPlainText())
+        qtbot.waitUntil(lambda: not win.indexing and win.settled, timeout=30000)
+        assert places() == before  # the moment the refresh is applied
+        assert still() == before  # and once any layout it started has cooled
