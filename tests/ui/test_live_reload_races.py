@@ -149,3 +149,17 @@ def test_an_edit_of_the_open_notes_text_leaves_the_graph_where_it_is(window, qtb
         qtbot.waitUntil(lambda: not win.indexing and win.settled, timeout=30000)
         assert places() == before  # the moment the refresh is applied
         assert still() == before  # and once any layout it started has cooled
+
+
+def test_a_new_link_is_given_to_the_graph(window, qtbot) -> None:
+    """What changes the graph (a link added) still reaches it: only an unchanged graph is
+    kept from the view."""
+    win = window()
+    graph = win.graph
+    assert graph is not None and win.root is not None
+    caught_up(qtbot, win)
+    assert ("Hub", "Leaves/Leaf 5") not in graph.shown_edges()
+    path = win.root / "Hub.md"
+    write_newer(path, path.read_text(encoding="utf-8") + "\nAnd [[Leaf 5]].\n")
+    win.reindex()
+    qtbot.waitUntil(lambda: ("Hub", "Leaves/Leaf 5") in graph.shown_edges(), timeout=30000)
