@@ -8,11 +8,12 @@ the window is a real MainWindow on a real index (see reader_window.py)."""
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtGui import QFont, QIcon, QTextDocument
+from PySide6.QtCore import QPoint, QSettings, Qt, QUrl
+from PySide6.QtGui import QFont, QIcon, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from reader_window import paragraphs, window_opener, write_files
 
@@ -25,7 +26,8 @@ from anthology.vault.render.reading import ReadingStyle
 FILES = {
     "HOME.md": "---\ntitle: Home\n---\nStart at [[Alpha]].\n",
     "notes/alpha.md": "---\ntitle: Alpha\n---\nSee [[Beta]].\n\n" + paragraphs("a", 30) + "\n",
-    "notes/beta.md": "---\ntitle: Beta\n---\nBack to [[Alpha]].\n",
+    "notes/beta.md": "---\ntitle: Beta\n---\nBack to [[Alpha]].\n\nRead [[short.txt]] or "
+    "[the other](<read me.txt>).\n",
     "notes/read me.txt": "\n".join(f"line {i} <b>not bold</b>" for i in range(400)) + "\n",
     "notes/short.txt": "Short & plain.\n",
 }
@@ -109,7 +111,9 @@ def text_exists(vault: OpenVault, ref: str) -> bool:
 
 @pytest.fixture
 def text_kind():
-    document.register(DocumentKind("text", TextView, text_exists, "Text"))
+    document.register(
+        DocumentKind("text", TextView, text_exists, "Text", opens=lambda rel: rel.endswith(".txt"))
+    )
     yield
     document.unregister("text")
 
@@ -166,6 +170,52 @@ def test_a_text_document_opens_beside_entries_with_back_and_forward(open_window,
     assert not win.open_document("text", "../outside.txt")
     assert not win.open_document("canvas", "board.canvas")
     assert win.tabs.document() is shown and "cannot show" in win.statusBar().currentMessage()
+
+
+def test_a_link_to_a_file_of_a_kind_opens_it_in_a_tab(open_window, qtbot) -> None:
+    """A link to a vault file that a kind of document opens (a PDF, a canvas, a drawing…)
+    shows it in the tab, not in the system's program; Ctrl+click: in a new tab."""
+    win = open_window()
+    assert win.show_entry("notes/beta")
+    hrefs = re.findall(r'href="(vault:[^"]+)"', win.entry_pane.rendered.html)
+    assert hrefs == ["vault:notes/short.txt", "vault:notes/read%20me.txt"]
+    asked: list[str] = []
+    win.entry_pane.ask_attachment = lambda _parent, rel, _kind: asked.append(rel) or False
+
+    win.entry_pane.anchorClicked.emit(QUrl(hrefs[0]))  # a click on [[short.txt]]
+    shown = win.tabs.document()
+    assert isinstance(shown, TextView) and shown.toPlainText() == "Short & plain.\n"
+    assert win.tabs.count() == 1 and win.history[-2:] == ["notes/beta", "notes/short.txt"]
+    assert asked == []  # opened by the app: no question about the system opening it
+
+    win.go_back()
+    pane = win.entry_pane
+    pane.resize(600, 400)
+    # Ctrl+click on the second link: a new tab, the first keeps the entry
+    spot = _anchor_spot(pane, hrefs[1])
+    qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.ControlModifier, spot)  # fmt: skip
+    assert win.tabs.count() == 2 and win.tabs.currentIndex() == 1
+    assert win.tabs.document().document_id() == "notes/read me.txt"
+    win.tabs.setCurrentIndex(0)
+    assert win.current_id() == "notes/beta"
+
+
+def _anchor_spot(pane: EntryPane, href: str) -> QPoint:
+    """Where in the pane's viewport the link to ``href`` is drawn."""
+    doc = pane.document()
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            if frag.charFormat().anchorHref() == href:
+                cursor = QTextCursor(doc)
+                cursor.setPosition(frag.position() + 1)
+                return pane.cursorRect(cursor).center()
+            it += 1
+        block = block.next()
+    raise AssertionError(f"no link to {href}")
 
 
 def test_a_text_tab_beside_entry_tabs_follows_the_looks_and_prints(

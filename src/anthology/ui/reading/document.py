@@ -122,6 +122,9 @@ class DocumentKind:
     make: Callable[[], DocumentView]
     exists: Callable[[OpenVault, str], bool] = lambda vault, ref: True
     label: str = ""  # what the reader calls it ("Entry", "Canvas"…)
+    # the files (vault-relative paths, lower case) a link opens as this kind rather than
+    # with the system: e.g. ``lambda rel: rel.endswith(".pdf")``
+    opens: Callable[[str], bool] = lambda rel: False
 
 
 _KINDS: dict[str, DocumentKind] = {}
@@ -141,6 +144,13 @@ def unregister(name: str) -> None:
 def document_kind(name: str) -> DocumentKind | None:
     """The kind registered as ``name``, if any."""
     return _KINDS.get(name)
+
+
+def kind_for_file(rel: str) -> DocumentKind | None:
+    """The kind that opens the vault file ``rel`` in a tab (a link to a PDF, a canvas, a
+    drawing…), or None: the file is an attachment the system opens."""
+    low = rel.lower()
+    return next((k for k in _KINDS.values() if k.name != ENTRY and k.opens(low)), None)
 
 
 def kinds() -> list[str]:

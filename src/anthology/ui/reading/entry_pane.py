@@ -56,7 +56,13 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip,
 from anthology.session.pages import PAGE_CACHE_SIZE, KeptPages, Page, PageLook, heading_key
 from anthology.tasks import Cancelled, TaskState
 from anthology.ui.common.task_runner import TaskRunner
-from anthology.ui.reading.document import ENTRY, DocumentKind, OpenVault, register
+from anthology.ui.reading.document import (
+    ENTRY,
+    DocumentKind,
+    OpenVault,
+    kind_for_file,
+    register,
+)
 from anthology.ui.reading.paper import paper_copy
 from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg_picture, vault_file
 from anthology.vault import Entry, EntryLookup
@@ -163,6 +169,9 @@ class EntryPane(QTextBrowser):
     tagActivated = Signal(str)
     demoRequested = Signal(str)
     unresolvedLinkActivated = Signal(str)
+    # a link to a vault file a kind of document opens (ui/reading/document.py): kind, the
+    # file's vault-relative path, whether in a new tab (Ctrl+click, middle click)
+    documentRequested = Signal(str, str, bool)
     renderFinished = Signal(str)  # entry id, once its rendered page is shown
     # the pointer came onto an entry link (id, heading or "^block", Ctrl held) or left it
     linkHovered = Signal(str, str, bool)
@@ -663,7 +672,10 @@ class EntryPane(QTextBrowser):
         elif scheme in _EXTERNAL:
             self.open_external(url)
         elif scheme == "vault":
-            self.open_attachment(path)
+            if (kind := kind_for_file(path)) is not None:
+                self.documentRequested.emit(kind.name, path, False)
+            else:
+                self.open_attachment(path)
         elif scheme == "fold":
             self.toggle_fold(path)
         elif scheme == "" and frag and not self.scroll_to_heading(frag):
@@ -679,6 +691,8 @@ class EntryPane(QTextBrowser):
                                                           and ctrl):  # fmt: skip
             return None
         scheme, path, frag = _split(QUrl(self.anchorAt(event.position().toPoint())))
+        if scheme == "vault" and path and kind_for_file(path) is not None:
+            return (f"vault:{path}", frag)  # a document a tab opens (a PDF, a canvas…)
         return (path, frag) if scheme == "entry" and path else None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -702,6 +716,10 @@ class EntryPane(QTextBrowser):
         link = self._new_tab_link(event)
         if link is None:
             super().mouseReleaseEvent(event)
+        elif link[0].startswith("vault:"):
+            kind = kind_for_file(link[0][len("vault:") :])
+            if kind is not None:
+                self.documentRequested.emit(kind.name, link[0][len("vault:") :], True)
         else:
             self.entryLinkActivatedNewTab.emit(*link)
 

@@ -78,6 +78,9 @@ class Navigation(QObject):
         pane.entryLinkActivatedNewTab.connect(self.open_in_new_tab)
         pane.tagActivated.connect(lambda tag: win.search(f"tag:{tag}"))
         pane.demoRequested.connect(win.open_demo)
+        pane.documentRequested.connect(  # a link to a PDF, a canvas, a drawing…
+            lambda kind, rel, new_tab: self.open_document(kind, rel, new_tab=new_tab)
+        )
         pane.unresolvedLinkActivated.connect(
             lambda text: win.statusBar().showMessage(f"“{text}” is not an entry yet", 4000)
         )

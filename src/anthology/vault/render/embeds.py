@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import escape
 
 from ..links import (
@@ -20,6 +21,13 @@ from .context import (
 )
 from .urls import attachment_src, escapes_vault, image_html, other_file_src
 
+# An embedded file that is neither a picture nor a note, by its extension (lower case):
+# (ctx, the target as written, its alias ("300", "300x200", a title…) or None, the part
+# after "#" ("page=3&height=400") or None) → HTML, block-level. One line here per kind of
+# file drawn in place (a PDF's page, a player…); a kind not listed shows as a link.
+AttachmentEmbed = Callable[[RenderContext, str, str | None, str | None], str]
+ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {}
+
 
 def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, bool]:
     """HTML for ``[[inner]]`` / ``![[inner]]``; the flag says it is block-level."""
@@ -35,6 +43,8 @@ def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, boo
         size = alias if alias and re.fullmatch(r"\d+(x\d+)?", alias) else None
         if ext in ("png", "jpg", "jpeg", "gif", "webp", "svg", "bmp"):
             return image_html(ctx, target, alias if not size and alias else target, size), False
+        if (draw := ATTACHMENT_EMBEDS.get(ext)) is not None:
+            return draw(ctx, target, alias, frag), True
         src, refusal = attachment_src(ctx, target)
         if src is None:
             return ctx.notice(refusal or "", error=True), False
