@@ -163,3 +163,30 @@ def test_a_new_link_is_given_to_the_graph(window, qtbot) -> None:
     write_newer(path, path.read_text(encoding="utf-8") + "\nAnd [[Leaf 5]].\n")
     win.reindex()
     qtbot.waitUntil(lambda: ("Hub", "Leaves/Leaf 5") in graph.shown_edges(), timeout=30000)
+
+
+def test_an_edit_keeps_the_pages_it_does_not_touch(window, qtbot) -> None:
+    """An edit of one note on disk: the open page and a page read before are not made
+    again (the same renders come back, a revisit is instant); the page that embeds the
+    edited note is."""
+    win = window()
+    assert win.root is not None
+    write_newer(win.root / "Digest.md", "# Digest\n\n![[Leaf 7]]\n")
+    win.reindex()
+    caught_up(qtbot, win)
+    assert win.show_entry("Leaves/Leaf 3")
+    leaf = win.entry_pane.rendered
+    assert win.show_entry("Digest")
+    assert "About Hub, 7." in win.entry_pane.toPlainText()
+    assert win.show_entry("Hub")
+    hub = win.entry_pane.rendered
+    assert leaf is not None and hub is not None
+
+    write_newer(win.root / "Leaves" / "Leaf 7.md", "# Leaf 7\n\nAbout [[Hub]], rewritten.\n")
+    win.reindex()
+    caught_up(qtbot, win)
+    assert win.entry_pane.rendered is hub  # the open page: untouched by the edit
+    assert win.show_entry("Leaves/Leaf 3")
+    assert win.entry_pane.rendered is leaf  # a page read before: kept
+    assert win.show_entry("Digest")  # the page that embeds the edited note: made again
+    assert "About Hub, rewritten." in win.entry_pane.toPlainText()

@@ -39,6 +39,21 @@ class LockedLru(Generic[V]):
                 self._items.popitem(last=False)
         return value
 
+    def rekey(self, new_key: Callable[[Hashable, V], Hashable | None]) -> None:
+        """Give each value the key ``new_key(key, value)`` says (None: drop it), in the
+        same order of use; where two values take one key, the more recent stays. The
+        check runs outside the lock (it may ask an index): a value made meanwhile stays."""
+        with self._lock:
+            items = list(self._items.items())
+        moves = [(key, new_key(key, value)) for key, value in items]
+        with self._lock:
+            for key, moved in moves:
+                if moved == key:
+                    continue
+                value = self._items.pop(key, None)
+                if value is not None and moved is not None:
+                    self._items[moved] = value
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

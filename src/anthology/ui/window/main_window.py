@@ -71,8 +71,7 @@ from anthology.vault import (
     read_first_entry,
     vault_root,
 )
-from anthology.vault.render import clear_render_cache
-from anthology.vault.render.previews import clear_preview_cache
+from anthology.vault.render.freshness import carry_renders
 from anthology.vault.render.safe_text import plain_text
 from anthology.vault.shared_reader import SharedReader
 
@@ -400,9 +399,10 @@ class MainWindow(QMainWindow, actions.WindowParts):
             assert self.root is not None  # a refresh is the open vault's
             self._attach_index(VaultIndex.open(self.root, self.db_path, refresh=False))
         elif report.added or report.changed or report.removed:
-            clear_render_cache()  # an embedded or linked entry may have changed
-            clear_preview_cache()
             changes = Changes.from_report(report)
+            # the pages and previews an edit leaves true are kept (a revisit stays instant)
+            carry_renders(self.index, changes.changed | changes.removed
+                          | {old for old, _new in changes.renamed})  # fmt: skip
             try:
                 for listener in self._listeners:
                     listener(changes)

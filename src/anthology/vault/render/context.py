@@ -73,6 +73,12 @@ class RenderBudget:
     tags: int = 0  # body #tags drawn as chips
     callouts: int = 0  # callouts numbered so far: a fold link names one by its number
     cuts: dict[str, str] = field(default_factory=dict)  # what was cut → how it is shown
+    # every question the render asked the index, with its answer: ("entry", target, source
+    # path) → the id it resolved to (None: unresolved); ("file", target, source path) → the
+    # attachment's path and stat signature (None: missing). A cached render is still true
+    # after a refresh when every answer is the same and no entry it resolved to changed
+    # (see freshness.py): the window keeps it instead of rendering every page again.
+    lookups: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
 
     def cut(self, what: str, how: str) -> None:
         self.cuts.setdefault(what, how)
@@ -163,10 +169,19 @@ class RenderContext:
 
     def resolve(self, target: str) -> EntryRef | None:
         try:
-            return self.resolver.resolve(target, self.source_path)
+            ref = self.resolver.resolve(target, self.source_path)
         except Exception as exc:
             self.problems.append(f"link lookup failed for {target}: {exc}")
-            return None
+            ref = None
+        self.budget.lookups[("entry", target, self.source_path)] = ref.id if ref else None
+        return ref
+
+    def attachment(self, target: str) -> Path | None:
+        """The vault file ``target`` names (written in this entry), or None; raises what
+        the resolver raises. Recorded with the file's stat signature."""
+        path = self.resolver.attachment(target, self.source_path)
+        self.budget.lookups[("file", target, self.source_path)] = file_signature(path)
+        return path
 
     def tag_html(self, tag: str) -> str:
         """A body ``#tag`` as a chip (a link), or as text past :data:`MAX_TAG_CHIPS`."""
@@ -175,6 +190,18 @@ class RenderContext:
             return escape(f"#{tag}")
         self.budget.tags += 1
         return tag_chip(tag, self.palette)
+
+
+def file_signature(path: Path | str | None) -> str | None:
+    """A vault file as a render depends on it: its path, size and modification time (None:
+    no file)."""
+    if path is None:
+        return None
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return f"{path}\0gone"
+    return f"{path}\0{st.st_size}:{st.st_mtime_ns}"
 
 
 def tag_chip(tag: str, pal: EntryColours) -> str:

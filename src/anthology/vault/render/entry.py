@@ -34,6 +34,8 @@ class RenderedEntry:
     problems: list[str] = field(default_factory=list)
     entry_id: str = ""
     theme: str = "light"
+    # what the render asked the index, and the answers (RenderBudget.lookups)
+    lookups: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ stylesheet
@@ -88,6 +90,11 @@ _cache: LockedLru[RenderedEntry] = LockedLru(CACHE_SIZE)
 
 def clear_render_cache() -> None:
     _cache.clear()
+
+
+def render_cache() -> LockedLru[RenderedEntry]:
+    """The cache of entry pages (for freshness.carry_renders)."""
+    return _cache
 
 
 def render_key(resolver: EntryLookup) -> Hashable:
@@ -310,6 +317,7 @@ def page(ctx: RenderContext, entry: Entry, body: str) -> RenderedEntry:
         problems=list(ctx.problems),
         entry_id=entry.id,
         theme=pal.name,
+        lookups=dict(ctx.budget.lookups),
     )
 
 

@@ -140,6 +140,11 @@ def clear_preview_cache() -> None:
     _preview_cache.clear()
 
 
+def preview_cache() -> LockedLru[RenderedEntry]:
+    """The cache of page previews (for freshness.carry_renders)."""
+    return _preview_cache
+
+
 def _render_preview(
     entry: Entry, resolver: EntryLookup, fragment: str, theme: str, vault_root: Path | None
 ) -> RenderedEntry:

@@ -48,7 +48,7 @@ def attachment_src(ctx: RenderContext, target: str) -> tuple[str | None, str | N
         ctx.problems.append(f"attachment outside the vault refused: {target}")
         return None, f"⊘ Refused: “{escape(target)}” lies outside the vault"
     try:
-        path = ctx.resolver.attachment(target, ctx.source_path)
+        path = ctx.attachment(target)
     except Exception as exc:  # the resolver is the lead's; never let it break a page
         ctx.problems.append(f"attachment lookup failed for {target}: {exc}")
         path = None
@@ -69,7 +69,7 @@ def other_file_src(ctx: RenderContext, target: str) -> str | None:
     if "." not in target.rsplit("/", 1)[-1] or escapes_vault(ctx, target):
         return None
     try:
-        path = ctx.resolver.attachment(target, ctx.source_path)
+        path = ctx.attachment(target)
     except Exception:  # the resolver is the lead's; never let it break a page
         return None
     return vault_src(ctx, Path(path)) if path is not None else None
