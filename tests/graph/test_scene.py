@@ -84,6 +84,45 @@ def test_a_live_reload_keeps_known_positions_and_settles_only_what_changed() -> 
     assert np.isfinite(s.dpos).all()  # the new node placed beside its neighbours
 
 
+def test_a_reload_under_a_local_graph_starts_it_where_it_was_shown() -> None:
+    """The local graph is laid out apart from the global one; reloaded (an edit that
+    adds a link), its nodes stay where they were shown, not at their global places, and
+    the new neighbour is placed beside them; the same graph again does not move at all."""
+    g = star()
+    s = loaded(g, local=True, depth=1)
+    s.follow("E5")
+    s.rebuild()
+    assert set(s.shown_ids()) == {"E0", "E4", "E5"}
+    s.set_display_positions(s.dpos * 0.5 + 40.0)  # the local layout moved them
+    shown = drawn(s)
+    assert all(shown[k] != grid(g)[k] for k in shown)
+
+    more = GraphData(  # E5 now links to E3 too
+        ids=g.ids, titles=g.titles, kinds=g.kinds, tags=g.tags, paths=g.paths,
+        edges=[*g.edges.tolist(), (5, 3)], relations=[*g.relations, None],
+    )  # fmt: skip
+    s.load(more, None, (), keep=True)
+    start = s.rebuild()
+    assert set(s.shown_ids()) == {"E0", "E3", "E4", "E5"}
+    for k, xy in shown.items():
+        assert drawn(s)[k] == pytest.approx(xy)
+    assert np.isfinite(s.dpos).all() and 0.1 <= start.alpha <= 0.3  # settled gently
+
+    s.set_display_positions(s.dpos + 1.0)
+    again = drawn(s)
+    s.load(more, None, (), keep=True)  # the same graph read again (a title edited)
+    assert s.rebuild().alpha == 0.0 and drawn(s) == again
+
+    s.follow("E1")  # another centre: laid out from the global places, as a click does
+    s.rebuild()
+    assert drawn(s)["E1"] == pytest.approx(grid(g)["E1"])
+
+
+def drawn(s: GraphScene) -> dict[str, tuple[float, float]]:
+    """Where the shown nodes are drawn (the local graph's own places)."""
+    return {k: (x, y) for k, (x, y) in zip(s.shown_ids(), s.dpos.tolist(), strict=True)}
+
+
 def test_a_new_graph_without_positions_is_laid_out_from_scratch_and_bad_positions_skipped() -> None:
     g = star()
     s = GraphScene()

@@ -164,6 +164,24 @@ def test_a_new_link_is_given_to_the_graph(window, qtbot) -> None:
     win.reindex()
     qtbot.waitUntil(lambda: ("Hub", "Leaves/Leaf 5") in graph.shown_edges(), timeout=30000)
 
+    # under the local graph, a new link: the nodes shown stay where they are drawn (a
+    # rebuilt local graph used to start again from the global places, and jump)
+    graph.set_local(True)
+    caught_up(qtbot, win)
+    assert ("Hub", "Leaves/Leaf 9") not in graph.shown_edges()
+
+    def places() -> dict[str, tuple[float, float]]:
+        return {k: (p.x(), p.y()) for k in graph.shown_ids() if (p := graph.node_scene_pos(k))}
+
+    before = places()
+    write_newer(path, path.read_text(encoding="utf-8") + "\nAnd [[Leaf 9]].\n")
+    win.reindex()
+    qtbot.waitUntil(lambda: ("Hub", "Leaves/Leaf 9") in graph.shown_edges(), timeout=30000)
+    after = places()
+    shift = max(abs(after[k][0] - x) + abs(after[k][1] - y) for k, (x, y) in before.items())
+    span = max(abs(x) + abs(y) for x, y in before.values())
+    assert set(before) <= set(after) and shift < 0.05 * span  # (before: 85 px of 563)
+
 
 def test_an_edit_keeps_the_pages_it_does_not_touch(window, qtbot) -> None:
     """An edit of one note on disk: the open page and a page read before are not made

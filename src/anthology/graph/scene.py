@@ -240,6 +240,8 @@ class GraphScene:
         self.dragging = -1
         self.generation = 0
         self.changed = False  # the last load changed the graph (a live reload settles it)
+        # (the local centres, the shown positions by id) of a local graph before a reload
+        self._local_seed: tuple[tuple[str, ...], dict[str, tuple[float, float]]] | None = None
         self._paths: PathFinder | None = None
         self._csr_made: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
@@ -342,6 +344,15 @@ class GraphScene:
         rest, and the ids in ``pinned`` among them are pinned there. True when the graph
         was empty before (the view then fits)."""
         old_ids, old_pos = self.data.ids, self.gpos
+        # A local graph is laid out apart from the global one: a reload (the same vault)
+        # starts its rebuild where its nodes were shown, not from their global places.
+        self._local_seed = (
+            (tuple(self.local_centres()),
+             {old_ids[i]: (float(x), float(y)) for i, (x, y) in zip(
+                 self.shown.tolist(), self.dpos.tolist(), strict=True)})
+            if keep and self.local and len(self.shown) == len(self.dpos)
+            else None
+        )  # fmt: skip
         old_edges = (
             {(old_ids[a], old_ids[b]) for a, b in self.data.edges.tolist()}
             if keep and len(self.data.edges) < 200_000
@@ -506,6 +517,17 @@ class GraphScene:
         self.highlight = Highlight()
 
         start = self.gpos[shown] if len(shown) else np.zeros((0, 2))
+        seed, self._local_seed = self._local_seed, None
+        reloaded = (
+            local and seed is not None and seed[0] == tuple(self.local_centres()) and len(shown)
+        )
+        if reloaded:
+            assert seed is not None
+            ids = self.data.ids
+            start = start.copy()
+            for j, i in enumerate(shown.tolist()):
+                xy = seed[1].get(ids[i])
+                start[j] = xy if xy is not None else (np.nan, np.nan)
         known = np.isfinite(start).all(axis=1)
         start = place_missing(start, sub, float(self.settings["link_distance"]))
         pin_list = []
@@ -520,6 +542,10 @@ class GraphScene:
 
         if len(shown) == 0:
             alpha = 0.0
+        elif reloaded and known.all() and not self.changed:
+            alpha = 0.0  # the same local graph again: it stays as it stood
+        elif reloaded:
+            alpha = float(np.clip(0.1 + (~known).mean() * 2.0, 0.1, 0.3))
         elif local:
             alpha = 0.6
         elif not known.any():
