@@ -87,6 +87,12 @@ def test_title_falls_back_to_heading_then_file_name() -> None:
     assert parse_entry("---\ntitle: T\n---\n# H", "f.md").title == "T"
     assert parse_entry("intro\n# First Heading\n# Second", "f.md").title == "First Heading"
     assert parse_entry("no heading", "dir/Some Name.md").title == "Some Name"
+    # an empty first heading (a template's blank title) leaves the file's name, not a later one
+    closing = "# \n\nThe note.\n\n# This note in GitHub\n"
+    assert parse_entry(closing, "Tools/Zotero 7.md").title == "Zotero 7"
+    assert parse_entry("#\ntext\n# Later\n", "a/Plain.md").title == "Plain"
+    assert parse_entry("#tag line\n# Real Title ##\n", "x.md").title == "Real Title"
+    assert parse_entry("```\n# in code\n```\n# Outside\n", "x.md").title == "Outside"
 
 
 def test_id_is_the_property_else_the_path() -> None:

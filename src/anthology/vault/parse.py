@@ -26,6 +26,8 @@ CONTEXT_CHARS = 240
 # blanks are cut off by hand (see _headings): a lazy ``(.+?)[ \t#]*$`` retries the tail at
 # every character, quadratic in a long run of blanks.
 _HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.+)$", re.M)
+# the first level-1 heading line, empty ones too ("# " or "#" alone: a template's blank title)
+_H1_LINE_RE = re.compile(r"^#(?:[ \t]+([^\n]*))?$", re.M)
 _TAG_KEYS = ("tags", "tag")
 _ALIAS_KEYS = ("aliases", "alias")
 
@@ -317,7 +319,12 @@ def parse_entry(text: str, path: str, *, for_index: bool = False) -> ParsedEntry
     entry_id = _scalar(properties.get("id")) or path_id(path)
     title = _scalar(properties.get("title"))
     if not title:
-        first_h1 = next((t for level, t in headings if level == 1), None)
+        # The first level-1 heading names the entry, unless it is empty: then the file's
+        # name does, as Obsidian's inline title (a later heading is no title: six notes of
+        # a real vault were all titled by their closing "# This note in GitHub").
+        m = _H1_LINE_RE.search(masked)
+        rest = (m.group(1) or "") if m else ""
+        first_h1 = (rest.rstrip(" \t#") or rest[:1]).strip()
         title = first_h1 or PurePosixPath(path).stem
 
     aliases = []
