@@ -29,7 +29,8 @@ from anthology.vault.rows import EntryRow, LinkTarget, ParsedLink, ProblemRow
 # and properties tables, entries.declared_id)
 # 9: graph positions moved to the user state (user_state.py)
 # 10: files.ctime_ns (a note made unreadable by chmod is read again: its mtime stays)
-SCHEMA_VERSION = 10
+# 11: a note whose first heading is empty is titled by its file name (parse.py): read again
+SCHEMA_VERSION = 11
 APP_ID = "anthology-index"
 
 
