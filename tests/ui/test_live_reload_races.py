@@ -208,3 +208,51 @@ def test_an_edit_keeps_the_pages_it_does_not_touch(window, qtbot) -> None:
     assert win.entry_pane.rendered is leaf  # a page read before: kept
     assert win.show_entry("Digest")  # the page that embeds the edited note: made again
     assert "About Hub, rewritten." in win.entry_pane.toPlainText()
+
+
+def test_the_open_note_renamed_on_disk_is_followed(window, qtbot) -> None:
+    """Renamed or moved on disk, the open note stays open under its new name, where the
+    reader was in it (it used to send the reader home: "… was deleted on disk"); the tab's
+    history, the bookmarks and a background tab follow it; so does a storm of renames."""
+    win = window()
+    assert win.root is not None
+    assert win.show_entry("Leaves/Leaf 4")
+    win.toggle_bookmark()
+    assert win.bookmarks == ["Leaves/Leaf 4"]
+    win.open_in_new_tab("Leaves/Leaf 8")
+    win.tabs.setCurrentIndex(0)
+    assert win.show_entry("Hub")
+    assert win.show_entry("Leaves/Leaf 4")
+    win.entry_pane.verticalScrollBar().setValue(0)
+
+    (win.root / "Archive 📦").mkdir()
+    (win.root / "Leaves" / "Leaf 4.md").rename(win.root / "Archive 📦" / "Leaf 4.md")
+    (win.root / "Leaves" / "Leaf 8.md").rename(win.root / "Archive 📦" / "Leaf 8.md")
+    win.reindex()
+    caught_up(qtbot, win)
+    assert win.current_id() == "Archive 📦/Leaf 4"
+    assert "About Hub, 4." in win.entry_pane.toPlainText()
+    assert "renamed on disk" in win.statusBar().currentMessage()
+    assert win.history[-3:] == ["Archive 📦/Leaf 4", "Hub", "Archive 📦/Leaf 4"]
+    assert win.bookmarks == ["Archive 📦/Leaf 4"]
+    win.tabs.setCurrentIndex(1)
+    assert win.current_id() == "Archive 📦/Leaf 8"
+    win.tabs.setCurrentIndex(0)
+
+    # renamed in place, a new name: found by the text the reader has open
+    (win.root / "Archive 📦" / "Leaf 4.md").rename(win.root / "Archive 📦" / "Leaf four.md")
+    win.reindex()
+    caught_up(qtbot, win)
+    assert win.current_id() == "Archive 📦/Leaf four"
+
+    # a storm: every leaf moved at once while the note is open
+    leaves = win.root / "Leaves"
+    moved = win.root / "Moved"
+    moved.mkdir()
+    for path in sorted(leaves.glob("*.md")):
+        path.rename(moved / path.name)
+    (win.root / "Archive 📦" / "Leaf four.md").rename(moved / "Leaf four.md")
+    win.reindex()
+    caught_up(qtbot, win)
+    assert win.current_id() == "Moved/Leaf four"
+    assert win.index is not None and win.index.entry_ref("Moved/Leaf 100") is not None

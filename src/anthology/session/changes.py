@@ -23,6 +23,9 @@ class Changes:
     changed: frozenset[str] = frozenset()
     removed: frozenset[str] = frozenset()
     renamed: tuple[tuple[str, str], ...] = ()
+    # of the removed, those found again under another id (renamed or moved on disk: see
+    # moves.py): old id → new id. The reader's tabs, bookmarks and recent entries follow.
+    moved: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_report(cls, report: RefreshReport) -> Changes:
@@ -59,6 +62,10 @@ class Changes:
             or entry_id in self.removed
             or any(old == entry_id for old, _new in self.renamed)
         )
+
+    def new_id(self, entry_id: str | None) -> str | None:
+        """Where ``entry_id`` moved to, if it moved."""
+        return next((new for old, new in self.moved if old == entry_id), None)
 
     def stale(self, ids: Iterable[str | None]) -> list[str]:
         """Of ``ids`` (the entries other tabs show), those to render again when next shown."""

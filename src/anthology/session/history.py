@@ -81,6 +81,16 @@ class TabHistory:
         self.pos += 1
         return self.current
 
+    def follow_moves(self, moves: dict[str, str]) -> bool:
+        """Entries renamed or moved on disk (old id → new id): their visits name the new
+        ids. True if a visit changed."""
+        hit = False
+        for visit in self.visits:
+            if visit.kind == ENTRY and (new := moves.get(visit.entry_id)) is not None:
+                visit.entry_id = new
+                hit = True
+        return hit
+
     # -- what the user state keeps ----------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         start = max(0, min(self.pos - MAX_VISITS_KEPT // 2, len(self.visits) - MAX_VISITS_KEPT))

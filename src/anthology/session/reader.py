@@ -37,7 +37,7 @@ MAX_RECENT_ENTRIES = 30  # the quick switcher's recent entries, per vault
 MAX_WATCHED_FILES = 4000
 
 # What the window does with the open entry after a refresh (see after_refresh).
-AfterRefresh = Literal["deleted", "render", "keep"]
+AfterRefresh = Literal["moved", "deleted", "render", "keep"]
 
 
 @dataclass
@@ -104,8 +104,11 @@ class ReaderSession:
         return target or index.home_id()
 
     def after_refresh(self, changes: Changes, current: str, index: VaultIndex) -> AfterRefresh:
-        """What becomes of the open entry: ``deleted`` on disk (show another), ``render``
-        again (it was edited or moved), or ``keep`` it as it is."""
+        """What becomes of the open entry: ``moved`` (renamed or moved on disk: follow it to
+        ``changes.new_id(current)``), ``deleted`` on disk (show another), ``render`` again
+        (it was edited), or ``keep`` it as it is."""
+        if changes.new_id(current) is not None:
+            return "moved"
         if current in changes.removed and index.entry_ref(current) is None:
             return "deleted"
         if changes.touches(current) and index.entry_ref(current) is not None:
@@ -186,6 +189,24 @@ class ReaderSession:
 
         saved = self.state.update(BOOKMARKS, change, [], clean_id_list) if self.state else None
         self.bookmarks = saved if saved is not None else change(self.bookmarks)
+
+    def follow_moves(self, moves: dict[str, str]) -> None:
+        """Entries renamed or moved on disk (old id → new id): the bookmarks and the recent
+        entries name the new ids (in the user state too, as changes to what it holds)."""
+        if not moves:
+            return
+
+        def follow(ids: list[str]) -> list[str]:
+            return list(dict.fromkeys(moves.get(i, i) for i in ids))
+
+        if any(i in moves for i in self.bookmarks):
+            saved = self.state.update(BOOKMARKS, follow, [], clean_id_list) if self.state else None
+            self.bookmarks = saved if saved is not None else follow(self.bookmarks)
+        if any(i in moves for i in self.recent):
+            self._recent_new = follow(self._recent_new)
+            self.recent = follow(self.recent)
+            if self.state is not None:
+                self.state.update(RECENT, follow, [], clean_id_list)
 
     def toggle_bookmark(self, entry_id: str) -> bool:
         """Bookmark ``entry_id`` or take its bookmark off; True if it is bookmarked now."""

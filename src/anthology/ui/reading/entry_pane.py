@@ -242,6 +242,11 @@ class EntryPane(QTextBrowser):
         return self._entry.id if self._entry else None
 
     @property
+    def shown_entry(self) -> Entry | None:
+        """The entry shown, as it was read when shown (its text, even once it is gone)."""
+        return self._entry
+
+    @property
     def rendered(self) -> RenderedEntry | None:
         return self._rendered
 

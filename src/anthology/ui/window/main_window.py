@@ -22,6 +22,7 @@ import gc
 import html
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import (
 from anthology import paths
 from anthology.paths import entries_dir
 from anthology.session import Changes, ReaderSession, watch_set
+from anthology.session.moves import moved_entries
 from anthology.ui.common.theme import ThemeController
 from anthology.ui.panels.backlinks_panel import BacklinksPanel
 from anthology.ui.panels.file_explorer import FileExplorer
@@ -400,6 +402,15 @@ class MainWindow(QMainWindow, actions.WindowParts):
             self._attach_index(VaultIndex.open(self.root, self.db_path, refresh=False))
         elif report.added or report.changed or report.removed:
             changes = Changes.from_report(report)
+            if changes.removed:  # notes renamed or moved on disk: the reader follows them
+                known = {e.id: e.body for p in self.tabs.panes() if (e := p.shown_entry)}
+                moves = moved_entries(changes, self.index, known)
+                if moves:
+                    changes = replace(changes, moved=tuple(moves.items()))
+                    self.session.follow_moves(moves)
+                    self.switcher.set_recent(self.session.recent)
+                    for i in range(self.tabs.count()):
+                        self.tabs.tab(i).history.follow_moves(moves)
             # the pages and previews an edit leaves true are kept (a revisit stays instant)
             carry_renders(self.index, changes.changed | changes.removed
                           | {old for old, _new in changes.renamed})  # fmt: skip
@@ -440,6 +451,13 @@ class MainWindow(QMainWindow, actions.WindowParts):
             self._show_first_entry()
             return
         what = self.session.after_refresh(changes, current, index)
+        if what == "moved" and (new := changes.new_id(current)) is not None:
+            self.statusBar().showMessage(
+                f"{plain_text(current, 120)} was renamed on disk: now {plain_text(new, 120)}", 6000
+            )
+            self.show_entry(new, push=False, keep_scroll=True)
+            self.navigation.save_timer.start()
+            return
         if what == "deleted":
             self.statusBar().showMessage(f"{current} was deleted on disk", 6000)
             self.go_home()
