@@ -97,6 +97,33 @@ def test_search_snippets_mark_the_match() -> None:
     assert "\x02" not in out.html and "\x03" not in out.html
 
 
+def test_a_match_inside_code_or_a_link_is_marked_not_drawn_as_boxes() -> None:
+    """Search snippets of a real vault: "infranodus-▯graph▯-▯view▯" — the markers inside a
+    code span or a link were drawn as boxes (issue 34, item 7)."""
+    s, e = MATCH_START, MATCH_END
+    out = inline_html(
+        f"Try `infranodus-{s}graph{e}-{s}view{e}` or [the {s}graph{e}](https://g.io)."
+    )
+    assert s not in out.html and e not in out.html
+    assert out.html.count("<b style=") == 3 and out.html.count("</b>") == 3
+    assert out.text == "Try infranodus-graph-view or the graph."
+    # a marker whose pair lies outside the span is dropped, not drawn
+    out = inline_html(f"`half {s}open` and {e} rest")
+    assert s not in out.html and e not in out.html
+
+
+def test_a_linked_badge_reads_as_its_alt_text() -> None:
+    """A README's badge row ``[![build](…svg)](…)`` showed as raw Markdown."""
+    line = (
+        "[![build status](https://img.shields.io/badge/build-passing-green.svg)]"
+        "(https://ci.example.org/x) [![](https://img.shields.io/x.svg)](https://x.org) "
+        "the graph view"
+    )
+    out = inline_html(line)
+    assert out.text == "build status the graph view"
+    assert "](" not in out.html and "shields" not in out.html
+
+
 @pytest.mark.parametrize(
     "line",
     ["*" * 100_000, "`" * 100_000, "$" * 100_000, "[[" * 50_000, "_a" * 50_000,

@@ -211,11 +211,52 @@ def _render(
     return "".join(out)
 
 
+def _query_sql(
+    query: str,
+) -> tuple[str | None, str | None, list[Any], list[tuple[tuple[str, ...], bool]]]:
+    """``query`` as SQL: (the FTS5 MATCH expression, or None when no word is sought; the
+    filters' condition on ``e`` (entries), or None when there is nothing to find at all;
+    their parameters; the phrases a snippet marks)."""
+    parsed = parse_query(query)
+    if len(parsed.filters) + len(parsed.terms) > MAX_QUERY_PARTS:
+        raise QueryTooLarge(len(parsed.filters) + len(parsed.terms))
+    where: list[str] = []
+    params: list[Any] = []
+    for f in parsed.filters:
+        cond, args = _filter_sql(f)
+        where.append(f"NOT ({cond})" if f.negated else cond)
+        params += args
+    terms = parsed.terms
+    positive = [t for t in terms if not t.negated]
+    parts = []
+    phrases: list[tuple[tuple[str, ...], bool]] = []  # what a snippet marks
+    for i, term in enumerate(terms):
+        neg = term.negated
+        words = re.findall(r"\w+", term.text)
+        if not words:
+            continue
+        fts = _fts_phrase(" ".join(words))
+        is_last = i == len(terms) - 1 and not term.quoted
+        if is_last and not neg:
+            fts += "*"
+        if not neg and (found := _phrase(" ".join(words), prefix=is_last)):
+            phrases.append(found)
+        parts.append(("NOT " if neg else "") + fts)
+    cond_sql = " AND ".join(where) if where else "1"
+    if parts and positive:
+        # FTS5's NOT is binary: the positive words go first, the exclusions after.
+        match = " ".join(sorted(parts, key=lambda p: p.startswith("NOT ")))
+        return match, cond_sql, params, phrases
+    return None, (cond_sql if where else None), params, phrases
+
+
 class SearchQueries(IndexConnection):
     """Search, and the entries that name an entry without linking to it."""
 
-    def search(self, query: str, limit: int = 50) -> list[SearchHit]:
-        """Full-text search over title, aliases, tags and body, best first, with snippets.
+    def search(self, query: str, limit: int = 50, offset: int = 0) -> list[SearchHit]:
+        """Full-text search over title, aliases, tags and body, best first, with snippets;
+        the ``limit`` results after the first ``offset`` (a page: :meth:`search_total`
+        counts them all).
 
         ``tag:x`` (also matches nested ``x/…``), ``kind:x``, ``status:x``, ``path:x``,
         ``folder:x`` and ``[key:value]`` filter (:mod:`anthology.vault.query`); a ``-``
@@ -225,50 +266,25 @@ class SearchQueries(IndexConnection):
         :class:`~anthology.vault.query.QueryTooLarge` for more than
         :data:`~anthology.vault.query.MAX_QUERY_PARTS` filters and words.
         """
-        parsed = parse_query(query)
-        if len(parsed.filters) + len(parsed.terms) > MAX_QUERY_PARTS:
-            raise QueryTooLarge(len(parsed.filters) + len(parsed.terms))
-        where: list[str] = []
-        params: list[Any] = []
-        for f in parsed.filters:
-            cond, args = _filter_sql(f)
-            where.append(f"NOT ({cond})" if f.negated else cond)
-            params += args
-        terms = parsed.terms
-        positive = [t for t in terms if not t.negated]
-        parts = []
-        phrases: list[tuple[tuple[str, ...], bool]] = []  # what a snippet marks
-        for i, term in enumerate(terms):
-            neg = term.negated
-            words = re.findall(r"\w+", term.text)
-            if not words:
-                continue
-            fts = _fts_phrase(" ".join(words))
-            is_last = i == len(terms) - 1 and not term.quoted
-            if is_last and not neg:
-                fts += "*"
-            if not neg and (found := _phrase(" ".join(words), prefix=is_last)):
-                phrases.append(found)
-            parts.append(("NOT " if neg else "") + fts)
-        cond_sql = " AND ".join(where) if where else "1"
+        match, cond_sql, params, phrases = _query_sql(query)
         with self._lock:
-            if parts and positive:
-                # FTS5's NOT is binary: the positive words go first, the exclusions after.
-                match = " ".join(sorted(parts, key=lambda p: p.startswith("NOT ")))
+            if match is not None:
                 w = SNIPPET_WINDOW
                 try:
                     # Rank over the whole text; then, for the ``limit`` best only, a bounded
-                    # head of each column, from which the snippet is cut.
+                    # head of each column, from which the snippet is cut. Ties go by id, so
+                    # pages do not overlap.
                     rows = self.conn.execute(
                         "SELECT e.id, e.title, e.path, e.kind, r.rank, substr(f.body, 1, ?), "
                         "substr(f.title, 1, ?), substr(f.aliases, 1, ?), substr(f.tags, 1, ?) "
-                        "FROM (SELECT entries_fts.rowid AS rid, "
+                        "FROM (SELECT entries_fts.rowid AS rid, e.id AS eid_text, "
                         " bm25(entries_fts, 10.0, 5.0, 3.0, 1.0) AS rank FROM entries_fts"
                         " JOIN entries e ON e.eid = entries_fts.rowid"
-                        f" WHERE entries_fts MATCH ? AND {cond_sql} ORDER BY rank LIMIT ?) r "
+                        f" WHERE entries_fts MATCH ? AND {cond_sql} ORDER BY rank, e.id"
+                        " LIMIT ? OFFSET ?) r "
                         "JOIN entries e ON e.eid = r.rid JOIN entries_fts f ON f.rowid = r.rid "
-                        "ORDER BY r.rank",
-                        [w, w, w, w, match, *params, limit],
+                        "ORDER BY r.rank, r.eid_text",
+                        [w, w, w, w, match, *params, limit, offset],
                     ).fetchall()
                 except sqlite3.OperationalError:
                     rows = []
@@ -276,17 +292,40 @@ class SearchQueries(IndexConnection):
                     SearchHit(EntryRef(i, t, p), k or "", _cut_snippet(list(cols), phrases, w), -r)
                     for i, t, p, k, r, *cols in rows
                 ]
-            if not where:
+            if cond_sql is None:
                 return []
             rows = self.conn.execute(
                 "SELECT e.id, e.title, e.path, e.kind, substr(f.body, 1, 160) FROM entries e "
-                f"JOIN entries_fts f ON f.rowid = e.eid WHERE {cond_sql} ORDER BY e.id LIMIT ?",
-                [*params, limit],
+                f"JOIN entries_fts f ON f.rowid = e.eid WHERE {cond_sql} ORDER BY e.id "
+                "LIMIT ? OFFSET ?",
+                [*params, limit, offset],
             ).fetchall()
             return [
                 SearchHit(EntryRef(i, t, p), k or "", " ".join(s.split()), 0.0)
                 for i, t, p, k, s in rows
             ]
+
+    def search_total(self, query: str) -> int:
+        """How many entries :meth:`search` finds for ``query`` in all (its pages summed)."""
+        match, cond_sql, params, _phrases = _query_sql(query)
+        with self._lock:
+            try:
+                if match is not None:
+                    row = self.conn.execute(
+                        "SELECT count(*) FROM entries_fts JOIN entries e "
+                        "ON e.eid = entries_fts.rowid "
+                        f"WHERE entries_fts MATCH ? AND {cond_sql}",
+                        [match, *params],
+                    ).fetchone()
+                elif cond_sql is not None:
+                    row = self.conn.execute(
+                        f"SELECT count(*) FROM entries e WHERE {cond_sql}", params
+                    ).fetchone()
+                else:
+                    return 0
+            except sqlite3.OperationalError:
+                return 0
+            return int(row[0])
 
     def unlinked_mentions(self, entry_id: str, limit: int = 50) -> list[SearchHit]:
         """Entries whose text names this entry's title or an alias without linking to it.

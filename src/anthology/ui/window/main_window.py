@@ -371,7 +371,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
         assert vault is not None
         for view in self.tabs.views():
             view.attach_vault(vault)
-        self.search_panel.set_search_function(index.search)
+        self.search_panel.set_search_function(index.search, index.search_total)
         self._show_first_entry()
         self.surroundings.load(with_positions=True)
 

@@ -21,7 +21,7 @@ from html import escape, unescape
 
 from anthology.palette import EntryColours
 
-from ..model import MATCH_START
+from ..model import MATCH_END, MATCH_START
 from . import mathtex
 from .safe_text import plain_text
 from .theme import palette
@@ -42,6 +42,8 @@ _TOKEN_RE = re.compile(
     r"|(?P<imath>(?<![\\$])\$(?![\s$])(?P<itex>(?:\\\$|[^$\n]){1,2000}?)(?<![\s\\])\$(?![\d$]))"
     r"|(?P<wiki>!?\[\[(?P<wbody>[^\]\n]{0,1000})\]\])"
     r"|(?P<brackets>!?\[\[|\]\])"  # half a wikilink (a cut line): not shown
+    # a linked picture (a README's badge): its alt text, as a link
+    r"|(?P<imglink>\[!\[(?P<ialt>[^\]\n]{0,1000})\]\([^)\n]{0,2000}\)\]\([^)\n]{0,2000}\))"
     r"|(?P<img>!\[(?P<alt>[^\]\n]{0,1000})\]\([^)\n]{0,2000}\))"
     r"|(?P<md>\[(?P<mdtext>[^\]\n]{1,1000})\]\([^)\n]{0,2000}\))"
     r"|(?P<fn>\[\^[^\]\n]{0,200}\])"
@@ -124,6 +126,10 @@ def _tokens(line: str) -> list[_Atom]:
             shown, target = _wiki_text(m.group("wbody"))
             if shown:
                 atoms.append(_Atom("link", shown, target=target))
+        elif kind == "imglink":
+            shown = _plain(m.group("ialt").partition("|")[0].strip())
+            if shown.strip(MATCH_START + MATCH_END):
+                atoms.append(_Atom("link", shown, target=shown))
         elif kind == "img":
             alt = m.group("alt").partition("|")[0].strip()
             if alt:
@@ -148,9 +154,31 @@ def _tokens(line: str) -> list[_Atom]:
     return atoms
 
 
+def _unmarked(text: str) -> str:
+    return text.replace(MATCH_START, "").replace(MATCH_END, "")
+
+
+def _marked(text: str, pal: EntryColours) -> str:
+    """Text inside a code span or a link as HTML, a search match in it marked as in the
+    rest of the line (the markers were drawn as boxes there: "infranodus-▯graph▯-view");
+    markers that do not pair up inside it are dropped."""
+    html = escape(text, quote=False)
+    if MATCH_START not in html and MATCH_END not in html:
+        return html
+    if html.count(MATCH_START) != html.count(MATCH_END):
+        return _unmarked(html)
+    return html.replace(MATCH_START, f'<b style="background-color: {pal.highlight_bg};">').replace(
+        MATCH_END, "</b>"
+    )
+
+
 def _plain(markdown: str) -> str:
     """A link's own text with its markup taken off (``[**x**](…)`` reads "x")."""
-    return "".join(a.text for a in _pair(_tokens(markdown)) if a.kind != "mark_on")
+    return "".join(
+        MATCH_START if a.kind == "mark_on" else MATCH_END if a.kind == "mark_off" else a.text
+        for a in _pair(_tokens(markdown))
+        if a.kind in ("text", "link", "code", "math", "mark_on", "mark_off")
+    )
 
 
 def _pair(atoms: list[_Atom]) -> list[_Atom]:
@@ -357,14 +385,14 @@ def inline_html(
             html.append(escape(a.text, quote=False))
             text.append(a.text)
         elif a.kind == "link":
-            html.append(f'<span style="color: {pal.link};">{escape(a.text, quote=False)}</span>')
-            text.append(a.text)
+            html.append(f'<span style="color: {pal.link};">{_marked(a.text, pal)}</span>')
+            text.append(_unmarked(a.text))
         elif a.kind == "code":
             html.append(
                 f'<code style="background-color: {pal.inline_code_bg};">'
-                f"{escape(a.text, quote=False)}</code>"
+                f"{_marked(a.text, pal)}</code>"
             )
-            text.append(a.text)
+            text.append(_unmarked(a.text))
         elif a.kind == "math":
             text.append(a.text)
             image = None
@@ -405,4 +433,5 @@ def inline_html(
     if (raw_right or right_cut) and not ends_cut:
         html.append(ELLIPSIS)
         text.append(ELLIPSIS)
-    return InlineHtml("".join(html), "".join(text).strip(), resources)
+    # (a picture left out, a badge with no alt text, leaves two spaces where it stood)
+    return InlineHtml("".join(html), re.sub(r"  +", " ", "".join(text)).strip(), resources)
