@@ -212,7 +212,7 @@ def test_headings_and_link_contexts_match_their_plain_definitions(body: str) -> 
 
 def _naive_context(text: str, start: int, end: int) -> str:
     """The rule link_contexts keeps, written the obvious (quadratic) way."""
-    from anthology.vault.parse import CONTEXT_CHARS
+    from anthology.vault.parse import CONTEXT_CHARS, _tidy_window
 
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
@@ -220,8 +220,32 @@ def _naive_context(text: str, start: int, end: int) -> str:
     if len(line) > CONTEXT_CHARS:
         lo = max(0, start - line_start - CONTEXT_CHARS // 2)
         hi = min(len(line), lo + CONTEXT_CHARS)
-        line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else "")
+        rel, rel_end = start - line_start, min(end - line_start, hi)
+        shown = _tidy_window(line[lo:hi], lo > 0, hi < len(line), rel - lo, rel_end - lo)
+        line = ("…" if lo else "") + shown + ("…" if hi < len(line) else "")
     return line.strip()
+
+
+def test_a_context_is_cut_at_words_and_outside_formulas() -> None:
+    """A backlink context read "…rt d$ (central limit theorem)" (issue 34, item 14): the
+    raw cut fell inside a word of a formula."""
+    from anthology.vault.parse import CONTEXT_CHARS, link_contexts
+
+    head = "The variance of a dot product grows with the dimension, so the logits are divided by "
+    formula = "$\\sqrt d$ (central limit theorem), which keeps the softmax away from flat regions"
+    # the link stands so that the raw cut (half the window before it) falls in "\sqrt"
+    gap = CONTEXT_CHARS // 2 - len(formula) + 3
+    filler = ("; and so on " * 20)[:gap]
+    tail = " for where this was argued first, " + "and more words after it, " * 8 + "$x^2$ end."
+    line = head + formula + filler + "[[LIT-008]]" + tail
+    start = line.index("[[LIT-008]]")
+    assert line[start - CONTEXT_CHARS // 2 : start].startswith("qrt")  # the raw cut, mid-formula
+    (context,) = link_contexts(line, [(start, start + len("[[LIT-008]]"))])
+    assert "[[LIT-008]]" in context and context.startswith("…") and context.endswith("…")
+    inner = context.strip("…")
+    assert "$" not in inner  # not the end of a formula: its start is not shown
+    words = set(line.split())
+    assert inner.split()[0] in words and inner.split()[-1] in words  # whole words only
 
 
 @given(

@@ -169,12 +169,46 @@ def link_contexts(text: str, spans: list[tuple[int, int]]) -> list[str]:
             rel = start - line_start
             lo = max(0, rel - half)
             hi = min(length, lo + CONTEXT_CHARS)
-            shown = text[line_start + lo : line_start + hi]
+            shown = _tidy_window(text[line_start + lo : line_start + hi], lo > 0, hi < length,
+                                 rel - lo, min(end - line_start, hi) - lo)  # fmt: skip
             line = ("…" if lo else "") + shown + ("…" if hi < length else "")
         else:
             line = text[line_start:line_end]
         out[i] = line.strip()
     return out
+
+
+# In a window cut out of a line: a "$" that closes a formula begun before the left edge (no
+# blank before it, no digit or word after it), and one that opens a formula ending after the
+# right edge (no blank after it).
+_CLOSING_DOLLAR_RE = re.compile(r"(?<![\s\\$])\$(?![\w$])")
+_OPENING_DOLLAR_RE = re.compile(r"(?<![\\$\w])\$(?![\s$])")
+_EDGE_WORD = 40  # how far an edge moves to a blank rather than cut a word
+
+
+def _tidy_window(shown: str, cut_left: bool, cut_right: bool, link: int, link_end: int) -> str:
+    """A window cut out of a long line, its edges moved to blanks (a context read
+    "…rt d$ (central limit theorem)": half a word and the end of a formula) and off
+    the part of a formula the cut left (the context is rendered as Markdown: a lone "$"
+    would pair with the next one); never past the link, at ``link``:``link_end`` in it.
+    Bounded by the window: linear in the line overall."""
+    lo, hi = 0, len(shown)
+    if cut_left:
+        space = shown.find(" ", 0, min(_EDGE_WORD, link))
+        if space >= 0:
+            lo = space + 1
+        first = shown.find("$", lo, link)
+        if first >= 0 and _CLOSING_DOLLAR_RE.match(shown, first):
+            space = shown.find(" ", first, link)
+            lo = space + 1 if space >= 0 else first + 1
+    if cut_right:
+        space = shown.rfind(" ", max(link_end, len(shown) - _EDGE_WORD))
+        if space > 0:
+            hi = space
+        last = shown.rfind("$", max(lo, link_end), hi)
+        if last >= 0 and shown.count("$", lo, hi) % 2 and _OPENING_DOLLAR_RE.match(shown, last):
+            hi = last
+    return shown[lo:hi].rstrip() if hi < len(shown) else shown[lo:hi]
 
 
 def _body_link_rows(
