@@ -214,3 +214,16 @@ def matches(query: Query, rec: Mapping[str, Any]) -> bool:
 def haystack(rec: Mapping[str, Any]) -> str:
     """What a record's free terms are looked for in: its id, title and path, folded."""
     return fold(" ".join(str(rec.get(k) or "") for k in ("id", "title", "path")))
+
+
+def words_to_find(text: str) -> list[str]:
+    """What a search result opened from ``text`` is looked for at in the note, best first:
+    the words sought as one phrase, then each word or quoted phrase alone (not the
+    excluded ones, not the filters); [] when it seeks none."""
+    try:
+        terms = parse_query(text).terms
+    except Exception:  # a query the search refused: nothing to find in the note
+        return []
+    sought = [t.text.strip() for t in terms if not t.negated and t.text.strip()]
+    whole = " ".join(sought)
+    return list(dict.fromkeys([whole, *sought])) if sought else []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
@@ -175,9 +175,9 @@ class SearchPanel(QWidget):
         else:
             self.entryActivated.emit(item.data(ROLE_ID))
 
-    def _open_new_tab(self, item: QListWidgetItem) -> None:
-        if item.data(ROLE_ID) != MORE:
-            self.entryActivatedNewTab.emit(item.data(ROLE_ID))
+    def _open_new_tab(self, index: QModelIndex) -> None:
+        if index.data(ROLE_ID) != MORE:
+            self.entryActivatedNewTab.emit(index.data(ROLE_ID))
 
     def result_ids(self) -> list[str]:
         """The ids of the results shown (not the "Show more" row)."""

@@ -45,7 +45,10 @@ class WindowParts:
     act_explorer: QAction
     act_export_html: QAction
     act_export_pdf: QAction
+    act_find: QAction
+    act_find_next: QAction
     act_find_path: QAction
+    act_find_previous: QAction
     act_forward: QAction
     act_home: QAction
     act_light: QAction
@@ -146,6 +149,12 @@ def build_actions(win: MainWindow) -> None:
     )
     win.act_search = action(
         win, "&Search…", lambda: focus_search(win), K("Ctrl+Shift+F"), "Full-text search"
+    )
+    win.act_find = action(win, "&Find in Note…", win.find_in_note, K("Ctrl+F"),
+                          "Find words in the open note")  # fmt: skip
+    win.act_find_next = action(win, "Find &Next", win.find_again, K("F3"))
+    win.act_find_previous = action(
+        win, "Find Pre&vious", lambda: win.find_again(backward=True), K("Shift+F3")
     )
     win.act_problems = action(win, "&Problems…", win.show_problems)
     win.act_palette = action(
@@ -273,6 +282,9 @@ def build_actions(win: MainWindow) -> None:
         None,
         win.act_switcher,
         win.act_search,
+        win.act_find,
+        win.act_find_next,
+        win.act_find_previous,
         win.act_palette,
         None,
         win.act_find_path,

@@ -36,6 +36,8 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
+    QVBoxLayout,
+    QWidget,
 )
 
 from anthology import paths
@@ -50,6 +52,7 @@ from anthology.ui.panels.problems_dialog import ProblemsDialog
 from anthology.ui.panels.quick_switcher import QuickSwitcher
 from anthology.ui.reading.document import ENTRY
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
+from anthology.ui.reading.find_bar import FindBar
 from anthology.ui.reading.outline_panel import OutlinePanel
 from anthology.ui.reading.page_preview import PreviewController
 from anthology.ui.reading.reading_settings import PreferencesDialog, ReadingSettings
@@ -73,6 +76,7 @@ from anthology.vault import (
     read_first_entry,
     vault_root,
 )
+from anthology.vault.query import words_to_find
 from anthology.vault.render.freshness import carry_renders
 from anthology.vault.render.safe_text import plain_text
 from anthology.vault.shared_reader import SharedReader
@@ -230,7 +234,18 @@ class MainWindow(QMainWindow, actions.WindowParts):
         self.right.setStretchFactor(1, 2)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
-        self.splitter.addWidget(self.tabs)
+        # the find bar (Ctrl+F) over the tabs: it finds in the active tab's document
+        self.find_bar = FindBar()
+        self.find_bar.closed.connect(lambda: self.tabs.document().widget().setFocus())
+        self._find_after_render: tuple[str, list[str]] | None = None  # (entry id, words)
+        reading_area = QWidget()
+        reading_area.setObjectName("readingArea")
+        column = QVBoxLayout(reading_area)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.find_bar)
+        column.addWidget(self.tabs, 1)
+        self.splitter.addWidget(reading_area)
         self.splitter.setCollapsible(0, False)
         self.splitter.addWidget(self.right)
         self.splitter.setStretchFactor(0, 3)
@@ -485,6 +500,45 @@ class MainWindow(QMainWindow, actions.WindowParts):
             and not self.surroundings.pending
             and not self.entry_pane.rendering
         )
+
+    # -- finding in the note -----------------------------------------------------------------
+    def find_in_note(self) -> None:
+        """Ctrl+F: the find bar, on the text selected in the page if there is some."""
+        pane = self.tabs.document()
+        selected = pane.textCursor().selectedText() if isinstance(pane, EntryPane) else ""
+        self.find_bar.attach(pane)
+        self.find_bar.open_bar(selected if selected and "\u2029" not in selected else None)
+
+    def find_again(self, backward: bool = False) -> None:
+        """F3 / Shift+F3: the next (previous) match; the bar opens if it is closed."""
+        if not self.find_bar.isVisible():
+            self.find_in_note()
+        self.find_bar.step(backward=backward)
+
+    def open_search_result(self, entry_id: str) -> None:
+        """A full-text search result opened: the note, scrolled to the first match of the
+        words sought, every match highlighted, the find bar on them (as Obsidian does)."""
+        words = words_to_find(self.search_panel.box.text())
+        if not self.show_entry(entry_id) or not words:
+            return
+        if self.entry_pane.rendering:  # a long note renders off the GUI thread: then
+            self._find_after_render = (entry_id, words)
+        else:
+            self.find_bar.attach(self.tabs.document())
+            self.find_bar.open_on(words)
+
+    def page_rendered(self, pane: EntryPane, entry_id: str) -> None:
+        """A page is shown anew (opened, edited on disk, restyled): the find bar's
+        matches are found again on it; a search result waiting for it lands on its match."""
+        if pane is not self.tabs.document():
+            return
+        pending, self._find_after_render = self._find_after_render, None
+        if pending is not None and pending[0] == entry_id:
+            self.find_bar.attach(pane)
+            self.find_bar.open_on(pending[1])
+        elif self.find_bar.isVisible():
+            self.find_bar.attach(pane)
+            self.find_bar.refind()
 
     # -- reading -----------------------------------------------------------------------
     def current_id(self) -> str | None:

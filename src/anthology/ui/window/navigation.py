@@ -89,6 +89,7 @@ class Navigation(QObject):
             lambda target, frag, ctrl: win.previews.hover(target, frag, immediate=ctrl)
         )
         pane.linkLeft.connect(win.previews.leave)
+        pane.renderFinished.connect(lambda entry_id: win.page_rendered(pane, entry_id))
         # the page of a link pointed at is made before the click (as show_entry reads it)
         pane.fetch_entry = win.entry_for_pane
         pane.set_theme(win.theme)
@@ -159,6 +160,7 @@ class Navigation(QObject):
         entry ``pane`` (the active tab's) shows."""
         win = self.win
         win.previews.hide()  # a preview over the page left is stale
+        win.find_bar.attach(pane)
         win.session.visited(ref.id)
         win.switcher.set_recent(win.session.recent)
         win.act_bookmark.setChecked(win.session.is_bookmarked(ref.id))
@@ -189,6 +191,7 @@ class Navigation(QObject):
         entry (the entry panels keep the last entry shown)."""
         win = self.win
         win.previews.hide()
+        win.find_bar.attach(view)
         self.tabs.set_title(view, view.title(), view.tooltip(), view.icon())
         self.update_actions()
         self.save_timer.start()
