@@ -235,8 +235,11 @@ def _id3_size(head: bytes) -> int:
 def _probe_mp3(r: _Reader) -> float | None:
     head = r.at(0, 10)
     start = _id3_size(head)
-    data = r.at(start, HEAD_BYTES)
+    data = r.at(start, 4096)  # the first frame is most often right there
     found = _first_mp3_frame(data, 0)
+    if found is None and len(data) == 4096:  # junk or padding first: look further
+        data = r.at(start, HEAD_BYTES)
+        found = _first_mp3_frame(data, 0)
     if found is None:
         return None
     pos, frame = found
