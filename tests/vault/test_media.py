@@ -259,3 +259,10 @@ def test_an_entry_of_many_recordings_reads_a_bounded_number_of_headers(tmp_path:
     assert shown[-1] == "▶ take 149 Audio"  # named and playable, its header not read
     assert "Rendering was cut short" in rendered.html
     assert f"the length of only the first {MAX_MEDIA_PROBES} media files is read" in rendered.html
+
+
+def test_a_markdown_embed_alone_on_its_line_is_a_block(tmp_path: Path) -> None:
+    note = "Before.\n\n![](clips/demo.webm)\n\nIn a sentence ![](clips/demo.webm) too.\n"
+    html = render(tmp_path, note).html
+    assert '<p>Before.</p>\n<table class="media"' in html  # no empty paragraph around it
+    assert len(cards(html)) == 2 and "In a sentence" in html and "too." in html

@@ -339,6 +339,13 @@ class _PageTreeprocessor(TrustedStash, Treeprocessor):
                     img.set("height", size.group(3))
             return
         html = decision[1] if decision else ""
+        alone = len(parent) == 1 and not (parent.text or "").strip()
+        if drawn is not None and parent.tag == "p" and alone and not (img.tail or "").strip():
+            # a card or a page alone on its line: the block in place of the paragraph
+            # (python-markdown writes an element of no tag as its text alone)
+            parent.tag, parent.text = None, self.stash(html)  # type: ignore[assignment]
+            parent.remove(img)
+            return
         span = etree.Element("span")
         span.text = self.stash(html)
         span.tail = img.tail
