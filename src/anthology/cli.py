@@ -7,6 +7,8 @@
     anthology index [VAULT] [--db F]       build or refresh the index; print counts and time
     anthology check [VAULT] [--json]       report broken links, duplicate ids, bad files, orphans
     anthology export [VAULT] --format json|graphml [--out F]
+    anthology export [VAULT] --entry ID --format html|pdf --out FILE [--theme light|dark]
+                                           one entry as File › Export as HTML / PDF writes it
     anthology search QUERY [VAULT] [--json]
     anthology show ID [VAULT] [--json]
     anthology screenshot [VAULT] --out FILE.png [--entry ID] [--size WxH] [--theme light|dark]
@@ -110,10 +112,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_vault(p)
     p.add_argument("--json", action="store_true", help="print the findings as JSON")
 
-    p = sub.add_parser("export", help="export the link graph as JSON or GraphML")
+    p = sub.add_parser(
+        "export",
+        help="export the link graph as JSON or GraphML, or one entry as HTML or PDF",
+        description="The link graph as JSON or GraphML; or, with --entry, one entry as "
+        "File › Export as HTML / PDF writes it (self-contained: pictures, math and "
+        "diagrams inside the file).",
+    )
     _add_vault(p)
-    p.add_argument("--format", choices=("json", "graphml"), default="json")
+    p.add_argument("--format", choices=("json", "graphml", "html", "pdf"), default="json")
     p.add_argument("--out", default=None, help="output file (default: standard output)")
+    p.add_argument("--entry", default=None, metavar="ID",
+                   help="the entry (html and pdf): its id, its name as a link names it, or "
+                   "its path in the vault")  # fmt: skip
+    p.add_argument("--theme", choices=("light", "dark"), default="light",
+                   help="the entry's colours (html and pdf; default light)")  # fmt: skip
 
     p = sub.add_parser("search", help="full-text search with tag:, kind:, status: filters")
     p.add_argument("query")
@@ -298,6 +311,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from anthology.vault import VaultError
+
+    if args.format in ("html", "pdf"):
+        return _export_entry(args)
+    if args.entry:
+        raise VaultError(f"--entry is for --format html or pdf, not {args.format}")
     out = Path(args.out) if args.out else None
     if out is not None:  # before the index is opened (or built): no work for nothing
         _existing_folder(out, "--out")
@@ -316,6 +335,56 @@ def cmd_export(args: argparse.Namespace) -> int:
         except OSError as exc:  # /proc/x, a full disk, a read-only folder
             print(f"anthology: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
             return 2
+    return 0
+
+
+def _export_entry(args: argparse.Namespace) -> int:
+    """``export --entry ID --format html|pdf``: the entry as the window exports it. HTML is
+    rendered here, without Qt; the PDF is the entry pane's page, drawn offscreen
+    (:func:`anthology.ui.app.entry_pdf`)."""
+    from anthology.vault import VaultError
+    from anthology.vault.render.entry import CITED_BY_SHOWN
+
+    if not args.entry:
+        raise VaultError(f"--format {args.format} needs --entry ID (the entry to export)")
+    if args.format == "pdf" and not args.out:
+        raise VaultError("--format pdf needs --out FILE (a PDF is not written to a terminal)")
+    out = Path(args.out) if args.out else None
+    if out is not None:  # before the index is opened (or built): no work for nothing
+        _existing_folder(out, "--out")
+    with _open_index(args) as index:
+        # an id, else a name as a [[link]] names it, else the note's vault-relative path
+        ref = index.resolve(args.entry, "") or index.entry_ref_at_path(args.entry)
+        entry = index.entry(args.entry if ref is None else ref.id, cited_by_limit=CITED_BY_SHOWN)
+        if entry is None:
+            print(f"anthology: no entry with id “{args.entry}” in {index.root}", file=sys.stderr)
+            return 1
+        if args.format == "html":
+            from anthology.vault.render import render_entry
+            from anthology.vault.render.standalone import standalone_html
+
+            root = Path(index.root).resolve()
+            rendered = render_entry(entry, index, theme=args.theme, vault_root=root)
+            data = standalone_html(rendered, title=entry.title or entry.id, vault_root=root)
+            payload = data.encode("utf-8")
+        else:
+            from anthology.ui.app import entry_pdf
+
+            payload = entry_pdf(index, entry, theme=args.theme)
+            if not payload.startswith(b"%PDF"):
+                print(f"anthology: the PDF could not be drawn ({len(payload)} bytes)",
+                      file=sys.stderr)  # fmt: skip
+                return 1
+    if out is None:
+        sys.stdout.buffer.write(payload)
+        sys.stdout.flush()
+        return 0
+    try:
+        out.write_bytes(payload)
+    except OSError as exc:  # /proc/x, a full disk, a read-only folder
+        print(f"anthology: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"Wrote {out} ({len(payload):,} bytes)")
     return 0
 
 

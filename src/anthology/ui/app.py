@@ -111,6 +111,30 @@ def screenshot(
     return 0
 
 
+def entry_pdf(index, entry, *, theme: str = "light") -> bytes:
+    """What File › Export as PDF… writes for ``entry`` of the open ``index``: the entry
+    pane's page drawn offscreen (``anthology export --format pdf``). A command needs no
+    screen, and a display that is set but unreachable (over SSH) would abort Qt: the
+    offscreen platform unless the caller chose one."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    app = _application()
+    from anthology.ui.reading.entry_pane import NARROW_MARGIN, READING_WIDTH, EntryPane
+    from anthology.ui.window.print_export import pdf_bytes
+
+    pane = EntryPane()
+    try:
+        # the readable column at its default width, as a window wide enough shows it
+        pane.resize(READING_WIDTH + 2 * NARROW_MARGIN + 40, 900)
+        pane.set_vault(index, index.root)
+        pane.set_theme(theme)
+        pane.show_entry(entry)
+        wait_until(app, lambda: not pane.busy and not pane.rendering, 120)
+        return pdf_bytes(pane)
+    finally:
+        pane.clear_entry()
+        pane.deleteLater()
+
+
 def run_demo(args) -> int:
     """``anthology demo NAME``: the demo alone in a window, configured from the CLI flags."""
     from anthology.ui.demo.demo_widget import create_demo_widget

@@ -37,6 +37,11 @@ SAFE_TO_OPEN = frozenset(
         "mp4",
         "webm",
         "mov",
+        "mkv",  # the rest of the audio and video an embed draws as a card (vault/media.py)
+        "ogv",
+        "3gp",
+        "m4v",
+        "opus",
         "txt",
         "csv",
         "epub",

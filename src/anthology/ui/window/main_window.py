@@ -77,6 +77,7 @@ from anthology.vault import (
     vault_root,
 )
 from anthology.vault.query import words_to_find
+from anthology.vault.render.entry import CITED_BY_SHOWN
 from anthology.vault.render.freshness import carry_renders
 from anthology.vault.render.safe_text import plain_text
 from anthology.vault.shared_reader import SharedReader
@@ -86,9 +87,6 @@ if TYPE_CHECKING:  # pyqtgraph costs ~0.7 s to import: loaded once the first ent
 
 __all__ = ["BACKGROUND_RENDER_CHARS", "CITED_BY_SHOWN", "MainWindow"]
 MAX_RECENT = 8  # vaults in File › Open Recent
-# Citing entries listed per relation in an entry's Properties box; a hub's others are in the
-# backlinks panel, grouped by the same relations.
-CITED_BY_SHOWN = 10
 TABS_SAVE_MS = 1500  # the open tabs are saved this long after the reader last moved
 STATE_POLL_MS = 1000  # how often a window looks whether another one changed the user state
 QUIT_WAIT = 0.1  # s: the longest quitting waits for a background task to reach its check

@@ -72,6 +72,7 @@ class RenderBudget:
     footnote_anchors: int = 0
     tags: int = 0  # body #tags drawn as chips
     callouts: int = 0  # callouts numbered so far: a fold link names one by its number
+    media_probes: int = 0  # audio and video files whose header was read (media_card)
     cuts: dict[str, str] = field(default_factory=dict)  # what was cut → how it is shown
     # every question the render asked the index, with its answer: ("entry", target, source
     # path) → the id it resolved to (None: unresolved); ("file", target, source path) → the

@@ -11,6 +11,7 @@ from ..links import (
     is_attachment,
     mask_code,
     match_heading,
+    split_markdown_target,
     split_wikilink,
 )
 from ..model import EntryRef
@@ -19,6 +20,7 @@ from .context import (
     MAX_EMBEDS,
     RenderContext,
 )
+from .media_card import MEDIA_EXTENSIONS, media_card
 from .urls import attachment_src, escapes_vault, image_html, other_file_src
 
 # An embedded file that is neither a picture nor a note, by its extension (lower case):
@@ -27,6 +29,23 @@ from .urls import attachment_src, escapes_vault, image_html, other_file_src
 # file drawn in place (a PDF's page, a player…); a kind not listed shows as a link.
 AttachmentEmbed = Callable[[RenderContext, str, str | None, str | None], str]
 ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {}
+ATTACHMENT_EMBEDS.update(dict.fromkeys(MEDIA_EXTENSIONS, media_card))  # audio, video: a card
+
+
+def markdown_embed_html(ctx: RenderContext, raw: str, alt: str) -> str | None:
+    """``![alt](file.ext)`` of a kind :data:`ATTACHMENT_EMBEDS` draws, drawn as
+    ``![[file.ext|alt]]`` is; None for anything else (a picture, a URL: the image rules)."""
+    parts = split_markdown_target(raw.strip())
+    if parts is None or not parts[0]:
+        return None
+    draw = ATTACHMENT_EMBEDS.get(parts[0].rsplit(".", 1)[-1].lower() if "." in parts[0] else "")
+    if draw is None:
+        return None
+    if escapes_vault(ctx, parts[0]):
+        ctx.problems.append(f"embed outside the vault refused: {parts[0]}")
+        return ctx.notice(f"⊘ Refused: “{escape(parts[0])}” lies outside the vault", error=True)
+    frag = raw.partition("#")[2].strip() or None
+    return draw(ctx, parts[0], alt or None, frag)
 
 
 def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, bool]:

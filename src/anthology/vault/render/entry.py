@@ -22,6 +22,10 @@ from .theme import palette
 
 MAX_BODY_CHARS = 100_000
 CACHE_SIZE = 64
+# Citing entries listed per relation in an entry's Properties box (what the window asks of
+# the index for a page, and ``anthology export --format html|pdf``); a hub's others are in
+# the backlinks panel, grouped by the same relations.
+CITED_BY_SHOWN = 10
 
 
 @dataclass

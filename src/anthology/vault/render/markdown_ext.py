@@ -40,6 +40,7 @@ from .context import (
     MAX_TOC_ENTRIES,
     RenderContext,
 )
+from .embeds import markdown_embed_html
 from .nesting import clamp_source, fit_boxes
 from .sanitize import sanitise_html
 from .source import SourcePreprocessor, TrustedStash
@@ -325,7 +326,10 @@ class _PageTreeprocessor(TrustedStash, Treeprocessor):
             alt = size.group(1).strip()
             img.set("alt", alt)
         attrs = {"alt": alt}
-        decision = url_policy(self.ctx, img.get("src", ""), "image", attrs)
+        # a file drawn in place (a media card, a PDF page…), else a picture by the URL rules
+        drawn = markdown_embed_html(self.ctx, img.get("src", ""), alt)
+        decision = ("html", drawn) if drawn is not None else None
+        decision = decision or url_policy(self.ctx, img.get("src", ""), "image", attrs)
         if decision is not None and decision[0] == "href":
             img.set("src", decision[1])
             img.attrib.pop("title", None)
@@ -335,6 +339,13 @@ class _PageTreeprocessor(TrustedStash, Treeprocessor):
                     img.set("height", size.group(3))
             return
         html = decision[1] if decision else ""
+        alone = len(parent) == 1 and not (parent.text or "").strip()
+        if drawn is not None and parent.tag == "p" and alone and not (img.tail or "").strip():
+            # a card or a page alone on its line: the block in place of the paragraph
+            # (python-markdown writes an element of no tag as its text alone)
+            parent.tag, parent.text = None, self.stash(html)  # type: ignore[assignment]
+            parent.remove(img)
+            return
         span = etree.Element("span")
         span.text = self.stash(html)
         span.tail = img.tail

@@ -1,12 +1,14 @@
 """An entry as one self-contained HTML file: what the pane shows, for a browser or an archive.
 
 The page is the renderer's (:class:`RenderedEntry`) at the reader's size and family
-(:mod:`.reading`), with everything it refers to put inside it: typeset math and our
-figures as inline ``<svg>``, the vault's pictures as ``data:`` URIs (read as every vault
-file is read: inside the vault, regular files only, SVGs sanitised), the stylesheet in its
-``<style>``. Links into the vault (``entry:``, ``tag:``…) mean nothing outside the app:
-they keep their text and lose their target. Nothing is fetched, and nothing in the file
-fetches anything. Qt-free.
+(:mod:`.reading`), with everything it refers to put inside it: typeset math and our figures
+as inline ``<svg>``; every other picture the render made (``RenderedEntry.resources``: a
+diagram, a drawing, a PDF page, whatever its key) as a ``data:`` URI of its PNG, JPEG, GIF
+or WebP bytes or of its SVG sanitised; the vault's pictures as ``data:`` URIs (read as
+every vault file is read: inside the vault, regular files only, SVGs sanitised); the
+stylesheet in its ``<style>``. Links into the vault (``entry:``, ``tag:``…) mean nothing
+outside the app: they keep their text and lose their target. Nothing is fetched, and
+nothing in the file fetches anything. Qt-free.
 """
 
 from __future__ import annotations
@@ -50,6 +52,35 @@ def _inline_svg(data: bytes, attrs: dict[str, str]) -> str:
     return _SVG_OPEN_RE.sub(lambda _m: opening.rstrip() + " ", text, count=1)
 
 
+def _picture_uri(data: bytes) -> str | None:
+    """A picture the render made (any resource but our typeset math and figures) as a
+    ``data:`` URI, told by its bytes; None for bytes of no picture format."""
+    signatures = (
+        (b"\x89PNG\r\n\x1a\n", "image/png"),
+        (b"\xff\xd8\xff", "image/jpeg"),
+        (b"GIF87a", "image/gif"),
+        (b"GIF89a", "image/gif"),
+    )
+    mime = next((m for magic, m in signatures if data.startswith(magic)), None)
+    if mime is None and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        mime = "image/webp"
+    if mime is None and b"<svg" in data[:4096]:
+        try:
+            data, _removed = sanitise_svg(data)  # another helper's SVG: made from the vault
+        except UnsafeSvg:
+            return None
+        mime = "image/svg+xml"
+    if mime is None:
+        return None
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def _with_src(tag: str, uri: str) -> str:
+    return _ATTR_RE.sub(
+        lambda a: f'src="{uri}"' if a.group(1).lower() == "src" else a.group(0), tag
+    )
+
+
 def _vault_picture(vault_root: Path | None, rel: str) -> str | None:
     """A picture of the vault as a ``data:`` URI, or None when it cannot be read."""
     if vault_root is None or Path(rel).suffix.lower() not in _PICTURE_TYPES:
@@ -90,15 +121,15 @@ def standalone_html(
         attrs = {k.lower(): v for k, v in _ATTR_RE.findall(m.group(0))}
         src = unescape(attrs.get("src", ""))
         data = rendered.resources.get(src)
+        uri: str | None = None
         if data is not None and src.startswith(("math:", "figure:")):
-            return _inline_svg(data, attrs)
-        if src.startswith("vault:"):
+            return _inline_svg(data, attrs)  # ours, typeset: inline, sized as on screen
+        if data is not None:
+            uri = _picture_uri(data)
+        elif src.startswith("vault:"):
             uri = _vault_picture(vault_root, unquote(src[len("vault:") :]))
-            if uri is not None:
-                return _ATTR_RE.sub(
-                    lambda a: f'src="{uri}"' if a.group(1).lower() == "src" else a.group(0),
-                    m.group(0),
-                )
+        if uri is not None:
+            return _with_src(m.group(0), uri)
         alt = attrs.get("alt") or src.rsplit("/", 1)[-1]
         return f'<span class="missing-image">[{escape(unescape(alt))}]</span>'
 
