@@ -306,10 +306,31 @@ def _render(
     )
 
 
+_PICTURE = 'src="vault:'  # (of an <img>: links to files have an href)
+_PICTURE_LINE = '<p style="line-height: 100%;">'
+
+
+def picture_lines(body: str) -> str:
+    """Paragraphs that hold a picture of the vault laid out at line height 100 %: the
+    page's 150 % is of the tallest thing on the line, and left a blank half a picture
+    high under every picture (145 px under a 289 px one). Linear: one pass over the
+    paragraphs."""
+    if _PICTURE not in body:
+        return body
+    parts = body.split("<p>")
+    for i in range(1, len(parts)):
+        part = parts[i]
+        end = part.find("</p>")
+        at = part.find(_PICTURE, 0, end if end >= 0 else len(part))
+        parts[i] = (_PICTURE_LINE if at >= 0 else "<p>") + part
+    return parts[0] + "".join(parts[1:])
+
+
 def page(ctx: RenderContext, entry: Entry, body: str) -> RenderedEntry:
     """A whole document of ``body`` in the theme's style sheet, with the formulas,
     headings and problems ``ctx`` gathered while rendering it (an entry, a preview)."""
     pal = ctx.palette
+    body = picture_lines(body)
     html = (
         '<html><head><meta charset="utf-8" />'
         f"<style>{stylesheet(pal.name)}</style></head><body>{body}</body></html>"
