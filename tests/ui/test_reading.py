@@ -97,6 +97,35 @@ def test_ctrl_plus_grows_the_font_and_ctrl_0_resets(open_window, qtbot) -> None:
     assert abs(body_point_size(win) - before) < 0.01
 
 
+def _formula_width(win: MainWindow) -> float:
+    """The laid-out width of the page's typeset formula ($E = mc^2$)."""
+    doc = win.entry_pane.document()
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fmt = it.fragment().charFormat()
+            if fmt.isImageFormat() and fmt.toImageFormat().name().startswith("math:"):
+                return fmt.toImageFormat().width()
+            it += 1
+        block = block.next()
+    raise AssertionError("no formula on the page")
+
+
+def test_formulas_grow_with_the_reading_size(open_window, qtbot) -> None:
+    """Ctrl+= three times left formulas at 12 pt while the text grew (issue 34, item 10)."""
+    win = open_window()
+    before = _formula_width(win)
+    text_before = body_point_size(win)
+    for _ in range(3):
+        qtbot.keyClick(win, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    grown = body_point_size(win) / text_before
+    assert grown > 1.2
+    assert _formula_width(win) / before == pytest.approx(grown, rel=0.08)
+    qtbot.keyClick(win, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert _formula_width(win) == pytest.approx(before, abs=1)
+
+
 def test_the_entry_keeps_its_width_when_the_demo_opens(open_window, qtbot) -> None:
     from anthology.ui.window.docks import ENTRY_MIN_WIDTH
 

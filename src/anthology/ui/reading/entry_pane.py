@@ -79,7 +79,7 @@ from anthology.vault import Entry, EntryLookup
 from anthology.vault.attachments import describe, open_policy
 from anthology.vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
 from anthology.vault.render.entry import cached_render, pending_html, render_size
-from anthology.vault.render.reading import ReadingStyle, restyle
+from anthology.vault.render.reading import BASE_SIZE, ReadingStyle, restyle
 from anthology.vault.render.safe_text import html_text
 from anthology.vault.render.theme import palette
 from anthology.vault.shared_reader import Lend, SharedReader, lend
@@ -869,6 +869,8 @@ class EntryPane(QTextBrowser):
         dpr = max(2.0, self.devicePixelRatioF())
         if scheme in ("math", "figure") and self._rendered is not None:
             data = self._rendered.resources.get(key)
+            if scheme == "math":  # drawn as large as the reading size shows it (restyle)
+                dpr *= max(1.0, self.reading_style.clamped().font_size / BASE_SIZE)
             if data is not None:  # our own SVG (typesetter, demo figure): nothing to strip
                 image = svg_picture(
                     data, self._text_width(), dpr, trusted=True, fit=scheme == "figure"

@@ -326,11 +326,18 @@ def picture_lines(body: str) -> str:
     return parts[0] + "".join(parts[1:])
 
 
+# a typeset formula followed by punctuation: a word joiner between them, or Qt's line
+# breaker may put the comma or full stop at the start of the next line
+_MATH_THEN_PUNCTUATION_RE = re.compile(r'(<img src="math:[^>]{0,4000}>)(?=[.,;:!?)\]…’”»])')
+
+
 def page(ctx: RenderContext, entry: Entry, body: str) -> RenderedEntry:
     """A whole document of ``body`` in the theme's style sheet, with the formulas,
     headings and problems ``ctx`` gathered while rendering it (an entry, a preview)."""
     pal = ctx.palette
     body = picture_lines(body)
+    if 'src="math:' in body:
+        body = _MATH_THEN_PUNCTUATION_RE.sub("\\1\u2060", body)
     html = (
         '<html><head><meta charset="utf-8" />'
         f"<style>{stylesheet(pal.name)}</style></head><body>{body}</body></html>"

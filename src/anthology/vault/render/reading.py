@@ -48,12 +48,28 @@ def styled_stylesheet(theme: str, style: ReadingStyle) -> str:
     return css
 
 
+# a typeset formula's size, as the renderer writes it (blocks.math_html)
+_MATH_SIZE_RE = re.compile(r'(<img src="math:[^"]{0,4000}" width=")(\d+)(" height=")(\d+)"')
+
+
 def restyle(html: str, theme: str, style: ReadingStyle) -> str:
-    """A page from the renderer with its stylesheet set to ``style`` (unchanged at the
-    defaults, or when the page carries no stylesheet of ours)."""
-    if style.clamped() == ReadingStyle():
+    """A page from the renderer with its stylesheet set to ``style``, and its formulas
+    drawn at the same scale as the text (they stayed at the default size while the text
+    grew); unchanged at the defaults, or when the page carries no stylesheet of ours."""
+    style = style.clamped()
+    if style == ReadingStyle():
         return html
     css = stylesheet(theme)
     if not css or css not in html:
         return html
-    return html.replace(css, styled_stylesheet(theme, style), 1)
+    html = html.replace(css, styled_stylesheet(theme, style), 1)
+    scale = style.font_size / BASE_SIZE
+    if scale != 1.0 and 'src="math:' in html:
+        html = _MATH_SIZE_RE.sub(
+            lambda m: (
+                f"{m.group(1)}{round(int(m.group(2)) * scale)}{m.group(3)}"
+                f'{round(int(m.group(4)) * scale)}"'
+            ),
+            html,
+        )
+    return html

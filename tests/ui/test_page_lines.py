@@ -48,3 +48,37 @@ def test_no_blank_under_a_picture(qtbot, tmp_path: Path, settings: QSettings) ->
     for height in heights:
         # the picture's 289 px and its paragraph's margin; not 289 × 1.5 (433 px)
         assert 289 <= height < 289 + 40, height
+
+
+def test_punctuation_stays_on_the_line_of_its_formula(qtbot, tmp_path: Path) -> None:
+    """ "scaled by $\\sqrt{d_k}$, then" wrapped its comma to the start of the next line
+    (issue 34, item 10): at 59 of 86 widths between 300 and 900 px, some line of this
+    paragraph started with a comma or a full stop."""
+    from anthology.ui.reading.entry_pane import EntryPane
+    from anthology.vault.index import VaultIndex
+
+    sentence = "word{} scaled by $\\sqrt{{d_k}}$, then $x^2$. And "
+    body = "# Math\n\n" + "".join(sentence.format(i) for i in range(30)) + "\n"
+    vault = write_files(tmp_path / "vault", {"Math.md": body})
+    with VaultIndex.open(vault, tmp_path / "index.sqlite") as index:
+        pane = EntryPane()
+        qtbot.addWidget(pane)
+        pane.set_vault(index, vault)
+        pane.show()
+        entry = index.entry("Math")
+        assert entry is not None
+        pane.show_entry(entry)
+        starts = []
+        for width in range(300, 900, 23):
+            pane.resize(width, 600)
+            qtbot.wait(1)
+            block = pane.document().begin()
+            while block.isValid():
+                layout = block.layout()
+                for i in range(layout.lineCount()):
+                    line = layout.lineAt(i)
+                    text = block.text()[line.textStart() : line.textStart() + line.textLength()]
+                    if text[:1] in ".,;:":
+                        starts.append((width, text[:20]))
+                block = block.next()
+        assert starts == []
