@@ -80,7 +80,7 @@ from anthology.vault.attachments import describe, open_policy
 from anthology.vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
 from anthology.vault.render.entry import cached_render, pending_html, render_size
 from anthology.vault.render.reading import BASE_SIZE, ReadingStyle, restyle
-from anthology.vault.render.safe_text import html_text
+from anthology.vault.render.safe_text import html_text, plain_text
 from anthology.vault.render.theme import palette
 from anthology.vault.shared_reader import Lend, SharedReader, lend
 
@@ -182,6 +182,9 @@ class EntryPane(QTextBrowser):
     # a link to a vault file a kind of document opens (ui/reading/document.py): kind, the
     # file's vault-relative path, whether in a new tab (Ctrl+click, middle click)
     documentRequested = Signal(str, str, bool)
+    # a line for the window's status bar (the URL of a web link pointed at; "Copied";
+    # a link nothing on this system opens), and for how long in ms (0: until replaced)
+    statusMessage = Signal(str, int)
     renderFinished = Signal(str)  # entry id, once its rendered page is shown
     # the pointer came onto an entry link (id, heading or "^block", Ctrl held) or left it
     linkHovered = Signal(str, str, bool)
@@ -222,6 +225,7 @@ class EntryPane(QTextBrowser):
         self._reader: SharedReader | None = None
         self._preview: Callable[[str], str | None] | None = None
         self._hovered_link: tuple[str, str] | None = None  # the entry link under the pointer
+        self._showing_url = False  # the status bar shows the web link pointed at
         # find in the page: the text sought, its matches (start, end) and the one selected
         self._find_text = ""
         self._matches: list[tuple[int, int]] = []
@@ -761,7 +765,12 @@ class EntryPane(QTextBrowser):
         elif scheme == "unresolved":
             self.unresolvedLinkActivated.emit(path)
         elif scheme in _EXTERNAL:
-            self.open_external(url)
+            if self.open_external(url) is False:  # no browser, no mail program…
+                self.statusMessage.emit(
+                    f"Nothing on this system opens {plain_text(url.toString(), 200)}", 10000
+                )
+        elif scheme == "copy":
+            self.copy_code(path)
         elif scheme == "vault":
             if (kind := kind_for_file(path)) is not None:
                 self.documentRequested.emit(kind.name, path, False)
@@ -829,8 +838,25 @@ class EntryPane(QTextBrowser):
         elif self.ask_attachment(self, shown, describe(target)):
             self.open_external(QUrl.fromLocalFile(str(target.parent)))
 
+    def copy_code(self, number: str) -> bool:
+        """A code block's "Copy": its text (as written, not as highlighted) to the
+        clipboard."""
+        blocks = self._rendered.code_blocks if self._rendered is not None else []
+        if not number.isdigit() or int(number) >= len(blocks):
+            return False
+        QApplication.clipboard().setText(blocks[int(number)])
+        self.statusMessage.emit("Copied the code", 3000)
+        return True
+
     def _on_highlighted(self, url: QUrl) -> None:
         scheme, path, frag = _split(url)
+        # a web link pointed at: where it leads, in the status bar (as a browser says it)
+        if scheme in _EXTERNAL:
+            self.statusMessage.emit(plain_text(url.toString(), 300), 0)
+            self._showing_url = True
+        elif self._showing_url:
+            self.statusMessage.emit("", 0)
+            self._showing_url = False
         if scheme == "entry" and path:
             self._hovered_link = (path, frag)
             self.point_at(path)

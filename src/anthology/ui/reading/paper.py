@@ -2,15 +2,25 @@
 
 On paper only the web's links stay links: the app's own (``entry:``, ``fold:``,
 ``unresolved:``, ``vault:``) mean nothing outside the window, and Qt would write each as a
-URI annotation a PDF reader offers to "open".
+URI annotation a PDF reader offers to "open". The window's controls are left out: a fold
+marker (▾), a code block's "Copy", a demo's "▶ Open" button (its still figure stays).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QUrl
-from PySide6.QtGui import QImage, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
+from PySide6.QtGui import (
+    QImage,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+    QTextTable,
+)
 
 _PAPER_SCHEMES = ("http:", "https:", "mailto:")  # links that still lead somewhere on paper
+_CONTROLS = ("fold:", "copy:")  # links that are controls of the window: left out on paper
+_BUTTONS = ("demo:",)  # links drawn as a button (a table of their own): the table goes
 
 
 def paper_copy(doc: QTextDocument, images: dict[str, QImage], parent: QObject) -> QTextDocument:
@@ -25,8 +35,37 @@ def paper_copy(doc: QTextDocument, images: dict[str, QImage], parent: QObject) -
     for setter in (fmt.setLeftMargin, fmt.setRightMargin, fmt.setTopMargin, fmt.setBottomMargin):
         setter(0)
     frame.setFrameFormat(fmt)
+    drop_controls(copy)
     unlink_app_links(copy)
     return copy
+
+
+def drop_controls(doc: QTextDocument) -> None:
+    """Take the window's controls out of ``doc`` (fold markers, "Copy", demo buttons)."""
+    spans: list[tuple[int, int]] = []
+    tables: list[QTextTable] = []
+    cursor = QTextCursor(doc)
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            it += 1
+            href = frag.charFormat().anchorHref().lower()
+            if href.startswith(_CONTROLS):
+                spans.append((frag.position(), frag.position() + frag.length()))
+            elif href.startswith(_BUTTONS):
+                cursor.setPosition(frag.position())
+                table = cursor.currentTable()
+                if table is not None and all(t is not table for t in tables):
+                    tables.append(table)
+        block = block.next()
+    for start, end in reversed(spans):  # from the end: the positions before stay true
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+    for table in tables:
+        table.removeRows(0, table.rows())  # the last row gone, the table goes
 
 
 def unlink_app_links(doc: QTextDocument) -> None:

@@ -90,6 +90,11 @@ class Navigation(QObject):
         )
         pane.linkLeft.connect(win.previews.leave)
         pane.renderFinished.connect(lambda entry_id: win.page_rendered(pane, entry_id))
+        pane.statusMessage.connect(
+            lambda text, ms: (
+                win.statusBar().showMessage(text, ms) if text else win.statusBar().clearMessage()
+            )
+        )
         # the page of a link pointed at is made before the click (as show_entry reads it)
         pane.fetch_entry = win.entry_for_pane
         pane.set_theme(win.theme)

@@ -60,10 +60,16 @@ def code_html(ctx: RenderContext, code: str, lang: str) -> str:
 
     p = ctx.palette
     body = highlight_code(code, lang, p.pygments_style)
+    number = len(ctx.budget.code_blocks)
+    ctx.budget.code_blocks.append(code)
+    copy = (  # a control: left out on paper and in exports (paper.py, standalone.py)
+        f'<a class="copy-code" href="copy:{number}" title="Copy the code" '
+        f'style="color: {p.muted}; text-decoration: none;">Copy</a>'
+    )
     label = (
-        f'<p style="color: {p.muted}; font-size: small; margin: 0;">{escape(lang)}</p>'
-        if lang
-        else ""
+        f'<table width="100%" cellspacing="0" cellpadding="0" style="margin: 0;"><tr>'
+        f'<td><span style="color: {p.muted}; font-size: small;">{escape(lang)}</span></td>'
+        f'<td align="right"><span style="font-size: small;">{copy}</span></td></tr></table>'
     )
     return (
         f'<table class="code" width="100%" cellspacing="0" cellpadding="10" '

@@ -80,6 +80,8 @@ class RenderBudget:
     # after a refresh when every answer is the same and no entry it resolved to changed
     # (see freshness.py): the window keeps it instead of rendering every page again.
     lookups: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
+    # the text of each code block, in order: its "Copy" link (copy:N) copies code_blocks[N]
+    code_blocks: list[str] = field(default_factory=list)
 
     def cut(self, what: str, how: str) -> None:
         self.cuts.setdefault(what, how)

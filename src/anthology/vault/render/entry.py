@@ -40,6 +40,7 @@ class RenderedEntry:
     theme: str = "light"
     # what the render asked the index, and the answers (RenderBudget.lookups)
     lookups: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
+    code_blocks: list[str] = field(default_factory=list)  # the text each copy:N link copies
 
 
 # ------------------------------------------------------------------ stylesheet
@@ -350,6 +351,7 @@ def page(ctx: RenderContext, entry: Entry, body: str) -> RenderedEntry:
         entry_id=entry.id,
         theme=pal.name,
         lookups=dict(ctx.budget.lookups),
+        code_blocks=list(ctx.budget.code_blocks),
     )
 
 

@@ -105,6 +105,25 @@ def _vault_picture(vault_root: Path | None, rel: str) -> str | None:
     return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
 
 
+# The window's controls, as the renderer writes them: fold markers, a code block's "Copy",
+# a demo's "▶ Open" button (its table). An export shows the page, not the window.
+_CONTROL_RES = (
+    re.compile(r'<a class="copy-code" href="copy:\d+"[^>]*>[^<]*</a>'),
+    re.compile(r'<a href="fold:[^"]*" class="fold"[^>]*>[^<]*</a>'),
+    re.compile(
+        r'<table class="demo"[^>]*><tr><td[^>]*><a href="demo:[^"]*"[^>]*>[^<]*</a>'
+        r"</td></tr></table>"
+    ),
+)
+
+
+def without_controls(html: str) -> str:
+    """``html`` (a rendered page) without the window's controls."""
+    for pattern in _CONTROL_RES:
+        html = pattern.sub("", html)
+    return html
+
+
 def standalone_html(
     rendered: RenderedEntry,
     *,
@@ -115,7 +134,7 @@ def standalone_html(
 ) -> str:
     """The page as one HTML file with no reference outside it. ``line_width``: the text
     column in px (None: the whole window), as the reader set it."""
-    page = restyle(rendered.html, rendered.theme, style or ReadingStyle())
+    page = without_controls(restyle(rendered.html, rendered.theme, style or ReadingStyle()))
 
     def image(m: re.Match[str]) -> str:
         attrs = {k.lower(): v for k, v in _ATTR_RE.findall(m.group(0))}
