@@ -465,6 +465,24 @@ class FileExplorer(QWidget):
             self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
         return True
 
+    def reveal_folder(self, path: str) -> bool:
+        """Open the folder ``path`` (and those above it), select it and bring it into view
+        (a breadcrumb of the page clicked); False if the explorer does not list it."""
+        index = self.folder_index(path)
+        if not index.isValid():
+            return False
+        at = index
+        while at.isValid():
+            self.tree.setExpanded(at, True)
+            at = at.parent()
+        self.tree.selectionModel().setCurrentIndex(
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        return True
+
     # -- state --------------------------------------------------------------------------------
     def view_state(self) -> dict[str, Any]:
         return {"expanded": sorted(self.expanded), "attachments": self.model.show_attachments}

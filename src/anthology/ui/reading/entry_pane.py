@@ -185,6 +185,7 @@ class EntryPane(QTextBrowser):
     # a line for the window's status bar (the URL of a web link pointed at; "Copied";
     # a link nothing on this system opens), and for how long in ms (0: until replaced)
     statusMessage = Signal(str, int)
+    folderActivated = Signal(str)  # a breadcrumb's folder clicked: its vault-relative path
     renderFinished = Signal(str)  # entry id, once its rendered page is shown
     # the pointer came onto an entry link (id, heading or "^block", Ctrl held) or left it
     linkHovered = Signal(str, str, bool)
@@ -771,6 +772,8 @@ class EntryPane(QTextBrowser):
                 )
         elif scheme == "copy":
             self.copy_code(path)
+        elif scheme == "folder":
+            self.folderActivated.emit(path)
         elif scheme == "vault":
             if (kind := kind_for_file(path)) is not None:
                 self.documentRequested.emit(kind.name, path, False)

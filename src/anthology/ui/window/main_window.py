@@ -499,6 +499,14 @@ class MainWindow(QMainWindow, actions.WindowParts):
             and not self.entry_pane.rendering
         )
 
+    def reveal_folder(self, path: str) -> None:
+        """A breadcrumb's folder clicked: the explorer shows it, open and selected."""
+        self.docks.place_side_panels()
+        self.explorer_dock.show()
+        self.explorer_dock.raise_()
+        if self.explorer is None or not self.explorer.reveal_folder(path):
+            self.statusBar().showMessage(f"No folder “{plain_text(path, 120)}” listed", 4000)
+
     # -- finding in the note -----------------------------------------------------------------
     def find_in_note(self) -> None:
         """Ctrl+F: the find bar, on the text selected in the page if there is some."""

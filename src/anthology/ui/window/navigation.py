@@ -90,6 +90,7 @@ class Navigation(QObject):
         )
         pane.linkLeft.connect(win.previews.leave)
         pane.renderFinished.connect(lambda entry_id: win.page_rendered(pane, entry_id))
+        pane.folderActivated.connect(win.reveal_folder)
         pane.statusMessage.connect(
             lambda text, ms: (
                 win.statusBar().showMessage(text, ms) if text else win.statusBar().clearMessage()

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..links import match_heading
 from ..lru import LockedLru
 from ..model import Entry, EntryLookup, is_path_id
-from .context import RenderContext
+from .context import RenderContext, quote_all
 from .markdown_ext import markdown_to_html
 from .properties import byline_html, properties_html, property_rows, tag_chips
 from .theme import palette
@@ -61,6 +61,33 @@ def minutes_to_read(entry: Entry) -> int:
         return max(1, int(entry.reading_minutes or 1))
     except (TypeError, ValueError):
         return 1
+
+
+def breadcrumb_html(entry: Entry, muted: str) -> str:
+    """Where the note is, above its title (as Quartz's breadcrumbs and Obsidian's inline
+    title say it): each folder of its path a ``folder:`` link (the explorer opens it), and
+    the file's name when the title does not already say it. "" for a note at the top of
+    the vault whose title is its file name."""
+    parts = entry.path.split("/")
+    folders, name = parts[:-1], parts[-1]
+    stem = name[:-3] if name.lower().endswith(".md") else name
+    # the title line says "ID: Title" for a note with an id of its own, "Title" otherwise
+    said = (entry.title,) if is_path_id(entry.id, entry.path) else (entry.title, entry.id)
+    shown_name = stem not in said
+    if not folders and not shown_name:
+        return ""
+    crumbs = [
+        f'<a href="folder:{quote_all("/".join(folders[: i + 1]))}" class="crumb" '
+        f'style="color: {muted}; text-decoration: none;">{escape(folder)}</a>'
+        for i, folder in enumerate(folders)
+    ]
+    if shown_name:
+        crumbs.append(f'<span style="color: {muted};">{escape(name)}</span>')
+    sep = f'<span style="color: {muted};">&#160;›&#160;</span>'
+    return (
+        f'<p class="breadcrumb" style="font-size: small; margin-top: 0; margin-bottom: 2px;">'
+        f"{sep.join(crumbs)}</p>"
+    )
 
 
 def _title_html(entry: Entry) -> str:
@@ -233,7 +260,11 @@ def _render(
         vault_root=vault_root,
         folds=folds,
     )
-    head: list[str] = [_title_html(entry), byline_html(entry.properties or {}, pal)]
+    head: list[str] = [
+        breadcrumb_html(entry, pal.muted),
+        _title_html(entry),
+        byline_html(entry.properties or {}, pal),
+    ]
     aliases = [str(a) for a in (entry.aliases or []) if str(a).strip()]
     if aliases:
         head.append(
