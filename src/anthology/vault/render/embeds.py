@@ -19,6 +19,7 @@ from .context import (
     MAX_EMBEDS,
     RenderContext,
 )
+from .pdf_embed import pdf_embed_html
 from .urls import attachment_src, escapes_vault, image_html, other_file_src
 
 # An embedded file that is neither a picture nor a note, by its extension (lower case):
@@ -27,6 +28,7 @@ from .urls import attachment_src, escapes_vault, image_html, other_file_src
 # file drawn in place (a PDF's page, a player…); a kind not listed shows as a link.
 AttachmentEmbed = Callable[[RenderContext, str, str | None, str | None], str]
 ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {}
+ATTACHMENT_EMBEDS["pdf"] = pdf_embed_html  # a page of the PDF, drawn by the pane
 
 
 def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, bool]:
