@@ -97,9 +97,10 @@ def pdf_embed_html(ctx: RenderContext, target: str, alias: str | None, frag: str
         f'<a href="{href}"><img src="{escape(page_source(rel, shown, info.size, height))}" '
         f'alt="{escape(f"page {shown} of {PurePosixPath(rel).name}")}" /></a>'
     )
+    # line-height 100 %: the body's 150 % would add half the page's height below it
     return (
         f'<table class="pdf-embed" width="100%" cellspacing="0" cellpadding="8" border="1" '
         f'style="border-color: {p.box_border}; border-style: solid; margin-top: 8px; '
-        f'margin-bottom: 12px;"><tr><td>{caption}<p style="margin: 0;">{image}</p>'
+        f'margin-bottom: 12px;"><tr><td>{caption}<p style="margin: 0; line-height: 100%;">{image}</p>'
         f"</td></tr></table>"
     )
