@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 from collections import OrderedDict
 from pathlib import Path, PurePosixPath
 
@@ -166,6 +167,7 @@ class PdfView(QWidget):
         self._zoom = 1.0
         self._fit = True  # the zoom follows the view's width
         self._theme = "light"
+        self._backdrop = QColor("#dcdcdc")
         self._problem: str | None = None  # why the file is not shown
         self._pending_page: tuple[int, float] | None = None  # where to go once open
         self._cache: OrderedDict[int, QImage] = OrderedDict()  # page → drawn picture
@@ -273,7 +275,7 @@ class PdfView(QWidget):
             return (page - 1) * _SCROLL_UNIT + round(part * (_SCROLL_UNIT - 1))
         if not self._tops:
             return 0
-        y = self._pages.verticalScrollBar().value()
+        y = self._pages.verticalScrollBar().value() + GAP  # the gap above a page is its
         index = max(0, bisect.bisect_right(self._tops, y) - 1)
         part = (y - self._tops[index]) / max(1.0, self._page_height(index))
         return index * _SCROLL_UNIT + round(min(max(part, 0.0), 1.0) * (_SCROLL_UNIT - 1))
@@ -359,7 +361,8 @@ class PdfView(QWidget):
     def _show_page(self, index: int, part: float) -> None:
         index = min(max(0, index), len(self._sizes) - 1)
         y = self._tops[index] - GAP + part * self._page_height(index)
-        self._pages.verticalScrollBar().setValue(round(y))
+        # up, never down: a pixel short would be the page above's last one
+        self._pages.verticalScrollBar().setValue(math.ceil(y - 1e-6))
 
     def _ask_page(self) -> None:
         self._page_box.setFocus()
@@ -374,6 +377,13 @@ class PdfView(QWidget):
                 doc.close()  # a drawing under way stops at its next strip
         self._doc, self._opening = None, []
         self._sizes, self._tops = [], []
+        self._pages.verticalScrollBar().setRange(0, 0)
+        self._pages.horizontalScrollBar().setRange(0, 0)
+        self._page_box.blockSignals(True)
+        self._page_box.setRange(1, 1)
+        self._page_box.blockSignals(False)
+        self._count.setText("")
+        self._zoom_label.setText("")
         self._cache.clear()
         self._cache_bytes = 0
         self.drawn_pages = 0
@@ -459,7 +469,7 @@ class PdfView(QWidget):
         y = self._pages.verticalScrollBar().value()
         bottom = y + self._pages.viewport().height()
         first = max(0, bisect.bisect_right(self._tops, y) - 1)
-        if self._tops[first] + self._page_height(first) < y:
+        if self._tops[first] + self._page_height(first) <= y:
             first += 1
         last = max(first, bisect.bisect_left(self._tops, bottom) - 1)
         return range(first, min(last, len(self._tops) - 1) + 1)
@@ -564,7 +574,7 @@ class PdfView(QWidget):
     def paint_pages(self, target: QWidget, area) -> None:
         pal = palette(self._theme)
         painter = QPainter(target)
-        painter.fillRect(area, QColor(pal.box_bg))
+        painter.fillRect(area, self._backdrop)
         if self._doc is None:
             painter.setPen(QColor(pal.error if self._problem else pal.muted))
             font = QFont(self.font())
@@ -597,10 +607,12 @@ class PdfView(QWidget):
         painter.end()
 
     def _apply_theme(self) -> None:
+        # the bar above follows the application's theme; around the pages, a shade darker
+        # than the entry pane's paper in the light theme (white pages stand out on it), the
+        # pane's own background in the dark one
         pal = palette(self._theme)
-        self.setStyleSheet(
-            f"QWidget#pdfView {{ background-color: {pal.background}; color: {pal.text}; }}"
-        )
+        shade = QColor(pal.box_bg)
+        self._backdrop = shade.darker(112) if self._theme == "light" else QColor(pal.background)
         self._pages.viewport().update()
 
     def sizeHint(self) -> QSize:

@@ -31,7 +31,7 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from ..links import mask_code
+from ..links import mask_code, split_markdown_target
 from .callouts import callout_shell
 from .context import (
     MAX_HEADING_ANCHORS,
@@ -40,6 +40,7 @@ from .context import (
     MAX_TOC_ENTRIES,
     RenderContext,
 )
+from .embeds import ATTACHMENT_EMBEDS
 from .nesting import clamp_source, fit_boxes
 from .sanitize import sanitise_html
 from .source import SourcePreprocessor, TrustedStash
@@ -325,7 +326,15 @@ class _PageTreeprocessor(TrustedStash, Treeprocessor):
             alt = size.group(1).strip()
             img.set("alt", alt)
         attrs = {"alt": alt}
-        decision = url_policy(self.ctx, img.get("src", ""), "image", attrs)
+        target = split_markdown_target(img.get("src", "").strip())
+        ext = target[0].rsplit(".", 1)[-1].lower() if target and "." in target[0] else ""
+        if (draw := ATTACHMENT_EMBEDS.get(ext)) is not None and target is not None:
+            # ![](doc.pdf#page=3) is drawn as ![[doc.pdf#page=3]] is
+            decision: tuple[str, str] | None = (
+                "html", draw(self.ctx, target[0], alt or None, target[1] or target[2])
+            )  # fmt: skip
+        else:
+            decision = url_policy(self.ctx, img.get("src", ""), "image", attrs)
         if decision is not None and decision[0] == "href":
             img.set("src", decision[1])
             img.attrib.pop("title", None)

@@ -101,6 +101,6 @@ def pdf_embed_html(ctx: RenderContext, target: str, alias: str | None, frag: str
     return (
         f'<table class="pdf-embed" width="100%" cellspacing="0" cellpadding="8" border="1" '
         f'style="border-color: {p.box_border}; border-style: solid; margin-top: 8px; '
-        f'margin-bottom: 12px;"><tr><td>{caption}<p style="margin: 0; line-height: 100%;">{image}</p>'
-        f"</td></tr></table>"
+        f'margin-bottom: 12px;"><tr><td>{caption}'
+        f'<p style="margin: 0; line-height: 100%;">{image}</p></td></tr></table>'
     )

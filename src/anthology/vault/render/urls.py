@@ -125,11 +125,6 @@ def url_policy(
         parts = split_markdown_target(raw)
         if parts is None or not parts[0]:
             return None
-        from .embeds import ATTACHMENT_EMBEDS  # (embeds imports this module)
-
-        if (draw := ATTACHMENT_EMBEDS.get(parts[0].rsplit(".", 1)[-1].lower())) is not None:
-            # ![](doc.pdf#page=3) is drawn as ![[doc.pdf#page=3]] is
-            return ("html", draw(ctx, parts[0], attrs.get("alt") or None, parts[1] or parts[2]))
         if not ctx.take_image():
             return ("html", ctx.notice(f"▣ {escape(parts[0])}"))
         src, refusal = attachment_src(ctx, parts[0])
