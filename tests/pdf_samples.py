@@ -28,19 +28,26 @@ def _stream(data: bytes) -> bytes:
     return b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
 
 
-def pdf_bytes(pages: int = 3, size: tuple[float, float] = (612, 792), *, lines: int = 12) -> bytes:
+def pdf_bytes(
+    pages: int = 3,
+    size: tuple[float, float] = (612, 792),
+    *,
+    lines: int = 12,
+    sizes: list[tuple[float, float]] | None = None,
+) -> bytes:
     """A PDF of ``pages`` pages of ``size`` points, each with "Page N" in large type, a
-    frame and ``lines`` lines of Helvetica (each page has something to draw). Written
+    frame and ``lines`` lines of Helvetica (each page has something to draw); ``sizes``:
+    each page's own size, in turn. Written
     directly (linear in pages: PDFium's own page making is quadratic in them)."""
-    w, h = size
     kids = b" ".join(b"%d 0 R" % (4 + 2 * n) for n in range(pages))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
-    big = min(48.0, h / 10)
     for n in range(pages):
+        w, h = sizes[n % len(sizes)] if sizes else size
+        big = min(48.0, h / 10)
         ops = [b"2 w 20 20 %.1f %.1f re S" % (w - 40, h - 40),
                b"BT /F1 %.1f Tf 60 %.1f Td (Page %d) Tj ET" % (big, h - 100, n + 1)]  # fmt: skip
         for i in range(lines):
@@ -55,11 +62,16 @@ def pdf_bytes(pages: int = 3, size: tuple[float, float] = (612, 792), *, lines: 
 
 
 def make_pdf(
-    path: Path, pages: int = 3, size: tuple[float, float] = (612, 792), *, lines: int = 12
+    path: Path,
+    pages: int = 3,
+    size: tuple[float, float] = (612, 792),
+    *,
+    lines: int = 12,
+    sizes: list[tuple[float, float]] | None = None,
 ) -> Path:
     """:func:`pdf_bytes` written to ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pdf_bytes(pages, size, lines=lines))
+    path.write_bytes(pdf_bytes(pages, size, lines=lines, sizes=sizes))
     return path
 
 

@@ -154,6 +154,22 @@ def test_scrolling_end_to_end_keeps_the_cache_bounded(
     assert view.drawn_pages < 2 * 60  # each page drawn about once, none redrawn for nothing
 
 
+def test_pages_of_different_sizes_are_laid_out_as_their_sizes_come(qtbot, vault, viewer) -> None:
+    """Laid out at once as if all were the first page's size, then corrected (in chunks)
+    with the reader kept on their page."""
+    sizes = [(612.0, 792.0), (842.0, 595.0), (300.0, 300.0)]
+    make_pdf(vault / "mixed.pdf", pages=30, sizes=sizes)
+    view = viewer("mixed.pdf#page=29")
+    wait_open(qtbot, view)
+    assert view.sized and view.current_page() == 29
+    for i in (0, 1, 2, 28):
+        rect = view._page_rect(i)
+        w, h = sizes[i % 3]
+        assert abs(rect.width() - w * view.zoom) < 1 and abs(rect.height() - h * view.zoom) < 1
+    below = [view._page_rect(i + 1).top() - view._page_rect(i).bottom() for i in range(29)]
+    assert all(abs(gap - pdf_view.GAP) < 1 for gap in below)  # one under another
+
+
 def test_zoom_keeps_the_page_in_view_and_fit_width_comes_back(qtbot, viewer) -> None:
     view = viewer(REPORT + "#page=5")
     wait_open(qtbot, view)

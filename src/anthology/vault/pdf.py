@@ -151,6 +151,19 @@ class PdfFile:
             except Exception as exc:
                 raise PdfError(f"page {index + 1} of this PDF cannot be read ({exc})") from None
 
+    def sizes(self, start: int, stop: int) -> list[tuple[float, float]]:
+        """The sizes of pages ``start`` to ``stop`` (0-based, ``stop`` excluded) in points,
+        read in one hold of the lock (a viewer reads a long PDF's in chunks, between the
+        pages it draws)."""
+        with PDFIUM_LOCK:
+            if self._closed:
+                raise PdfError("the PDF was closed")
+            try:
+                get = self._doc.get_page_size
+                return [get(i) for i in range(max(0, start), min(stop, self.pages))]
+            except Exception as exc:
+                raise PdfError(f"this PDF's pages cannot be read ({exc})") from None
+
     @property
     def info(self) -> PdfInfo:
         """Every page's size (the first :data:`MAX_SIZED_PAGES`): read once, ~5-30 µs a

@@ -1,8 +1,10 @@
 """A PDF of the vault in a tab: the ``pdf`` kind of document (a link to ``doc.pdf`` or
 ``doc.pdf#page=5`` opens it).
 
-The pages are laid out from their sizes alone (read when the file opens, on a worker: no
-page drawn to lay them out), one under another, centred, at a zoom (fit to the width by
+The pages are laid out from their sizes alone, no page drawn to lay them out: at once as
+if every page had the first one's size, then corrected as the sizes are read (on a worker,
+:data:`SIZES_CHUNK` at a time, between drawings: a 10,000-page PDF opens as fast as a
+1-page one), one under another, centred, at a zoom (fit to the width by
 default; Ctrl+wheel, + and -, 0 for the width again). Only the pages in view, and one
 either side, are drawn, on a worker (:mod:`anthology.vault.pdf`: PDFium behind its one
 lock, a page in strips, cancelled as soon as it scrolls out of the wanted set), the one
@@ -60,17 +62,20 @@ from anthology.vault.render.theme import palette
 
 PDF = "pdf"  # the kind's name
 GAP = 12  # px between pages and around them
-CACHE_BYTES = 160 * 1024 * 1024  # drawn pages kept (a page at 2x, fit to 900 px: ~9 MB)
+CACHE_BYTES = 128 * 1024 * 1024  # drawn pages kept (a Letter page 900 px wide at 2x: 18 MB)
 AHEAD = 1  # pages drawn beyond those in view, either side
 MIN_ZOOM, MAX_ZOOM = 0.1, 6.0  # logical px per point
 ZOOM_STEP = 1.2
+# Page sizes read per step after the file opens (~20 µs a page): a 10,000-page PDF is laid
+# out at once as if every page had the first one's size, and corrected as they come.
+SIZES_CHUNK = 2_000
 _SCROLL_UNIT = 10_000  # scroll_position: page * this + the part of the page above the view
 
 
 def _open(state: TaskState, root: Path, rel: str, opened: list[PdfFile]) -> object:
-    """On a worker: the PDF opened and every page's size read (the view lays them out),
-    or the reason it cannot be. The file is put in ``opened`` at once: a view that gave up
-    waiting closes it (PDFium's objects are closed under its lock, never by a collector)."""
+    """On a worker: the PDF opened and its first page's size read, or the reason it
+    cannot be. The file is put in ``opened`` at once: a view that gave up waiting closes
+    it (PDFium's objects are closed under its lock, never by a collector)."""
     try:
         doc = PdfFile(root, rel)
     except PdfError as exc:
@@ -80,20 +85,30 @@ def _open(state: TaskState, root: Path, rel: str, opened: list[PdfFile]) -> obje
         doc.close()
         state.check()
     try:
-        doc.info  # noqa: B018 - read here, off the GUI thread
+        doc.page_size(0)
     except PdfError as exc:
         doc.close()
         return exc
     return doc
 
 
-def _draw(state: TaskState, doc: PdfFile, index: int, scale: float) -> tuple[int, object]:
-    """On a worker: page ``index`` drawn at ``scale`` px per point (stops when cancelled)."""
+def _read_sizes(_state: TaskState, doc: PdfFile, start: int, stop: int) -> tuple[int, object]:
+    """On a worker: the sizes of pages ``start`` to ``stop`` (or why they cannot be read)."""
     try:
+        return start, doc.sizes(start, stop)
+    except PdfError as exc:
+        return start, exc
+
+
+def _draw(state: TaskState, doc: PdfFile, index: int, width: int) -> tuple[int, int, object]:
+    """On a worker: page ``index`` drawn ``width`` px wide, or smaller within the pixel
+    budget (stops when cancelled)."""
+    try:
+        scale = width / max(1.0, doc.page_size(index)[0])
         page: object = doc.render(index, scale, max_pixels=MAX_PAGE_PIXELS, check=state.check)
     except PdfError as exc:
         page = exc
-    return index, page
+    return index, width, page
 
 
 class _Pages(QAbstractScrollArea):
@@ -163,6 +178,7 @@ class PdfView(QWidget):
         self._rel: str | None = None
         self._doc: PdfFile | None = None
         self._sizes: list[tuple[float, float]] = []
+        self._sized = 0  # how many of the sizes are read (the rest: the first page's)
         self._tops: list[float] = []  # each page's top, in px at the zoom
         self._zoom = 1.0
         self._fit = True  # the zoom follows the view's width
@@ -171,11 +187,14 @@ class PdfView(QWidget):
         self._problem: str | None = None  # why the file is not shown
         self._pending_page: tuple[int, float] | None = None  # where to go once open
         self._cache: OrderedDict[int, QImage] = OrderedDict()  # page → drawn picture
+        self._asked: dict[int, int] = {}  # page → the width (px) its picture was asked at
         self._cache_bytes = 0
         self._drawing: tuple[int, int] | None = None  # (page, px wide) being drawn
         self._opening: list[PdfFile] = []  # the file a worker is opening (see _open)
         self._opener = TaskRunner(self)
         self._opener.done.connect(self._on_opened)
+        self._sizer = TaskRunner(self)
+        self._sizer.done.connect(self._on_sizes)
         self._drawer = TaskRunner(self)
         self._drawer.done.connect(self._on_drawn)
         self._drawer.error.connect(lambda _exc: self._drawn_nothing())
@@ -341,7 +360,7 @@ class PdfView(QWidget):
     @property
     def loading(self) -> bool:
         """Opening the file, or drawing a page in view."""
-        return self._opener.busy or self._drawing is not None
+        return self._opener.busy or self._sizer.busy or self._drawing is not None
 
     def current_page(self) -> int:
         """The page at the top of the view (1-based; 0 with none)."""
@@ -370,8 +389,10 @@ class PdfView(QWidget):
 
     def _close(self) -> None:
         self._opener.cancel()
+        self._sizer.cancel()
         self._drawer.cancel()
         self._drawing = None
+        self._sized = 0
         for doc in [self._doc, *self._opening]:
             if doc is not None:
                 doc.close()  # a drawing under way stops at its next strip
@@ -385,6 +406,7 @@ class PdfView(QWidget):
         self._count.setText("")
         self._zoom_label.setText("")
         self._cache.clear()
+        self._asked.clear()
         self._cache_bytes = 0
         self.drawn_pages = 0
 
@@ -396,12 +418,13 @@ class PdfView(QWidget):
             self._pages.viewport().update()
             return
         self._doc = result
-        info = result.info
-        self._sizes = [info.size(i) for i in range(info.pages)]
+        pages = result.pages
+        self._sizes = [result.page_size(0)] * pages  # the rest read after the first draw
+        self._sized = 1
         self._page_box.blockSignals(True)
-        self._page_box.setRange(1, max(1, info.pages))
+        self._page_box.setRange(1, max(1, pages))
         self._page_box.blockSignals(False)
-        self._count.setText(f"of {info.pages}")
+        self._count.setText(f"of {pages}")
         self._lay_out()
         pending, self._pending_page = self._pending_page, None
         if pending is not None:
@@ -492,15 +515,9 @@ class PdfView(QWidget):
         return max(1, round(self._sizes[index][0] * self._zoom * dpr))
 
     def _fresh(self, index: int) -> bool:
-        """Whether page ``index`` is drawn at the zoom shown (within a pixel, or as large
-        as the pixel budget allows)."""
-        image = self._cache.get(index)
-        if image is None:
-            return False
-        want = self._px_width(index)
-        w, h = self._sizes[index]
-        budget = (MAX_PAGE_PIXELS * w / max(1.0, h)) ** 0.5  # widest the budget draws it
-        return abs(image.width() - min(want, budget)) <= 2
+        """Whether page ``index`` is drawn for the zoom shown (asked at the width it is
+        shown at: the budget may have drawn it smaller)."""
+        return index in self._cache and self._asked.get(index) == self._px_width(index)
 
     def _wanted(self) -> list[int]:
         """The pages to draw now: those in view from the middle out, then one either side."""
@@ -536,33 +553,62 @@ class PdfView(QWidget):
             self._drawing = None
         todo = next((i for i in wanted if not self._fresh(i)), None)
         if todo is None:
+            self._read_more_sizes()
             return
         width = self._px_width(todo)
         self._drawing = (todo, width)
-        self._drawer.start(_draw, self._doc, todo, width / max(1.0, self._sizes[todo][0]))
+        self._drawer.start(_draw, self._doc, todo, width)
+
+    @property
+    def sized(self) -> bool:
+        """Whether every page's size is read (the layout is final)."""
+        return self._sized >= len(self._sizes)
+
+    def _read_more_sizes(self) -> None:
+        """The pages in view drawn: read the next sizes (between drawings, in chunks)."""
+        if self._doc is None or self.sized or self._sizer.busy:
+            return
+        self._sizer.start(_read_sizes, self._doc, self._sized, self._sized + SIZES_CHUNK)
+
+    def _on_sizes(self, answer: tuple[int, object]) -> None:
+        start, sizes = answer
+        if not isinstance(sizes, list) or start != self._sized:
+            self._sized = len(self._sizes)  # unreadable: the first page's size stands
+            return
+        stop = start + len(sizes)
+        changed = self._sizes[start:stop] != sizes
+        where = self.scroll_position()  # (on the layout shown)
+        self._sizes[start:stop] = sizes
+        self._sized = stop if sizes else len(self._sizes)
+        if changed:  # lay out again, the reader where they were
+            self._lay_out()
+            self.restore_scroll(where)
+            self._pages.viewport().update()
+        self._pump()
 
     def _drawn_nothing(self) -> None:
         self._drawing = None
         self._pump()
 
     def _on_drawn(self, answer: tuple[int, object]) -> None:
-        index, page = answer
+        index, width, page = answer
         self._drawing = None
         if isinstance(page, PageImage) and index < len(self._sizes):
             image = QImage(
                 bytes(page.rgba), page.width, page.height, page.width * 4,
                 QImage.Format.Format_RGBA8888,
             ).copy()  # fmt: skip
-            self._keep(index, image)
+            self._keep(index, image, width)
             self.drawn_pages += 1
             self._pages.viewport().update()
         self._pump()
 
-    def _keep(self, index: int, image: QImage) -> None:
+    def _keep(self, index: int, image: QImage, width: int) -> None:
         old = self._cache.pop(index, None)
         if old is not None:
             self._cache_bytes -= old.sizeInBytes()
         self._cache[index] = image
+        self._asked[index] = width
         self._cache_bytes += image.sizeInBytes()
         keep = set(self._wanted())
         for page in list(self._cache):
@@ -570,6 +616,7 @@ class PdfView(QWidget):
                 break
             if page not in keep:
                 self._cache_bytes -= self._cache.pop(page).sizeInBytes()
+                del self._asked[page]
 
     def paint_pages(self, target: QWidget, area) -> None:
         pal = palette(self._theme)
