@@ -29,14 +29,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # pdf_samples
 
-from pdf_samples import make_pdf  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication
 
-from anthology.ui.reading.document import OpenVault  # noqa: E402
-from anthology.ui.reading.entry_pane import EntryPane  # noqa: E402
-from anthology.ui.reading.pdf_pages import is_pending  # noqa: E402
-from anthology.ui.reading.pdf_view import PdfView  # noqa: E402
-from anthology.vault.index import VaultIndex  # noqa: E402
+from anthology.ui.reading.document import OpenVault
+from anthology.ui.reading.entry_pane import EntryPane
+from anthology.ui.reading.pdf_pages import is_pending
+from anthology.ui.reading.pdf_view import PdfView
+from anthology.vault.index import VaultIndex
+from pdf_samples import make_pdf
 
 
 def rss_mb() -> float:
@@ -85,7 +85,8 @@ def main() -> None:
         for n in (1, 1000, 10_000):
             runs = [first_page(app, root, f"p{n}.pdf") for _ in range(args.repeat)]
             size = (root / f"p{n}.pdf").stat().st_size / 1e6
-            print(f"  {n:>6} pages ({size:5.1f} MB): median {statistics.median(runs) * 1000:6.1f} ms"
+            median = statistics.median(runs) * 1000
+            print(f"  {n:>6} pages ({size:5.1f} MB): median {median:6.1f} ms"
                   f"  (min {min(runs) * 1000:.1f}, max {max(runs) * 1000:.1f})")  # fmt: skip
 
         (root / "Report.md").write_text(
@@ -112,8 +113,10 @@ def main() -> None:
                 pane.deleteLater()
                 app.processEvents()
         print("embed ![[p1000.pdf#page=3]] in an entry pane")
-        print(f"  GUI thread (text shown, page's place kept): median "
-              f"{statistics.median(gui) * 1000:.1f} ms (render cached after the first)")  # fmt: skip
+        print(
+            f"  GUI thread (text shown, page's place kept): median "
+            f"{statistics.median(gui) * 1000:.1f} ms (render cached after the first)"
+        )
         print(f"  until the page is drawn and shown:          median "
               f"{statistics.median(whole) * 1000:.1f} ms")  # fmt: skip
 

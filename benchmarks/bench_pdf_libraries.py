@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # pdf_samples
 
-from pdf_samples import make_pdf  # noqa: E402
+from pdf_samples import make_pdf
 
 WIDTH = 1752
 FILES = {"1 page": (1, (612, 792)), "1,000 pages": (1000, (612, 792)),

@@ -105,3 +105,37 @@ def test_bad_pdfs_show_a_notice_in_place_and_the_rest_of_the_entry(tmp_path: Pat
     assert all(f"Before {n}." in text for n in ("truncated", "locked", "readme", "missing"))
     assert "The end." in text
     assert sum("PDF not shown" in p for p in problems) == 3
+
+
+def test_an_exported_page_is_a_png_inside_the_html(tmp_path: Path) -> None:
+    """File › Export as HTML: the embedded page is drawn into the file (a PNG data: URI,
+    read back here as a PNG), nothing refers outside it; a bad PDF keeps its notice."""
+    import base64
+    import struct
+    import zlib
+
+    from anthology.vault.render.standalone import standalone_html
+
+    root = write_vault(
+        tmp_path / "vault", {"Note.md": "![[doc.pdf#page=2]]\n\n![[locked.pdf]]\n\nAfter.\n"}
+    )
+    make_pdf(root / "doc.pdf", pages=2)
+    encrypted_pdf(root / "locked.pdf")
+    with VaultIndex.open(root, tmp_path / "index.sqlite") as index:
+        clear_render_cache()
+        entry = index.entry("Note")
+        assert entry is not None
+        page = standalone_html(render_entry(entry, index, vault_root=root), title="Note",
+                               vault_root=root)  # fmt: skip
+    assert "pdf:" not in page and "vault:" not in page
+    assert "this PDF is password-protected" in page and "After." in page
+    (uri,) = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
+    png = base64.b64decode(uri)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    assert (width, height) == (1520, 1967)
+    idat = png.index(b"IDAT")
+    (length,) = struct.unpack(">I", png[idat - 4 : idat])
+    rows = zlib.decompress(png[idat + 4 : idat + 4 + length])
+    assert len(rows) == height * (1 + 3 * width)
+    assert rows[1:4] == b"\xff\xff\xff"  # the paper's first pixel: white

@@ -24,7 +24,9 @@ import ctypes
 import io
 import math
 import os
+import struct
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -305,3 +307,27 @@ def render_page(
         size = doc.page_size(index)
         return doc.render(index, width_px / max(1.0, size[0]), max_pixels=max_pixels,
                           check=check)  # fmt: skip
+
+
+def png_bytes(page: PageImage) -> bytes:
+    """A drawn page as a PNG file (RGB; the paper is opaque): for an export, Qt-free."""
+    rows = bytearray()
+    rgba = memoryview(page.rgba)
+    stride = page.width * 4
+    for y in range(page.height):
+        row = rgba[y * stride : (y + 1) * stride]
+        rgb = bytearray(page.width * 3)
+        rgb[0::3], rgb[1::3], rgb[2::3] = row[0::4], row[1::4], row[2::4]
+        rows += b"\0" + rgb  # filter type 0 for every row
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", page.width, page.height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(bytes(rows), 6))
+        + chunk(b"IEND", b"")
+    )

@@ -590,7 +590,7 @@ class PdfView(QWidget):
         self._drawing = None
         self._pump()
 
-    def _on_drawn(self, answer: tuple[int, object]) -> None:
+    def _on_drawn(self, answer: tuple[int, int, object]) -> None:
         index, width, page = answer
         self._drawing = None
         if isinstance(page, PageImage) and index < len(self._sizes):

@@ -74,6 +74,24 @@ def _vault_picture(vault_root: Path | None, rel: str) -> str | None:
     return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
 
 
+def _pdf_page(vault_root: Path | None, src: str) -> str | None:
+    """An embedded PDF page (``pdf:`` source, see :mod:`.pdf_embed`) drawn as a PNG
+    ``data:`` URI, 1,520 px wide (a 760 px column at 2x; shown at most as wide as the
+    column), or None when it cannot be."""
+    from ..pdf import PdfError, png_bytes, render_page  # PDFium: only when a page is met
+    from .pdf_embed import parse_page_source
+
+    parsed = parse_page_source(src)
+    if vault_root is None or parsed is None:
+        return None
+    rel, page, _size, _height = parsed
+    try:
+        image = render_page(vault_root, rel, page - 1, 1520, max_pixels=4_000_000)
+    except PdfError:
+        return None
+    return f"data:image/png;base64,{base64.b64encode(png_bytes(image)).decode('ascii')}"
+
+
 def standalone_html(
     rendered: RenderedEntry,
     *,
@@ -92,6 +110,11 @@ def standalone_html(
         data = rendered.resources.get(src)
         if data is not None and src.startswith(("math:", "figure:")):
             return _inline_svg(data, attrs)
+        if src.startswith("pdf:") and (uri := _pdf_page(vault_root, src)) is not None:
+            alt = escape(unescape(attrs.get("alt", "")))
+            height = src.rpartition("&height=")[2] if "&height=" in src else ""
+            size = f"height: {int(height)}px;" if height.isdigit() else "height: auto;"
+            return f'<img src="{uri}" alt="{alt}" style="max-width: 100%; {size}" />'
         if src.startswith("vault:"):
             uri = _vault_picture(vault_root, unquote(src[len("vault:") :]))
             if uri is not None:
