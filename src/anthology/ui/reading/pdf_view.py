@@ -85,11 +85,10 @@ def _open(state: TaskState, root: Path, rel: str, opened: list[PdfFile]) -> obje
         doc.close()
         state.check()
     try:
-        doc.page_size(0)
+        return doc, doc.page_size(0)
     except PdfError as exc:
         doc.close()
         return exc
-    return doc
 
 
 def _read_sizes(_state: TaskState, doc: PdfFile, start: int, stop: int) -> tuple[int, object]:
@@ -411,15 +410,15 @@ class PdfView(QWidget):
         self.drawn_pages = 0
 
     def _on_opened(self, result: object) -> None:
-        if isinstance(result, PdfError) or not isinstance(result, PdfFile):
+        if not isinstance(result, tuple):
             self._problem = str(result)
             self._count.setText("")
             self._pending_page = None
             self._pages.viewport().update()
             return
-        self._doc = result
-        pages = result.pages
-        self._sizes = [result.page_size(0)] * pages  # the rest read after the first draw
+        self._doc, first = result
+        pages = self._doc.pages
+        self._sizes = [first] * pages  # the rest read once the pages in view are drawn
         self._sized = 1
         self._page_box.blockSignals(True)
         self._page_box.setRange(1, max(1, pages))
