@@ -89,6 +89,35 @@ def test_an_embedded_page_is_drawn_off_the_gui_thread_into_its_place(
         assert pane.document().resource(1, QUrl(key)) == page  # what the pane paints
 
 
+def test_pages_of_an_entry_left_are_not_drawn_and_height_is_kept(
+    qtbot, vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five pages embedded, the entry left at once for another: the pages still queued
+    are not drawn (the new entry's page is); ``#height=200`` is the page's height."""
+    five = "\n\n".join(f"![[Annual report 📄.pdf#page={n}]]" for n in range(1, 6))
+    (vault / "Reading" / "Five.md").write_text(f"# Five\n\n{five}\n", encoding="utf-8")
+    (vault / "Reading" / "Short.md").write_text(
+        "# Short\n\n![[Annual report 📄.pdf#page=9&height=200]]\n", encoding="utf-8"
+    )
+    threads = drawn_on_workers(monkeypatch)
+    with VaultIndex.open(vault, tmp_path / "index.sqlite") as index:
+        pane = EntryPane()
+        qtbot.addWidget(pane)
+        pane.resize(900, 4000)  # all five in view: all five asked for
+        pane.show()
+        pane.set_vault(index, vault)
+        pane.show_entry(index.entry("Reading/Five"))
+        qtbot.waitUntil(lambda: sum(k.startswith("pdf:") for k in pane._images) == 5)
+        pane.show_entry(index.entry("Reading/Short"))
+        qtbot.waitUntil(lambda: any(k.startswith("pdf:") for k in pane._images), timeout=5000)
+        (key,) = [k for k in pane._images if k.startswith("pdf:")]
+        qtbot.waitUntil(lambda: not is_pending(pane._images[key]), timeout=10000)
+        qtbot.waitUntil(lambda: not pane._pdf_pages.busy, timeout=10000)
+        assert len(threads) <= 2  # the one under way when the entry was left, and page 9
+        page = pane._images[key]
+        assert round(page.height() / page.devicePixelRatio()) == 200
+
+
 def wait_open(qtbot, view: PdfView) -> None:
     qtbot.waitUntil(lambda: view.pages > 0 or view.problem is not None, timeout=10000)
     qtbot.waitUntil(lambda: not view.loading, timeout=10000)
