@@ -339,12 +339,15 @@ def test_show_in_folder_opens_the_folder_never_the_file(attachment_pane) -> None
 
 
 def test_documents_and_media_open_directly(attachment_pane) -> None:
+    """Without a question: a picture with the system, a PDF in the app's viewer tab."""
     pane, opened, asked, _root = attachment_pane
     links = hrefs_in(pane)
+    in_tabs: list[tuple[str, str, bool]] = []
+    pane.documentRequested.connect(lambda *request: in_tabs.append(request))
     pane.anchorClicked.emit(QUrl(links["the PDF"]))
     pane.anchorClicked.emit(QUrl(links["figure"]))
-    assert asked == []
-    assert [Path(QUrl(u).toLocalFile()).name for u in opened] == ["paper.pdf", "fig.png"]
+    assert asked == [] and in_tabs == [("pdf", "paper.pdf", False)]
+    assert [Path(QUrl(u).toLocalFile()).name for u in opened] == ["fig.png"]
 
 
 def test_only_web_and_mail_urls_reach_the_browser(attachment_pane) -> None:

@@ -14,9 +14,9 @@ from anthology.vault.render import clear_render_cache, embeds, render_entry
 from sample_vault import write_vault
 
 NOTES = {
-    "Talk.md": "# Talk\n\n![[media/talk.mp3#t=30|Keynote]]\n\n![[paper.pdf]]\n",
+    "Talk.md": "# Talk\n\n![[media/talk.mp3#t=30|Keynote]]\n\n![[board.canvas]]\n",
     "media/talk.mp3": "not really sound",
-    "paper.pdf": "%PDF-1.4 not really a PDF",
+    "board.canvas": "{}",
 }
 
 
@@ -43,4 +43,4 @@ def test_an_embedded_file_goes_to_the_renderer_of_its_extension(
     assert seen == [("media/talk.mp3", "Keynote", "t=30")]
     assert "▶ drawn in place" in html
     # a kind with no renderer is still a link to the file
-    assert "vault:paper.pdf" in hrefs(html) and "▤ paper.pdf" in html
+    assert "vault:board.canvas" in hrefs(html) and "▤ board.canvas" in html

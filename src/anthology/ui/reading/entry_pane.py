@@ -74,6 +74,7 @@ from anthology.ui.reading.document import (
     register,
 )
 from anthology.ui.reading.paper import paper_copy
+from anthology.ui.reading.pdf_pages import PdfPictures
 from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg_picture, vault_file
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.attachments import describe, open_policy
@@ -244,6 +245,9 @@ class EntryPane(QTextBrowser):
         self._pending_scroll: tuple[int, str | None] | None = None  # (position, heading)
         self._renders = TaskRunner(self)  # the long entry being opened (one at a time)
         self._renders.done.connect(self._on_rendered)
+        # embedded PDF pages (pdf: pictures): blank at once, drawn by a worker, swapped in
+        self._pdf_pages = PdfPictures(self)
+        self._pdf_pages.drawn.connect(self._on_pdf_page)
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.highlighted.connect(self._on_highlighted)
         self._apply_theme_palette()
@@ -413,6 +417,7 @@ class EntryPane(QTextBrowser):
         with ``resolver`` itself (one that is safe to share, e.g. a vault read from disk)."""
         self._renders.cancel()
         self._prefetches.cancel()
+        self._pdf_pages.cancel()
         self._resolver = resolver
         self._reader = reader
         self._vault_root = Path(vault_root).resolve()
@@ -517,6 +522,7 @@ class EntryPane(QTextBrowser):
         if page is self._pages.prefetched:  # the page of the link pointed at: kept now
             self._keep(page)
         self._swap_in(page.doc)
+        self._pdf_pages.refill(self._images)  # its PDF pages to draw, and no others
         bar.setValue(min(position, bar.maximum()))
         self.renderFinished.emit(entry.id)
 
@@ -775,8 +781,8 @@ class EntryPane(QTextBrowser):
         elif scheme == "folder":
             self.folderActivated.emit(path)
         elif scheme == "vault":
-            if (kind := kind_for_file(path)) is not None:
-                self.documentRequested.emit(kind.name, path, False)
+            if (kind := kind_for_file(path)) is not None:  # "doc.pdf#page=3" keeps its page
+                self.documentRequested.emit(kind.name, path + (f"#{frag}" if frag else ""), False)
             else:
                 self.open_attachment(path)
         elif scheme == "fold":
@@ -820,9 +826,11 @@ class EntryPane(QTextBrowser):
         if link is None:
             super().mouseReleaseEvent(event)
         elif link[0].startswith("vault:"):
-            kind = kind_for_file(link[0][len("vault:") :])
-            if kind is not None:
-                self.documentRequested.emit(kind.name, link[0][len("vault:") :], True)
+            rel = link[0][len("vault:") :]
+            if (kind := kind_for_file(rel)) is not None:
+                self.documentRequested.emit(
+                    kind.name, rel + (f"#{link[1]}" if link[1] else ""), True
+                )
         else:
             self.entryLinkActivatedNewTab.emit(*link)
 
@@ -906,10 +914,20 @@ class EntryPane(QTextBrowser):
                 )
         elif scheme == "vault":
             image = load_vault_image(self._vault_root, path, self._text_width(), dpr)
+        elif scheme == "pdf":  # a page of an embedded PDF: blank now, drawn by a worker
+            image = self._pdf_pages.picture(key, self._vault_root, self._text_width() - 48, dpr)
         if image is None or image.isNull():
             image = placeholder(self._theme, self.font(), scheme == "vault")
         self._images[key] = image
         return image
+
+    def _on_pdf_page(self, key: str, image: QImage) -> None:
+        """A PDF page drawn: shown where its blank stood (the same size: no new layout)."""
+        if key not in self._images:
+            return  # of a page not shown now (drawn again should it be shown)
+        self._images[key] = image
+        self.document().addResource(QTextDocument.ResourceType.ImageResource, QUrl(key), image)
+        self.viewport().update()
 
     # ------------------------------------------------------------------ looks
     def _apply_theme_palette(self) -> None:

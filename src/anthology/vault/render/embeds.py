@@ -21,6 +21,7 @@ from .context import (
     RenderContext,
 )
 from .media_card import MEDIA_EXTENSIONS, media_card
+from .pdf_embed import pdf_embed_html
 from .urls import attachment_src, escapes_vault, image_html, other_file_src
 
 # An embedded file that is neither a picture nor a note, by its extension (lower case):
@@ -46,6 +47,9 @@ def markdown_embed_html(ctx: RenderContext, raw: str, alt: str) -> str | None:
         return ctx.notice(f"⊘ Refused: “{escape(parts[0])}” lies outside the vault", error=True)
     frag = raw.partition("#")[2].strip() or None
     return draw(ctx, parts[0], alt or None, frag)
+
+
+ATTACHMENT_EMBEDS["pdf"] = pdf_embed_html  # a page of the PDF, drawn by the pane
 
 
 def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, bool]:

@@ -28,9 +28,9 @@ from .svg_safety import UnsafeSvg, sanitise_svg
 MAX_EMBED_BYTES = 20 * 1024 * 1024  # a picture bigger than this is named, not embedded
 _IMG_RE = re.compile(r"<img\b[^>]*>", re.I)
 _ATTR_RE = re.compile(r'([\w-]+)="([^"]*)"')
-_APP_LINK_RE = re.compile(
-    r'<a\b([^>]*?)href="(?:entry|tag|demo|fold|unresolved|vault):[^"]*"([^>]*)>', re.I
-)
+# every link but the web's (and the page's own #anchors) is the app's: entry:, tag:,
+# folder:, copy:, vault:… — plain text in an export
+_APP_LINK_RE = re.compile(r'<a\b([^>]*?)href="(?!https?:|mailto:|#)[^"]*"([^>]*)>', re.I)
 _XML_DECL_RE = re.compile(rb"^\s*<\?xml[^>]*\?>\s*(<!DOCTYPE[^>]*>\s*)?")
 _SVG_OPEN_RE = re.compile(r"<svg\b", re.I)
 _PICTURE_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg"}
@@ -124,6 +124,24 @@ def without_controls(html: str) -> str:
     return html
 
 
+def _pdf_page(vault_root: Path | None, src: str) -> str | None:
+    """An embedded PDF page (``pdf:`` source, see :mod:`.pdf_embed`) drawn as a PNG
+    ``data:`` URI, 1,520 px wide (a 760 px column at 2x; shown at most as wide as the
+    column), or None when it cannot be."""
+    from ..pdf import PdfError, png_bytes, render_page  # PDFium: only when a page is met
+    from .pdf_embed import parse_page_source
+
+    parsed = parse_page_source(src)
+    if vault_root is None or parsed is None:
+        return None
+    rel, page, _size, _height = parsed
+    try:
+        image = render_page(vault_root, rel, page - 1, 1520, max_pixels=4_000_000)
+    except PdfError:
+        return None
+    return f"data:image/png;base64,{base64.b64encode(png_bytes(image)).decode('ascii')}"
+
+
 def standalone_html(
     rendered: RenderedEntry,
     *,
@@ -143,6 +161,11 @@ def standalone_html(
         uri: str | None = None
         if data is not None and src.startswith(("math:", "figure:")):
             return _inline_svg(data, attrs)  # ours, typeset: inline, sized as on screen
+        if src.startswith("pdf:") and (page := _pdf_page(vault_root, src)) is not None:
+            alt = escape(unescape(attrs.get("alt", "")))
+            height = src.rpartition("&height=")[2] if "&height=" in src else ""
+            size = f"height: {int(height)}px;" if height.isdigit() else "height: auto;"
+            return f'<img src="{page}" alt="{alt}" style="max-width: 100%; {size}" />'
         if data is not None:
             uri = _picture_uri(data)
         elif src.startswith("vault:"):
