@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
-from PySide6.QtCore import QByteArray, QPoint, Qt, QThread, QTimer, QUrl, Signal
+from PySide6.QtCore import QByteArray, QPoint, QPointF, Qt, QThread, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QCursor,
     QDesktopServices,
@@ -56,6 +56,16 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QTextBrowser, QToolTip,
 from anthology.session.pages import PAGE_CACHE_SIZE, KeptPages, Page, PageLook, heading_key
 from anthology.tasks import Cancelled, TaskState
 from anthology.ui.common.task_runner import TaskRunner
+from anthology.ui.reading.diagram_images import (
+    DiagramDrawer,
+    diagram_image,
+    drawing_placeholder,
+    link_in,
+    outcome_of,
+    picture_at,
+    picture_positions,
+    replace_pictures,
+)
 from anthology.ui.reading.document import (
     ENTRY,
     DocumentKind,
@@ -67,7 +77,14 @@ from anthology.ui.reading.paper import paper_copy
 from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg_picture, vault_file
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.attachments import describe, open_policy
-from anthology.vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
+from anthology.vault.render import (
+    RenderedEntry,
+    find_heading,
+    highlight,
+    mathtex,
+    mermaid,
+    render_entry,
+)
 from anthology.vault.render.entry import cached_render, pending_html, render_size
 from anthology.vault.render.reading import ReadingStyle, restyle
 from anthology.vault.render.safe_text import html_text
@@ -225,6 +242,10 @@ class EntryPane(QTextBrowser):
         self._pending_scroll: tuple[int, str | None] | None = None  # (position, heading)
         self._renders = TaskRunner(self)  # the long entry being opened (one at a time)
         self._renders.done.connect(self._on_rendered)
+        # the page's Mermaid diagrams, drawn off the GUI thread and swapped in as they come
+        self._diagrams = DiagramDrawer(self)
+        self._diagrams.arrived.connect(self._on_diagram)
+        self._over_diagram_link = False
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.highlighted.connect(self._on_highlighted)
         self._apply_theme_palette()
@@ -285,6 +306,7 @@ class EntryPane(QTextBrowser):
         """The page as shown, for paper (see :func:`~anthology.ui.reading.paper.paper_copy`)."""
         if self._rendered is None:
             return None
+        self._draw_diagrams_now()
         return paper_copy(self.document(), self._images, self)
 
     def export_html(self) -> str | None:
@@ -359,7 +381,9 @@ class EntryPane(QTextBrowser):
                                         self.line_width):  # fmt: skip
             return
         self.reading_style, self.readable_width, self.line_width = style, readable, width
-        self._images = {k: v for k, v in self._images.items() if not k.startswith("figure:")}
+        self._images = {
+            k: v for k, v in self._images.items() if not k.startswith(("figure:", "mermaid:"))
+        }
         self._drop_pages()
         if self._entry is not None and self._rendered is not None:
             bar = self.verticalScrollBar()
@@ -377,6 +401,8 @@ class EntryPane(QTextBrowser):
         position = bar.value() if keep else 0
         self._token += 1
         self._cancel_prefetch()  # the link pointed at is the one followed, or gone
+        if self._entry is None or self._entry.id != entry.id:
+            self._diagrams.cancel()  # a diagram of the entry left is drawn no more
         resolver, theme, root = self._resolver, self._theme, self._vault_root
         folds = frozenset(self._folds.get(entry.id, ()))
         rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
@@ -421,6 +447,7 @@ class EntryPane(QTextBrowser):
         if page is self._pages.prefetched:  # the page of the link pointed at: kept now
             self._keep(page)
         self._swap_in(page.doc)
+        self._ask_diagrams(rendered)
         bar.setValue(min(position, bar.maximum()))
         self.renderFinished.emit(entry.id)
 
@@ -599,6 +626,7 @@ class EntryPane(QTextBrowser):
     def clear_entry(self) -> None:
         self._token += 1
         self._renders.cancel()
+        self._diagrams.cancel()
         self._pending_scroll = None
         self._entry = self._rendered = None
         self.clear()
@@ -641,6 +669,111 @@ class EntryPane(QTextBrowser):
                 nth -= 1
             block = block.next()
         return False
+
+    # ------------------------------------------------------------------ diagrams
+    def _ask_diagrams(self, rendered: RenderedEntry) -> None:
+        """The page's Mermaid diagrams: those drawn before are put in at once, the rest
+        are drawn off the GUI thread (:meth:`_on_diagram` puts each in as it comes)."""
+        for key, diagram in mermaid.diagrams_of(rendered.resources).items():
+            outcome = mermaid.cached(diagram)
+            if outcome is None:
+                self._diagrams.want(key, diagram)
+            else:
+                self._place_diagram(key, diagram, outcome)
+
+    def _on_diagram(self, key: str, outcome: object) -> None:
+        rendered = self._rendered
+        if rendered is None or key not in rendered.resources:
+            return  # a diagram of a page no longer shown: it is in the cache for a revisit
+        diagram = mermaid.Diagram.from_bytes(rendered.resources[key])
+        if diagram is not None and isinstance(outcome, mermaid.Drawn | mermaid.Failed):
+            self._place_diagram(key, diagram, outcome)
+
+    def _place_diagram(self, key: str, diagram: mermaid.Diagram, outcome: mermaid.Outcome) -> None:
+        """Put a drawn diagram where its placeholder is (laying out only its blocks), or
+        the diagram's source and why it could not be drawn."""
+        doc = self.document()
+        if isinstance(outcome, mermaid.Failed):
+            html_ = mermaid.failure_html(palette(self._theme), diagram.source, outcome.reason)
+            replace_pictures(doc, key, html_)
+            return
+        if key in self._images:
+            return  # drawn when the page was laid out
+        image = diagram_image(outcome, self._text_width(), max(2.0, self.devicePixelRatioF()))
+        if image is None:
+            return
+        self._images[key] = image
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(key), image)
+        for at in picture_positions(doc, key):
+            doc.markContentsDirty(at, 1)
+
+    def _draw_diagrams_now(self) -> None:
+        """For paper (an export the reader asked for, or a script's): the diagrams not
+        drawn yet, drawn now, each at most :data:`~anthology.vault.render.mermaid.DRAW_TIMEOUT`."""
+        if self._rendered is None:
+            return
+        for key, diagram in mermaid.diagrams_of(self._rendered.resources).items():
+            self._place_diagram(key, diagram, mermaid.draw(diagram))
+
+    @property
+    def drawing_diagrams(self) -> bool:
+        """Diagrams of the page are being drawn (or waiting to be)."""
+        return self._diagrams.busy
+
+    def _diagram_link(self, pos: QPoint) -> mermaid.NodeLink | None:
+        """The linked node (``class X internal-link``) of a diagram under ``pos``."""
+        if self._rendered is None or not any(
+            k.startswith(mermaid.SCHEME) for k in self._rendered.resources
+        ):
+            return None
+        point = QPointF(pos.x() + self.horizontalScrollBar().value(),
+                        pos.y() + self.verticalScrollBar().value())  # fmt: skip
+        hit = picture_at(self.document(), point)
+        if hit is None or not hit[0].startswith(mermaid.SCHEME):
+            return None
+        _diagram, outcome = outcome_of(self._rendered.resources, hit[0])
+        return link_in(outcome, hit[1]) if isinstance(outcome, mermaid.Drawn) else None
+
+    def _diagram_target(self, link: mermaid.NodeLink) -> tuple[str | None, str, str]:
+        """(entry id or None when unresolved, heading, the name written) of a node link."""
+        name, _sep, heading = link.target.partition("#")
+        name = name.strip()
+        ref = None
+        if self._resolver is not None and self._entry is not None and name:
+            try:
+                ref = self._resolver.resolve(name, self._entry.path)
+            except Exception:  # a failed look-up: the node is shown as unresolved
+                ref = None
+        return (ref.id if ref is not None else None), heading.strip(), name
+
+    def _follow_diagram_link(self, link: mermaid.NodeLink, new_tab: bool) -> None:
+        ident, heading, name = self._diagram_target(link)
+        if ident is None:
+            self.unresolvedLinkActivated.emit(name)
+        elif new_tab:
+            self.entryLinkActivatedNewTab.emit(ident, heading)
+        else:
+            self.entryLinkActivated.emit(ident, heading)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        super().mouseMoveEvent(event)
+        link = self._diagram_link(event.position().toPoint())
+        if link is not None:
+            self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
+            ident, heading, _name = self._diagram_target(link)
+            if ident is not None and self._hovered_link != (ident, heading):
+                self._hovered_link = (ident, heading)
+                ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+                self.point_at(ident)
+                self.linkHovered.emit(ident, heading, ctrl)
+            self._over_diagram_link = True
+        elif self._over_diagram_link:
+            self._over_diagram_link = False
+            self.viewport().unsetCursor()
+            if self._hovered_link is not None:
+                self._hovered_link = None
+                self.point_at("")
+                self.linkLeft.emit()
 
     # ------------------------------------------------------------------ links
     def toggle_fold(self, number: str) -> None:
@@ -713,6 +846,14 @@ class EntryPane(QTextBrowser):
             super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        button = event.button()
+        if (
+            button in (Qt.MouseButton.LeftButton, Qt.MouseButton.MiddleButton)
+            and (node := self._diagram_link(event.position().toPoint())) is not None
+        ):
+            ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+            self._follow_diagram_link(node, button == Qt.MouseButton.MiddleButton or ctrl)
+            return
         link = self._new_tab_link(event)
         if link is None:
             super().mouseReleaseEvent(event)
@@ -784,6 +925,11 @@ class EntryPane(QTextBrowser):
                 )
         elif scheme == "vault":
             image = load_vault_image(self._vault_root, path, self._text_width(), dpr)
+        elif scheme == "mermaid" and self._rendered is not None:
+            _diagram, outcome = outcome_of(self._rendered.resources, key)
+            if not isinstance(outcome, mermaid.Drawn):  # coming (or failed: see _ask_diagrams)
+                return drawing_placeholder(self._theme, self.font(), dpr)  # not kept
+            image = diagram_image(outcome, self._text_width(), dpr)
         if image is None or image.isNull():
             image = placeholder(self._theme, self.font(), scheme == "vault")
         self._images[key] = image
@@ -822,7 +968,7 @@ class EntryPane(QTextBrowser):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._apply_margins()
-        if any(k.startswith("figure:") for k in self._images):
+        if any(k.startswith(("figure:", "mermaid:")) for k in self._images):
             self._refit_timer.start()  # the page fits the new width once they are redrawn
         else:
             self._page_fits_now()
@@ -834,13 +980,23 @@ class EntryPane(QTextBrowser):
         if self._rendered is None:
             return
         changed = False
-        for key in [k for k in self._images if k.startswith("figure:")]:
+        for key in [k for k in self._images if k.startswith(("figure:", "mermaid:"))]:
             data = self._rendered.resources.get(key)
             old = self._images[key]
             dpr = max(2.0, self.devicePixelRatioF())
-            image = (
-                svg_picture(data, self._text_width(), dpr, trusted=True, fit=True) if data else None
-            )
+            if key.startswith("mermaid:"):
+                _diagram, drawn = outcome_of(self._rendered.resources, key)
+                image = (
+                    diagram_image(drawn, self._text_width(), dpr)
+                    if isinstance(drawn, mermaid.Drawn)
+                    else None
+                )
+            else:
+                image = (
+                    svg_picture(data, self._text_width(), dpr, trusted=True, fit=True)
+                    if data
+                    else None
+                )
             if image is None or image.size() == old.size():
                 continue
             self._images[key] = image

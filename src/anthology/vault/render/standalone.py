@@ -19,9 +19,11 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ..files import open_regular
+from . import mermaid
 from .entry import RenderedEntry
 from .reading import ReadingStyle, restyle
 from .svg_safety import UnsafeSvg, sanitise_svg
+from .theme import palette
 
 MAX_EMBED_BYTES = 20 * 1024 * 1024  # a picture bigger than this is named, not embedded
 _IMG_RE = re.compile(r"<img\b[^>]*>", re.I)
@@ -74,6 +76,22 @@ def _vault_picture(vault_root: Path | None, rel: str) -> str | None:
     return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
 
 
+def _diagram(data: bytes, theme: str) -> str:
+    """A Mermaid diagram as the pane shows it (the PNG, at its laid-out size, shrunk to the
+    column), drawn now if it was not yet; or its source and why it cannot be drawn."""
+    diagram = mermaid.Diagram.from_bytes(data)
+    if diagram is None:
+        return ""
+    outcome = mermaid.draw(diagram)
+    if isinstance(outcome, mermaid.Failed):
+        return mermaid.failure_html(palette(theme), diagram.source, outcome.reason)
+    uri = "data:image/png;base64," + base64.b64encode(outcome.png).decode("ascii")
+    return (
+        f'<img src="{uri}" width="{round(outcome.width)}" height="{round(outcome.height)}" '
+        f'alt="Mermaid diagram" style="max-width: 100%; height: auto;" />'
+    )
+
+
 def standalone_html(
     rendered: RenderedEntry,
     *,
@@ -92,6 +110,8 @@ def standalone_html(
         data = rendered.resources.get(src)
         if data is not None and src.startswith(("math:", "figure:")):
             return _inline_svg(data, attrs)
+        if data is not None and src.startswith(mermaid.SCHEME):
+            return _diagram(data, rendered.theme)
         if src.startswith("vault:"):
             uri = _vault_picture(vault_root, unquote(src[len("vault:") :]))
             if uri is not None:

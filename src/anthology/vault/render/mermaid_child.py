@@ -1,0 +1,90 @@
+"""The process that draws Mermaid diagrams with ``mmdr`` (native code) for
+:mod:`anthology.vault.render.mermaid`.
+
+Run as ``python -I mermaid_child.py`` (isolated: no script folder, no user site): it
+imports nothing of Anthology, only ``mmdr`` and the standard library. Requests come on
+stdin, one JSON object a line (``{"source", "scale", "max_side", "max_pixels"}``); each gets
+one JSON line on stdout: ``{"ok": true, "png": base64, "svg", "width", "height"}`` (the
+diagram's own size in CSS px) or ``{"ok": false, "error": "…"}``. A diagram the renderer
+never finishes is the parent's to stop: it kills this process (a thread running native
+code cannot be stopped).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+import sys
+
+_VIEWBOX_RE = re.compile(r'viewBox="\s*([-\d.e]+)[\s,]+([-\d.e]+)[\s,]+([\d.e]+)[\s,]+([\d.e]+)')
+# Nothing outside the picture is drawn: merman drops label images' hrefs itself; this keeps
+# a later version's from reaching the rasteriser (which could read a file by its path).
+_HREF_RE = re.compile(r'\s(?:xlink:)?href\s*=\s*("(?!#)[^"]*"|\'(?!#)[^\']*\')', re.I)
+_URL_RE = re.compile(r"url\(\s*(?!['\"]?#)[^)]*\)", re.I)
+_IMPORT_RE = re.compile(r"@import[^;]*;?", re.I)
+MEMORY_LIMIT = 2 * 1024**3  # bytes of address space: a runaway layout fails, the app goes on
+
+
+def _limit_memory() -> None:
+    try:
+        import resource  # POSIX only
+
+        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = MEMORY_LIMIT if hard == resource.RLIM_INFINITY else min(MEMORY_LIMIT, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def draw(request: dict) -> dict:
+    import mmdr
+    import novasvg
+
+    svg = mmdr.render(request["source"]).svg()
+    m = _VIEWBOX_RE.search(svg)
+    if not m:
+        return {"ok": False, "error": "the renderer drew no picture"}
+    width, height = float(m.group(3)), float(m.group(4))
+    if not (width > 0 and height > 0):
+        return {"ok": False, "error": "the renderer drew an empty picture"}
+    safe = _IMPORT_RE.sub("", _URL_RE.sub("none", _HREF_RE.sub("", svg)))
+    # device pixels: the asked scale, within the side and area caps (novasvg returns a
+    # null bitmap past its own limits: a 38,000 px wide tree did)
+    scale = min(
+        float(request["scale"]),
+        request["max_side"] / width,
+        request["max_side"] / height,
+        math.sqrt(request["max_pixels"] / (width * height)),
+    )
+    doc = novasvg.Document.load_from_data(safe)
+    if doc is None:
+        return {"ok": False, "error": "the renderer's picture could not be read"}
+    pixels = max(1, round(width * scale))
+    png = doc.render_to_bitmap(pixels, -1, novasvg.Color(0, 0, 0, 0)).to_png()
+    return {
+        "ok": True,
+        "png": base64.b64encode(png).decode("ascii"),
+        "svg": svg,
+        "width": width,
+        "height": height,
+    }
+
+
+def main() -> None:
+    _limit_memory()
+    out = sys.stdout
+    for line in sys.stdin:
+        try:
+            answer = draw(json.loads(line))
+        except MemoryError:
+            answer = {"ok": False, "error": "the diagram needs more memory than allowed"}
+        except Exception as exc:  # mmdr raises ValueError with its reason
+            answer = {"ok": False, "error": str(exc).strip() or type(exc).__name__}
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()
