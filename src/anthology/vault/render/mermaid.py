@@ -28,7 +28,9 @@ fractions of the picture) and the pane maps a click on the picture to them.
 
 from __future__ import annotations
 
+import atexit
 import base64
+import contextlib
 import hashlib
 import json
 import math
@@ -200,11 +202,27 @@ def theme_directive(theme: str) -> str:
 _FRONT_MATTER_RE = re.compile(r"\A\s*---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 
 
+_DIRECTIVE_RE = re.compile(r"%%\{.*?\}%%", re.S)
+_NAMES_THEME_RE = re.compile(r"""["']?\btheme\b["']?\s*:""")
+
+
+def names_a_theme(source: str) -> bool:
+    """Whether the diagram picks a theme of its own (``%%{init: {'theme': …}}%%``, or
+    ``theme:`` in its front matter's ``config``)."""
+    m = _FRONT_MATTER_RE.match(source)
+    if m and _NAMES_THEME_RE.search(m.group(0)):
+        return True
+    return any(_NAMES_THEME_RE.search(d.group(0)) for d in _DIRECTIVE_RE.finditer(source))
+
+
 def themed_source(diagram: Diagram) -> str:
     """The source with the theme's ``init`` directive before its own lines (after its
-    front matter, which Mermaid reads only at the very top): the diagram's own directives
-    come later and win."""
+    front matter, which Mermaid reads only at the very top), unless it picks a theme
+    itself: then it is drawn as written, as Obsidian draws it. Its own directives come
+    later and win over the page's colours."""
     source = diagram.source
+    if names_a_theme(source):
+        return source
     m = _FRONT_MATTER_RE.match(source)
     at = m.end() if m else 0
     return f"{source[:at]}{theme_directive(diagram.theme)}\n{source[at:]}"
@@ -408,13 +426,17 @@ class _Child:
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.answers.put(line)
+        with self.proc.stdout:
+            for line in self.proc.stdout:
+                self.answers.put(line)
         self.answers.put(None)  # the process ended
 
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait()
+        with contextlib.suppress(OSError):
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
 
 
 _child: _Child | None = None
@@ -435,6 +457,9 @@ def stop_child() -> None:
         if _child is not None:
             _child.kill()
             _child = None
+
+
+atexit.register(stop_child)  # a drawing under way at exit is not waited for
 
 
 def _ask_child(request: dict, state: TaskState | None, timeout: float) -> dict:
