@@ -13,8 +13,10 @@ reader left the entry) kills a drawing under way.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from PySide6.QtCore import QObject, QPointF, QSize, Qt, QThread, QTimer, QUrl, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QTextCursor, QTextDocument
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QTextCursor, QTextDocument, QTextLine
 
 from anthology.tasks import TaskState
 from anthology.ui.common.task_runner import TaskRunner
@@ -26,7 +28,7 @@ from anthology.vault.render.theme import palette
 def diagram_image(drawn: Drawn, column: float, dpr: float) -> QImage | None:
     """The drawn diagram at its laid-out size, never wider than ``column`` px, with
     ``dpr`` device pixels per px (scaled down smoothly from the drawing when smaller)."""
-    image = QImage.fromData(drawn.png, "PNG")
+    image = QImage.fromData(drawn.png)
     if image.isNull():
         return None
     width, _height = mermaid.display_size(drawn, column)
@@ -113,14 +115,20 @@ def picture_at(doc: QTextDocument, point: QPointF) -> tuple[str, QPointF] | None
         if not line.isValid():
             continue
         origin = layout.blockBoundingRect(block).topLeft()
-        x = line.cursorToX(rel)
-        left = origin.x() + (x[0] if isinstance(x, tuple) else x)
+        left = origin.x() + line_x(line, rel)
         # the picture stands on the line's baseline
         top = origin.y() + line.y() + line.ascent() - height
         fx, fy = (point.x() - left) / width, (point.y() - top) / height
         if 0 <= fx <= 1 and 0 <= fy <= 1:
             return name, QPointF(fx, fy)
     return None
+
+
+def line_x(line: QTextLine, rel: int) -> float:
+    """Where character ``rel`` of its block starts on ``line`` (PySide gives the x, and
+    the cursor position with it)."""
+    x = cast(Any, line.cursorToX(rel))
+    return float(x[0] if isinstance(x, tuple) else x)
 
 
 def link_in(drawn: Drawn, where: QPointF) -> NodeLink | None:
@@ -178,7 +186,7 @@ class DiagramDrawer(QObject):
         self._runner.start(_draw_all, batch)
 
     def _on_partial(self, answer: object) -> None:
-        key, outcome = answer  # type: ignore[misc]
+        key, outcome = cast(tuple[str, Outcome], answer)
         self._sent.discard(key)
         self.arrived.emit(key, outcome)
 

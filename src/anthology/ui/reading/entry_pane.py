@@ -853,6 +853,7 @@ class EntryPane(QTextBrowser):
         ):
             ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
             self._follow_diagram_link(node, button == Qt.MouseButton.MiddleButton or ctrl)
+            event.accept()
             return
         link = self._new_tab_link(event)
         if link is None:
