@@ -273,3 +273,17 @@ def test_the_page_preview_draws_the_diagrams(qtbot, index) -> None:
 def shown_image_of(browser: PreviewBrowser, key: str) -> QImage:
     image = browser.document().resource(QTextDocument.ResourceType.ImageResource, key)
     return image if isinstance(image, QImage) else QImage()
+
+
+def test_pointing_at_a_linked_node_says_where_it_leads(qtbot, pane, index) -> None:
+    show(pane, index, HELP)
+    keys = diagram_keys(pane)
+    qtbot.waitUntil(lambda: all(k in pane._images for k in keys), timeout=30_000)
+    point = node_point(pane, keys[3], 0)
+    with qtbot.waitSignal(pane.linkHovered, timeout=2000) as blocker:
+        qtbot.mouseMove(pane.viewport(), point)
+    assert blocker.args == ["Sciences/Biology", "", False]
+    assert pane.viewport().cursor().shape() == Qt.CursorShape.PointingHandCursor
+    off = picture_point(pane, keys[1], 0.5, 0.5)  # a diagram without links
+    with qtbot.waitSignal(pane.linkLeft, timeout=2000):
+        qtbot.mouseMove(pane.viewport(), off)

@@ -279,3 +279,17 @@ def test_a_block_of_100_kb_on_a_page_leaves_the_rest_shown(tmp_path: Path) -> No
     assert "Intro." in rendered.html and "only the first 99 thousand are shown" in rendered.html
     assert "N2000[A node with a long label 2000]" in rendered.html  # as text, not drawn
     assert not mermaid.diagrams_of(rendered.resources)
+
+
+def test_an_embedded_note_brings_its_diagrams(tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    (root / "Diagrams").mkdir(parents=True)
+    help_page = VAULT / "Diagrams" / "Mermaid from the help page.md"
+    (root / "Diagrams" / help_page.name).write_text(help_page.read_text(encoding="utf-8"))
+    (root / "Reading list.md").write_text("Mine:\n\n![[Mermaid from the help page]]\n\nDone.\n")
+    with load_vault(root) as v:
+        entry = v.entry("Reading list")
+        assert entry is not None
+        rendered = render_entry(entry, v, vault_root=root)
+    assert len(mermaid.diagrams_of(rendered.resources)) == 4
+    assert rendered.html.count('<img src="mermaid:') == 4 and "Done." in rendered.html

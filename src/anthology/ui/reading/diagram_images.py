@@ -153,6 +153,7 @@ class DiagramDrawer(QObject):
         self._runner = TaskRunner(self, priority=QThread.Priority.LowPriority)
         self._runner.partial.connect(self._on_partial)
         self._runner.finished.connect(self._next)
+        self._runner.error.connect(self._on_error)
         self._wanted: dict[str, Diagram] = {}  # asked for, not sent yet
         self._sent: set[str] = set()  # in the batch being drawn
         self._timer = QTimer(self)
@@ -162,7 +163,8 @@ class DiagramDrawer(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._runner.busy or bool(self._wanted)
+        """Diagrams asked for have not all come yet."""
+        return bool(self._wanted or self._sent)
 
     def want(self, key: str, diagram: Diagram) -> None:
         if key in self._sent or key in self._wanted:
@@ -184,6 +186,9 @@ class DiagramDrawer(QObject):
         self._wanted.clear()
         self._sent = {key for key, _ in batch}
         self._runner.start(_draw_all, batch)
+
+    def _on_error(self, _exc: object) -> None:
+        self._sent.clear()  # a bug in drawing: those diagrams stay placeholders
 
     def _on_partial(self, answer: object) -> None:
         key, outcome = cast(tuple[str, Outcome], answer)
