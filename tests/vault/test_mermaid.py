@@ -293,3 +293,18 @@ def test_an_embedded_note_brings_its_diagrams(tmp_path: Path) -> None:
         rendered = render_entry(entry, v, vault_root=root)
     assert len(mermaid.diagrams_of(rendered.resources)) == 4
     assert rendered.html.count('<img src="mermaid:') == 4 and "Done." in rendered.html
+
+
+def test_a_very_wide_or_tall_diagram_is_drawn_within_the_pixel_caps() -> None:
+    # mmdr's own PNG of these was a null bitmap (38,000 px wide; 26,000 px tall)
+    wide = "flowchart TD\n" + "\n".join(f"n{i // 3} --> n{i}" for i in range(1, 300))
+    tall = "flowchart TD\n" + "\n".join(f"n{i} --> n{i + 1}" for i in range(300))
+    for source in (wide, tall):
+        drawn = mermaid.draw(Diagram(source))
+        assert isinstance(drawn, Drawn)
+        width, height = (int.from_bytes(drawn.png[16 + 4 * k : 20 + 4 * k], "big") for k in (0, 1))
+        assert width <= mermaid.MAX_WIDTH and height <= mermaid.MAX_HEIGHT
+        assert width * height <= mermaid.MAX_PIXELS
+        scale = mermaid.png_scale(drawn)
+        assert abs(width - drawn.width * scale) <= 1  # what the pane takes it for
+    assert mermaid.png_scale(mermaid.draw(Diagram(tall))) > 1  # still sharp, tall as it is

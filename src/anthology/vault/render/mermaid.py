@@ -59,7 +59,10 @@ MAX_SOURCE_CHARS = 50_000
 MAX_DIAGRAMS = 50  # drawn per render (the entry and its embeds); the rest as source
 DRAW_TIMEOUT = 10.0  # seconds one diagram may take in the renderer
 SCALE = 2.0  # device pixels per CSS px: crisp on high-DPI screens, as the pane's pictures
-MAX_SIDE = 8192  # device pixels a side, at most
+# device pixels, at most: as wide as a wide pane's column shows it at SCALE (a wider diagram
+# is shrunk to the column), as tall as a 300-node chain (26,000 px) at about 1.2
+MAX_WIDTH = 4800
+MAX_HEIGHT = 32_000
 MAX_PIXELS = 16_000_000  # device pixels a picture, at most (64 MB of RGBA)
 MEMORY_ITEMS = 256
 _CHILD = Path(__file__).with_name("mermaid_child.py")
@@ -521,7 +524,8 @@ def draw(
     request = {
         "source": themed_source(diagram),
         "scale": SCALE,
-        "max_side": MAX_SIDE,
+        "max_width": MAX_WIDTH,
+        "max_height": MAX_HEIGHT,
         "max_pixels": MAX_PIXELS,
     }
     answer = _ask_child(request, state, timeout)
@@ -626,7 +630,7 @@ def png_scale(drawn: Drawn) -> float:
     """Device pixels per CSS px of ``drawn.png``: :data:`SCALE`, or less for a huge one."""
     return min(
         SCALE,
-        MAX_SIDE / max(drawn.width, 1e-9),
-        MAX_SIDE / max(drawn.height, 1e-9),
+        MAX_WIDTH / max(drawn.width, 1e-9),
+        MAX_HEIGHT / max(drawn.height, 1e-9),
         math.sqrt(MAX_PIXELS / max(drawn.width * drawn.height, 1e-9)),
     )

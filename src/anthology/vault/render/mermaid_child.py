@@ -3,7 +3,8 @@
 
 Run as ``python -I mermaid_child.py`` (isolated: no script folder, no user site): it
 imports nothing of Anthology, only ``mmdr`` and the standard library. Requests come on
-stdin, one JSON object a line (``{"source", "scale", "max_side", "max_pixels"}``); each gets
+stdin, one JSON object a line (``{"source", "scale", "max_width", "max_height",
+"max_pixels"}``); each gets
 one JSON line on stdout: ``{"ok": true, "png": base64, "svg", "width", "height"}`` (the
 diagram's own size in CSS px) or ``{"ok": false, "error": "…"}``. A diagram the renderer
 never finishes is the parent's to stop: it kills this process (a thread running native
@@ -75,8 +76,8 @@ def draw(request: dict) -> dict:
     # null bitmap past its own limits: a 38,000 px wide tree did)
     scale = min(
         float(request["scale"]),
-        request["max_side"] / width,
-        request["max_side"] / height,
+        request["max_width"] / width,
+        request["max_height"] / height,
         math.sqrt(request["max_pixels"] / (width * height)),
     )
     doc = novasvg.Document.load_from_data(safe)
