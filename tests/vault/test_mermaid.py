@@ -308,3 +308,19 @@ def test_a_very_wide_or_tall_diagram_is_drawn_within_the_pixel_caps() -> None:
         scale = mermaid.png_scale(drawn)
         assert abs(width - drawn.width * scale) <= 1  # what the pane takes it for
     assert mermaid.png_scale(mermaid.draw(Diagram(tall))) > 1  # still sharp, tall as it is
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_a_picture_named_in_a_diagram_is_never_read(tmp_path: Path) -> None:
+    """A node's image (``@{ img: … }``, an ``<img>`` label) names a FIFO outside any vault:
+    reading it would block the renderer until the timeout; it is never opened."""
+    fifo = tmp_path / "outside.png"
+    os.mkfifo(fifo)
+    source = (
+        "flowchart TD\n"
+        f'A@{{ img: "{fifo}", label: "I", pos: "t", w: 60, h: 60 }}\n'
+        f"B[\"<img src='{fifo}' width='40' />\"]\n"
+        f"C[\"<img src='file://{fifo}' />\"] --> A\n"
+    )
+    outcome = mermaid.draw(Diagram(source), timeout=30)
+    assert isinstance(outcome, Drawn)  # not a timeout: the FIFO was never opened
