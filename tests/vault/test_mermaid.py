@@ -324,3 +324,17 @@ def test_a_picture_named_in_a_diagram_is_never_read(tmp_path: Path) -> None:
     )
     outcome = mermaid.draw(Diagram(source), timeout=30)
     assert isinstance(outcome, Drawn)  # not a timeout: the FIFO was never opened
+
+
+def test_a_linked_nodes_text_is_in_the_link_colour() -> None:
+    source = blocks(VAULT / "Diagrams" / "Mermaid from the help page.md")[3]
+    assert mermaid.diagram_kind(source) == "graph"
+    assert mermaid.diagram_kind("---\ntitle: x\n---\n%%{init: {}}%%\n%% hi\npie title P") == "pie"
+    for theme_name in ("light", "dark"):
+        drawn = mermaid.draw(Diagram(source, theme_name))
+        assert isinstance(drawn, Drawn)
+        link = theme(theme_name).entry.link.lower()
+        assert f"internal-link tspan{{fill:{link}" in drawn.svg.lower()
+    # not for other kinds, where a classDef line would not parse
+    seq = "sequenceDiagram\nA->>B: internal-link"
+    assert "classDef" not in mermaid.themed_source(Diagram(seq))

@@ -712,7 +712,10 @@ class EntryPane(QTextBrowser):
         drawn yet, drawn now, each at most :data:`~anthology.vault.render.mermaid.DRAW_TIMEOUT`."""
         if self._rendered is None:
             return
-        for key, diagram in mermaid.diagrams_of(self._rendered.resources).items():
+        wanted = mermaid.diagrams_of(self._rendered.resources)
+        if any(mermaid.cached(d) is None for d in wanted.values()):
+            self._diagrams.cancel()  # drawn here now: the worker lets go of the renderer
+        for key, diagram in wanted.items():
             self._place_diagram(key, diagram, mermaid.draw(diagram))
 
     @property

@@ -58,6 +58,7 @@ SCHEME = "mermaid:"
 MAX_SOURCE_CHARS = 50_000
 MAX_DIAGRAMS = 50  # drawn per render (the entry and its embeds); the rest as source
 DRAW_TIMEOUT = 10.0  # seconds one diagram may take in the renderer
+STYLE = "2"  # how we draw (colours, classes): a change here draws every diagram anew
 SCALE = 2.0  # device pixels per CSS px: crisp on high-DPI screens, as the pane's pictures
 # device pixels, at most: as wide as a wide pane's column shows it at SCALE (a wider diagram
 # is shrunk to the column), as tall as a 300-node chain (26,000 px) at about 1.2
@@ -65,6 +66,7 @@ MAX_WIDTH = 4800
 MAX_HEIGHT = 32_000
 MAX_PIXELS = 16_000_000  # device pixels a picture, at most (64 MB of RGBA)
 MEMORY_ITEMS = 256
+_LINK_CLASS = "internal-link"  # Obsidian's class of a node that links to an entry
 _CHILD = Path(__file__).with_name("mermaid_child.py")
 
 
@@ -82,7 +84,13 @@ class Diagram:
         and scale is the same picture."""
         digest = hashlib.sha1(
             "\0".join(
-                (renderer_version() or "-", str(SCALE), theme_directive(self.theme), self.source)
+                (
+                    renderer_version() or "-",
+                    STYLE,
+                    str(SCALE),
+                    theme_directive(self.theme),
+                    self.source,
+                )
             ).encode("utf-8", "surrogatepass")
         ).hexdigest()[:24]
         return f"{SCHEME}{digest}"
@@ -228,7 +236,26 @@ def themed_source(diagram: Diagram) -> str:
         return source
     m = _FRONT_MATTER_RE.match(source)
     at = m.end() if m else 0
-    return f"{source[:at]}{theme_directive(diagram.theme)}\n{source[at:]}"
+    themed = f"{source[:at]}{theme_directive(diagram.theme)}\n{source[at:]}"
+    if (
+        _LINK_CLASS in source
+        and diagram_kind(source) in ("graph", "flowchart")
+        and not re.search(r"classDef\s+internal-link\b", source)
+    ):  # a linked node's text in the link colour, as Obsidian shows it
+        themed += f"\nclassDef {_LINK_CLASS} color:{palette(diagram.theme).link};"
+    return themed
+
+
+def diagram_kind(source: str) -> str:
+    """The diagram's kind, as its first line names it (``flowchart``, ``pie``…), past its
+    front matter, directives and comments; "" when there is none."""
+    m = _FRONT_MATTER_RE.match(source)
+    body = _DIRECTIVE_RE.sub("", source[m.end() if m else 0 :])
+    for line in body.splitlines():
+        line = line.strip()
+        if line and not line.startswith("%%"):
+            return re.split(r"[\s;:]", line, maxsplit=1)[0]
+    return ""
 
 
 # ---------------------------------------------------------------- reasons
@@ -250,7 +277,6 @@ def plain_reason(message: str) -> str:
 
 # ---------------------------------------------------------------- internal links
 _TRANSLATE_RE = re.compile(r"translate\(\s*([-\d.e]+)[\s,]*([-\d.e]+)?\s*\)")
-_LINK_CLASS = "internal-link"
 
 
 def _translate(el: etree.Element) -> tuple[float, float]:
