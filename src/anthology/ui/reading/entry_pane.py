@@ -21,6 +21,14 @@ is dropped). A worker never asks the window's index: it borrows the
 the GUI thread never waits on a lock a render holds and closing a vault closes nothing a
 render still reads.
 
+Mermaid diagrams (``mermaid:`` resources, :mod:`anthology.vault.render.mermaid`) are never
+drawn here: the page shows a "Drawing diagram…" box for each one not drawn before, a
+:class:`~anthology.ui.reading.diagram_images.DiagramDrawer` draws them on a worker (each in
+the drawing process, with a timeout) and each is swapped in as it comes, only its lines laid
+out again; one that cannot be drawn is replaced by its source and the reason. Leaving the
+entry cancels the drawing (the process is killed). A click on a node of class
+``internal-link`` is hit-tested on the picture against the node boxes read from its SVG.
+
 A page once laid out is kept: the pane holds the :class:`QTextDocument` of the last
 :data:`PAGE_CACHE_SIZE` pages it showed (with their pictures; the Qt-free
 :class:`~anthology.session.pages.KeptPages` says which) and swaps one back in with
