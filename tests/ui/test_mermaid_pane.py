@@ -287,3 +287,24 @@ def test_pointing_at_a_linked_node_says_where_it_leads(qtbot, pane, index) -> No
     off = picture_point(pane, keys[1], 0.5, 0.5)  # a diagram without links
     with qtbot.waitSignal(pane.linkLeft, timeout=2000):
         qtbot.mouseMove(pane.viewport(), off)
+
+
+def test_a_wide_diagram_fits_the_column_and_follows_the_pane(qtbot, pane, index) -> None:
+    show(pane, index, "Diagrams/Every kind 📊")
+    keys = diagram_keys(pane)
+    qtbot.waitUntil(lambda: all(k in pane._images for k in keys), timeout=30_000)
+    flowchart = keys[0]  # left to right: wider than the column
+    drawn = mermaid.cached(mermaid.Diagram.from_bytes(pane.rendered.resources[flowchart]))
+    assert isinstance(drawn, mermaid.Drawn) and drawn.width > pane._text_width()
+
+    def shown_width() -> float:
+        image = shown_image(pane, flowchart)
+        return image.width() / image.devicePixelRatio()
+
+    assert shown_width() == pane._text_width()
+    pane.set_reading(pane.reading_style, readable=False)  # the text as wide as the pane
+    assert shown_width() == pane._text_width()
+    pane.resize(520, 1400)
+    qtbot.waitUntil(lambda: shown_width() == pane._text_width(), timeout=5000)
+    assert shown_width() < 500
+    assert shown_image(pane, flowchart).devicePixelRatio() >= 2  # still crisp

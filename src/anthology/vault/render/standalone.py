@@ -5,9 +5,9 @@ The page is the renderer's (:class:`RenderedEntry`) at the reader's size and fam
 figures as inline ``<svg>``, Mermaid diagrams as the pane's PNG in a ``data:`` URI (drawn
 now if they were not yet: :func:`.mermaid.draw`), the vault's pictures as ``data:`` URIs
 (read as every vault file is read: inside the vault, regular files only, SVGs sanitised),
-the stylesheet in its ``<style>``. Links into the vault (``entry:``, ``tag:``…) mean nothing outside the app:
-they keep their text and lose their target. Nothing is fetched, and nothing in the file
-fetches anything. Qt-free.
+the stylesheet in its ``<style>``. Links into the vault (``entry:``, ``tag:``…) mean
+nothing outside the app: they keep their text and lose their target. Nothing is fetched,
+and nothing in the file fetches anything. Qt-free.
 """
 
 from __future__ import annotations
