@@ -338,3 +338,16 @@ def test_a_linked_nodes_text_is_in_the_link_colour() -> None:
     # not for other kinds, where a classDef line would not parse
     seq = "sequenceDiagram\nA->>B: internal-link"
     assert "classDef" not in mermaid.themed_source(Diagram(seq))
+
+
+def test_the_disk_cache_keeps_the_latest_diagrams(monkeypatch) -> None:
+    monkeypatch.setattr(mermaid, "DISK_ITEMS", 4)
+    drawn = [Diagram(f"graph TD\nA{i} --> B{i}") for i in range(6)]
+    for i, d in enumerate(drawn):
+        assert isinstance(mermaid.draw(d), Drawn)
+        meta = mermaid.cache_dir() / f"{d.key[len('mermaid:') :]}.json"
+        os.utime(meta, (1000 + i, 1000 + i))  # drawn one after the other
+    kept = sorted(p.stem for p in mermaid.cache_dir().glob("*.json"))
+    assert len(kept) <= 4 and len(list(mermaid.cache_dir().glob("*.png"))) == len(kept)
+    assert drawn[-1].key[len("mermaid:") :] in kept  # the latest stays
+    assert drawn[0].key[len("mermaid:") :] not in kept  # the oldest went

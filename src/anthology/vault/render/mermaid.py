@@ -34,6 +34,7 @@ import contextlib
 import hashlib
 import json
 import math
+import os
 import queue
 import re
 import subprocess
@@ -65,7 +66,8 @@ SCALE = 2.0  # device pixels per CSS px: crisp on high-DPI screens, as the pane'
 MAX_WIDTH = 4800
 MAX_HEIGHT = 32_000
 MAX_PIXELS = 16_000_000  # device pixels a picture, at most (64 MB of RGBA)
-MEMORY_ITEMS = 256
+MEMORY_ITEMS = 64  # drawn diagrams kept in memory (PNG and SVG: ~0.1-1 MB each)
+DISK_ITEMS = 2000  # and on disk; past it the least recently drawn quarter goes
 _LINK_CLASS = "internal-link"  # Obsidian's class of a node that links to an entry
 _CHILD = Path(__file__).with_name("mermaid_child.py")
 
@@ -416,8 +418,23 @@ def _write_disk(key: str, drawn: Drawn) -> None:
         (folder / f"{name}.svg").write_text(drawn.svg, encoding="utf-8")
         # the meta file last: a diagram is on disk once it is there
         (folder / f"{name}.json").write_text(json.dumps(meta), encoding="utf-8")
+        _prune(folder)
     except OSError:
         pass
+
+
+def _prune(folder: Path) -> None:
+    """Keep the disk cache under :data:`DISK_ITEMS` diagrams: the edits of a vault leave
+    old drawings behind. The oldest quarter goes (by when they were drawn)."""
+    metas = [e for e in os.scandir(folder) if e.name.endswith(".json")]
+    if len(metas) <= DISK_ITEMS:
+        return
+    metas.sort(key=lambda e: e.stat().st_mtime)
+    for entry in metas[: len(metas) - DISK_ITEMS * 3 // 4]:
+        stem = entry.name[: -len(".json")]
+        for suffix in (".json", ".png", ".svg"):  # the meta first: no half diagram is read
+            with contextlib.suppress(OSError):
+                (folder / f"{stem}{suffix}").unlink()
 
 
 def cached(diagram: Diagram) -> Outcome | None:
