@@ -308,3 +308,23 @@ def test_a_wide_diagram_fits_the_column_and_follows_the_pane(qtbot, pane, index)
     qtbot.waitUntil(lambda: shown_width() == pane._text_width(), timeout=5000)
     assert shown_width() < 500
     assert shown_image(pane, flowchart).devicePixelRatio() >= 2  # still crisp
+
+
+@pytest.mark.qt_log_ignore('Mouse event "MouseRelease" not accepted')
+def test_a_linked_node_naming_no_entry_is_an_unresolved_link(qtbot, pane, index) -> None:
+    (index.root / "Physics links.md").write_text(
+        "```mermaid\nflowchart LR\nP[Physics] --> B[Biology]\nclass P,B internal-link;\n```\n",
+        encoding="utf-8",
+    )
+    index.refresh()
+    show(pane, index, "Physics links")
+    keys = diagram_keys(pane)
+    qtbot.waitUntil(lambda: all(k in pane._images for k in keys), timeout=30_000)
+    with qtbot.waitSignal(pane.unresolvedLinkActivated, timeout=2000) as blocker:
+        qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton,
+                         pos=node_point(pane, keys[0], 0))  # fmt: skip
+    assert blocker.args == ["Physics"]
+    with qtbot.waitSignal(pane.entryLinkActivated, timeout=2000) as blocker:
+        qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton,
+                         pos=node_point(pane, keys[0], 1))  # fmt: skip
+    assert blocker.args == ["Sciences/Biology", ""]

@@ -253,7 +253,7 @@ class EntryPane(QTextBrowser):
         # the page's Mermaid diagrams, drawn off the GUI thread and swapped in as they come
         self._diagrams = DiagramDrawer(self)
         self._diagrams.arrived.connect(self._on_diagram)
-        self._over_diagram_link = False
+        self._over_node: mermaid.NodeLink | None = None  # the linked node under the pointer
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.highlighted.connect(self._on_highlighted)
         self._apply_theme_palette()
@@ -768,18 +768,24 @@ class EntryPane(QTextBrowser):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         super().mouseMoveEvent(event)
-        link = self._diagram_link(event.position().toPoint())
-        if link is not None:
+        node = self._diagram_link(event.position().toPoint())
+        if node is not None:
             self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
-            ident, heading, _name = self._diagram_target(link)
-            if ident is not None and self._hovered_link != (ident, heading):
+            if node == self._over_node:
+                return  # looked up when the pointer came onto it
+            self._over_node = node
+            ident, heading, _name = self._diagram_target(node)
+            if ident is not None:
                 self._hovered_link = (ident, heading)
                 ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
                 self.point_at(ident)
                 self.linkHovered.emit(ident, heading, ctrl)
-            self._over_diagram_link = True
-        elif self._over_diagram_link:
-            self._over_diagram_link = False
+            elif self._hovered_link is not None:  # onto a node naming no entry
+                self._hovered_link = None
+                self.point_at("")
+                self.linkLeft.emit()
+        elif self._over_node is not None:
+            self._over_node = None
             self.viewport().unsetCursor()
             if self._hovered_link is not None:
                 self._hovered_link = None
