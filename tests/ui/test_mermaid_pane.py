@@ -328,3 +328,16 @@ def test_a_linked_node_naming_no_entry_is_an_unresolved_link(qtbot, pane, index)
         qtbot.mouseClick(pane.viewport(), Qt.MouseButton.LeftButton,
                          pos=node_point(pane, keys[0], 1))  # fmt: skip
     assert blocker.args == ["Sciences/Biology", ""]
+
+
+def test_the_page_preview_shows_a_failure_as_source(qtbot, index) -> None:
+    entry = index.entry("Diagrams/Broken diagrams")
+    assert entry is not None
+    browser = PreviewBrowser()
+    qtbot.addWidget(browser)
+    browser.resize(480, 380)
+    browser.show_rendered(render_preview(entry, index, fragment="", theme="dark"), "", index.root)
+    browser.show()
+    qtbot.waitUntil(lambda: browser.toPlainText().count("could not be drawn") == 2, timeout=30_000)
+    text = browser.toPlainText()
+    assert "A --> --> B[[[" in text and "After the broken ones." in text

@@ -33,11 +33,12 @@ from anthology.ui.reading.diagram_images import (
     drawing_placeholder,
     outcome_of,
     picture_positions,
+    replace_pictures,
 )
 from anthology.ui.reading.vault_images import load_vault_image, placeholder
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.render import RenderedEntry, find_heading
-from anthology.vault.render.mermaid import Drawn, Failed
+from anthology.vault.render.mermaid import Drawn, Failed, failure_html
 from anthology.vault.render.previews import cached_preview, render_preview
 from anthology.vault.render.theme import palette
 from anthology.vault.shared_reader import Lend, SharedReader, lend
@@ -135,16 +136,21 @@ class PreviewBrowser(QTextBrowser):
         return int(max(200, SIZE[0] - 2 * self.document().documentMargin() - 24))
 
     def _on_diagram(self, key: str, outcome: object) -> None:
-        """A diagram drawn for the page shown: put in where its placeholder is."""
+        """A diagram drawn for the page shown: put in where its placeholder is (or its
+        source and why it could not be drawn, as in the pane)."""
         if self.rendered is None or key not in self.rendered.resources:
             return
-        if isinstance(outcome, Drawn):
-            image = diagram_image(outcome, self._column(), max(2.0, self.devicePixelRatioF()))
-        else:
-            image = placeholder(self.rendered.theme, self.font(), False)
+        doc = self.document()
+        diagram, _known = outcome_of(self.rendered.resources, key)
+        if isinstance(outcome, Failed) and diagram is not None:
+            pal = palette(self.rendered.theme)
+            replace_pictures(doc, key, failure_html(pal, diagram.source, outcome.reason))
+            return
+        if not isinstance(outcome, Drawn):
+            return
+        image = diagram_image(outcome, self._column(), max(2.0, self.devicePixelRatioF()))
         if image is None:
             return
-        doc = self.document()
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(key), image)
         for at in picture_positions(doc, key):
             doc.markContentsDirty(at, 1)
