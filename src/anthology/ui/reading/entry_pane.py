@@ -21,6 +21,14 @@ is dropped). A worker never asks the window's index: it borrows the
 the GUI thread never waits on a lock a render holds and closing a vault closes nothing a
 render still reads.
 
+Mermaid diagrams (``mermaid:`` resources, :mod:`anthology.vault.render.mermaid`) are never
+drawn here: the page shows a "Drawing diagram…" box for each one not drawn before, a
+:class:`~anthology.ui.reading.diagram_images.DiagramDrawer` draws them on a worker (each in
+the drawing process, with a timeout) and each is swapped in as it comes, only its lines laid
+out again; one that cannot be drawn is replaced by its source and the reason. Leaving the
+entry cancels the drawing (the process is killed). A click on a node of class
+``internal-link`` is hit-tested on the picture against the node boxes read from its SVG.
+
 A page once laid out is kept: the pane holds the :class:`QTextDocument` of the last
 :data:`PAGE_CACHE_SIZE` pages it showed (with their pictures; the Qt-free
 :class:`~anthology.session.pages.KeptPages` says which) and swaps one back in with
@@ -39,7 +47,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
-from PySide6.QtCore import QByteArray, QPoint, Qt, QThread, QTimer, QUrl, Signal
+from PySide6.QtCore import QByteArray, QPoint, QPointF, Qt, QThread, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QCursor,
@@ -66,6 +74,16 @@ from PySide6.QtWidgets import (
 from anthology.session.pages import PAGE_CACHE_SIZE, KeptPages, Page, PageLook, heading_key
 from anthology.tasks import Cancelled, TaskState
 from anthology.ui.common.task_runner import TaskRunner
+from anthology.ui.reading.diagram_images import (
+    DiagramDrawer,
+    diagram_image,
+    drawing_placeholder,
+    link_in,
+    outcome_of,
+    picture_at,
+    picture_positions,
+    replace_pictures,
+)
 from anthology.ui.reading.document import (
     ENTRY,
     DocumentKind,
@@ -78,7 +96,14 @@ from anthology.ui.reading.pdf_pages import PdfPictures
 from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg_picture, vault_file
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.attachments import describe, open_policy
-from anthology.vault.render import RenderedEntry, find_heading, highlight, mathtex, render_entry
+from anthology.vault.render import (
+    RenderedEntry,
+    find_heading,
+    highlight,
+    mathtex,
+    mermaid,
+    render_entry,
+)
 from anthology.vault.render.entry import cached_render, pending_html, render_size
 from anthology.vault.render.reading import BASE_SIZE, ReadingStyle, restyle
 from anthology.vault.render.safe_text import html_text, plain_text
@@ -248,6 +273,10 @@ class EntryPane(QTextBrowser):
         # embedded PDF pages (pdf: pictures): blank at once, drawn by a worker, swapped in
         self._pdf_pages = PdfPictures(self)
         self._pdf_pages.drawn.connect(self._on_pdf_page)
+        # the page's Mermaid diagrams, drawn off the GUI thread and swapped in as they come
+        self._diagrams = DiagramDrawer(self)
+        self._diagrams.arrived.connect(self._on_diagram)
+        self._over_node: mermaid.NodeLink | None = None  # the linked node under the pointer
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.highlighted.connect(self._on_highlighted)
         self._apply_theme_palette()
@@ -385,6 +414,7 @@ class EntryPane(QTextBrowser):
         """The page as shown, for paper (see :func:`~anthology.ui.reading.paper.paper_copy`)."""
         if self._rendered is None:
             return None
+        self._draw_diagrams_now()
         return paper_copy(self.document(), self._images, self)
 
     def export_html(self) -> str | None:
@@ -460,7 +490,9 @@ class EntryPane(QTextBrowser):
                                         self.line_width):  # fmt: skip
             return
         self.reading_style, self.readable_width, self.line_width = style, readable, width
-        self._images = {k: v for k, v in self._images.items() if not k.startswith("figure:")}
+        self._images = {
+            k: v for k, v in self._images.items() if not k.startswith(("figure:", "mermaid:"))
+        }
         self._drop_pages()
         if self._entry is not None and self._rendered is not None:
             bar = self.verticalScrollBar()
@@ -478,6 +510,8 @@ class EntryPane(QTextBrowser):
         position = bar.value() if keep else 0
         self._token += 1
         self._cancel_prefetch()  # the link pointed at is the one followed, or gone
+        if self._entry is None or self._entry.id != entry.id:
+            self._diagrams.cancel()  # a diagram of the entry left is drawn no more
         resolver, theme, root = self._resolver, self._theme, self._vault_root
         folds = frozenset(self._folds.get(entry.id, ()))
         rendered = cached_render(entry, resolver, theme=theme, vault_root=root, folds=folds)
@@ -523,6 +557,7 @@ class EntryPane(QTextBrowser):
             self._keep(page)
         self._swap_in(page.doc)
         self._pdf_pages.refill(self._images)  # its PDF pages to draw, and no others
+        self._ask_diagrams(rendered)
         bar.setValue(min(position, bar.maximum()))
         self.renderFinished.emit(entry.id)
 
@@ -701,6 +736,7 @@ class EntryPane(QTextBrowser):
     def clear_entry(self) -> None:
         self._token += 1
         self._renders.cancel()
+        self._diagrams.cancel()
         self._pending_scroll = None
         self._entry = self._rendered = None
         self.clear()
@@ -743,6 +779,120 @@ class EntryPane(QTextBrowser):
                 nth -= 1
             block = block.next()
         return False
+
+    # ------------------------------------------------------------------ diagrams
+    def _ask_diagrams(self, rendered: RenderedEntry) -> None:
+        """The page's Mermaid diagrams: those drawn before are put in at once, the rest
+        are drawn off the GUI thread (:meth:`_on_diagram` puts each in as it comes)."""
+        for key, diagram in mermaid.diagrams_of(rendered.resources).items():
+            outcome = mermaid.cached(diagram)
+            if outcome is None:
+                self._diagrams.want(key, diagram)
+            else:
+                self._place_diagram(key, diagram, outcome)
+
+    def _on_diagram(self, key: str, outcome: object) -> None:
+        rendered = self._rendered
+        if rendered is None or key not in rendered.resources:
+            return  # a diagram of a page no longer shown: it is in the cache for a revisit
+        diagram = mermaid.Diagram.from_bytes(rendered.resources[key])
+        if diagram is not None and isinstance(outcome, mermaid.Drawn | mermaid.Failed):
+            self._place_diagram(key, diagram, outcome)
+
+    def _place_diagram(self, key: str, diagram: mermaid.Diagram, outcome: mermaid.Outcome) -> None:
+        """Put a drawn diagram where its placeholder is (laying out only its blocks), or
+        the diagram's source and why it could not be drawn."""
+        doc = self.document()
+        if isinstance(outcome, mermaid.Failed):
+            html_ = mermaid.failure_html(palette(self._theme), diagram.source, outcome.reason)
+            replace_pictures(doc, key, html_)
+            return
+        if key in self._images:
+            return  # drawn when the page was laid out
+        image = diagram_image(outcome, self._text_width(), max(2.0, self.devicePixelRatioF()))
+        if image is None:
+            return
+        self._images[key] = image
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(key), image)
+        for at in picture_positions(doc, key):
+            doc.markContentsDirty(at, 1)
+
+    def _draw_diagrams_now(self) -> None:
+        """For paper (an export the reader asked for, or a script's): the diagrams not
+        drawn yet, drawn now, each at most :data:`~anthology.vault.render.mermaid.DRAW_TIMEOUT`."""
+        if self._rendered is None:
+            return
+        wanted = mermaid.diagrams_of(self._rendered.resources)
+        if any(mermaid.cached(d) is None for d in wanted.values()):
+            self._diagrams.cancel()  # drawn here now: the worker lets go of the renderer
+        for key, diagram in wanted.items():
+            self._place_diagram(key, diagram, mermaid.draw(diagram))
+
+    @property
+    def drawing_diagrams(self) -> bool:
+        """Diagrams of the page are being drawn (or waiting to be)."""
+        return self._diagrams.busy
+
+    def _diagram_link(self, pos: QPoint) -> mermaid.NodeLink | None:
+        """The linked node (``class X internal-link``) of a diagram under ``pos``."""
+        if self._rendered is None or not any(
+            k.startswith(mermaid.SCHEME) for k in self._rendered.resources
+        ):
+            return None
+        point = QPointF(pos.x() + self.horizontalScrollBar().value(),
+                        pos.y() + self.verticalScrollBar().value())  # fmt: skip
+        hit = picture_at(self.document(), point)
+        if hit is None or not hit[0].startswith(mermaid.SCHEME):
+            return None
+        _diagram, outcome = outcome_of(self._rendered.resources, hit[0])
+        return link_in(outcome, hit[1]) if isinstance(outcome, mermaid.Drawn) else None
+
+    def _diagram_target(self, link: mermaid.NodeLink) -> tuple[str | None, str, str]:
+        """(entry id or None when unresolved, heading, the name written) of a node link."""
+        name, _sep, heading = link.target.partition("#")
+        name = name.strip()
+        ref = None
+        if self._resolver is not None and self._entry is not None and name:
+            try:
+                ref = self._resolver.resolve(name, self._entry.path)
+            except Exception:  # a failed look-up: the node is shown as unresolved
+                ref = None
+        return (ref.id if ref is not None else None), heading.strip(), name
+
+    def _follow_diagram_link(self, link: mermaid.NodeLink, new_tab: bool) -> None:
+        ident, heading, name = self._diagram_target(link)
+        if ident is None:
+            self.unresolvedLinkActivated.emit(name)
+        elif new_tab:
+            self.entryLinkActivatedNewTab.emit(ident, heading)
+        else:
+            self.entryLinkActivated.emit(ident, heading)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        super().mouseMoveEvent(event)
+        node = self._diagram_link(event.position().toPoint())
+        if node is not None:
+            self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
+            if node == self._over_node:
+                return  # looked up when the pointer came onto it
+            self._over_node = node
+            ident, heading, _name = self._diagram_target(node)
+            if ident is not None:
+                self._hovered_link = (ident, heading)
+                ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+                self.point_at(ident)
+                self.linkHovered.emit(ident, heading, ctrl)
+            elif self._hovered_link is not None:  # onto a node naming no entry
+                self._hovered_link = None
+                self.point_at("")
+                self.linkLeft.emit()
+        elif self._over_node is not None:
+            self._over_node = None
+            self.viewport().unsetCursor()
+            if self._hovered_link is not None:
+                self._hovered_link = None
+                self.point_at("")
+                self.linkLeft.emit()
 
     # ------------------------------------------------------------------ links
     def toggle_fold(self, number: str) -> None:
@@ -822,6 +972,15 @@ class EntryPane(QTextBrowser):
             super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        button = event.button()
+        if (
+            button in (Qt.MouseButton.LeftButton, Qt.MouseButton.MiddleButton)
+            and (node := self._diagram_link(event.position().toPoint())) is not None
+        ):
+            ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+            self._follow_diagram_link(node, button == Qt.MouseButton.MiddleButton or ctrl)
+            event.accept()
+            return
         link = self._new_tab_link(event)
         if link is None:
             super().mouseReleaseEvent(event)
@@ -916,6 +1075,11 @@ class EntryPane(QTextBrowser):
             image = load_vault_image(self._vault_root, path, self._text_width(), dpr)
         elif scheme == "pdf":  # a page of an embedded PDF: blank now, drawn by a worker
             image = self._pdf_pages.picture(key, self._vault_root, self._text_width() - 48, dpr)
+        elif scheme == "mermaid" and self._rendered is not None:
+            _diagram, outcome = outcome_of(self._rendered.resources, key)
+            if not isinstance(outcome, mermaid.Drawn):  # coming (or failed: see _ask_diagrams)
+                return drawing_placeholder(self._theme, self.font(), dpr)  # not kept
+            image = diagram_image(outcome, self._text_width(), dpr)
         if image is None or image.isNull():
             image = placeholder(self._theme, self.font(), scheme == "vault")
         self._images[key] = image
@@ -962,7 +1126,7 @@ class EntryPane(QTextBrowser):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._apply_margins()
-        if any(k.startswith("figure:") for k in self._images):
+        if any(k.startswith(("figure:", "mermaid:")) for k in self._images):
             self._refit_timer.start()  # the page fits the new width once they are redrawn
         else:
             self._page_fits_now()
@@ -974,13 +1138,23 @@ class EntryPane(QTextBrowser):
         if self._rendered is None:
             return
         changed = False
-        for key in [k for k in self._images if k.startswith("figure:")]:
+        for key in [k for k in self._images if k.startswith(("figure:", "mermaid:"))]:
             data = self._rendered.resources.get(key)
             old = self._images[key]
             dpr = max(2.0, self.devicePixelRatioF())
-            image = (
-                svg_picture(data, self._text_width(), dpr, trusted=True, fit=True) if data else None
-            )
+            if key.startswith("mermaid:"):
+                _diagram, drawn = outcome_of(self._rendered.resources, key)
+                image = (
+                    diagram_image(drawn, self._text_width(), dpr)
+                    if isinstance(drawn, mermaid.Drawn)
+                    else None
+                )
+            else:
+                image = (
+                    svg_picture(data, self._text_width(), dpr, trusted=True, fit=True)
+                    if data
+                    else None
+                )
             if image is None or image.size() == old.size():
                 continue
             self._images[key] = image

@@ -27,9 +27,18 @@ from PySide6.QtWidgets import QFrame, QTextBrowser, QVBoxLayout, QWidget
 from anthology.tasks import TaskState
 from anthology.ui.common.math_images import svg_image
 from anthology.ui.common.task_runner import TaskRunner
+from anthology.ui.reading.diagram_images import (
+    DiagramDrawer,
+    diagram_image,
+    drawing_placeholder,
+    outcome_of,
+    picture_positions,
+    replace_pictures,
+)
 from anthology.ui.reading.vault_images import load_vault_image, placeholder
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.render import RenderedEntry, find_heading
+from anthology.vault.render.mermaid import Drawn, Failed, failure_html
 from anthology.vault.render.previews import cached_preview, render_preview
 from anthology.vault.render.theme import palette
 from anthology.vault.shared_reader import Lend, SharedReader, lend
@@ -70,10 +79,13 @@ class PreviewBrowser(QTextBrowser):
         self.rendered: RenderedEntry | None = None
         self.vault_root: Path | None = None  # where its pictures are read (resolved)
         self.anchorClicked.connect(self._on_anchor)
+        self._diagrams = DiagramDrawer(self)  # its Mermaid diagrams not drawn before
+        self._diagrams.arrived.connect(self._on_diagram)
 
     def show_rendered(
         self, rendered: RenderedEntry, fragment: str, vault_root: Path | None = None
     ) -> None:
+        self._diagrams.cancel()
         self.rendered = rendered
         self.vault_root = Path(vault_root).resolve() if vault_root is not None else None
         pal = palette(rendered.theme)
@@ -100,6 +112,16 @@ class PreviewBrowser(QTextBrowser):
         data = self.rendered.resources.get(key) if self.rendered is not None else None
         if data is not None and scheme in ("math", "figure"):
             image = svg_image(key, data, max(2.0, self.devicePixelRatioF()))
+        elif scheme == "mermaid" and self.rendered is not None:
+            diagram, outcome = outcome_of(self.rendered.resources, key)
+            dpr = max(2.0, self.devicePixelRatioF())
+            if isinstance(outcome, Drawn):
+                image = diagram_image(outcome, self._column(), dpr)
+            elif isinstance(outcome, Failed):
+                image = placeholder(self.rendered.theme, self.font(), False)
+            elif diagram is not None:
+                self._diagrams.want(key, diagram)
+                return drawing_placeholder(self.rendered.theme, self.font(), dpr)
         elif scheme == "vault":
             column = max(200, SIZE[0] - 2 * self.document().documentMargin() - 24)
             rel = unquote(key.partition(":")[2].partition("#")[0])
@@ -109,6 +131,29 @@ class PreviewBrowser(QTextBrowser):
             theme = self.rendered.theme if self.rendered is not None else "light"
             image = placeholder(theme, self.font(), scheme == "vault")
         return image
+
+    def _column(self) -> int:
+        return int(max(200, SIZE[0] - 2 * self.document().documentMargin() - 24))
+
+    def _on_diagram(self, key: str, outcome: object) -> None:
+        """A diagram drawn for the page shown: put in where its placeholder is (or its
+        source and why it could not be drawn, as in the pane)."""
+        if self.rendered is None or key not in self.rendered.resources:
+            return
+        doc = self.document()
+        diagram, _known = outcome_of(self.rendered.resources, key)
+        if isinstance(outcome, Failed) and diagram is not None:
+            pal = palette(self.rendered.theme)
+            replace_pictures(doc, key, failure_html(pal, diagram.source, outcome.reason))
+            return
+        if not isinstance(outcome, Drawn):
+            return
+        image = diagram_image(outcome, self._column(), max(2.0, self.devicePixelRatioF()))
+        if image is None:
+            return
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(key), image)
+        for at in picture_positions(doc, key):
+            doc.markContentsDirty(at, 1)
 
     def _on_anchor(self, url: QUrl) -> None:
         raw = bytes(url.toEncoded().data()).decode("ascii", "replace")

@@ -19,6 +19,7 @@ from .context import (
     RenderContext,
     quote_all,
 )
+from .mermaid import mermaid_html
 
 
 # ---------------------------------------------------------------- math
@@ -157,6 +158,7 @@ def admonition_html(ctx: RenderContext, kind: str, code: str) -> str:
 FencedRenderer = Callable[[RenderContext, str, str], str]
 FENCED: dict[str, FencedRenderer] = {
     "math": lambda ctx, _lang, code: math_html(ctx, code, True, True),
+    "mermaid": mermaid_html,  # drawn by whoever shows the page (see .mermaid)
     "demo": lambda ctx, _lang, code: demo_html(
         ctx, code.strip().splitlines()[0] if code.strip() else ""
     ),

@@ -2,13 +2,14 @@
 
 The page is the renderer's (:class:`RenderedEntry`) at the reader's size and family
 (:mod:`.reading`), with everything it refers to put inside it: typeset math and our figures
-as inline ``<svg>``; every other picture the render made (``RenderedEntry.resources``: a
-diagram, a drawing, a PDF page, whatever its key) as a ``data:`` URI of its PNG, JPEG, GIF
-or WebP bytes or of its SVG sanitised; the vault's pictures as ``data:`` URIs (read as
-every vault file is read: inside the vault, regular files only, SVGs sanitised); the
-stylesheet in its ``<style>``. Links into the vault (``entry:``, ``tag:``…) mean nothing
-outside the app: they keep their text and lose their target. Nothing is fetched, and
-nothing in the file fetches anything. Qt-free.
+as inline ``<svg>``; Mermaid diagrams as the pane's PNG in a ``data:`` URI (drawn now if
+they were not yet: :func:`.mermaid.draw`); embedded PDF pages drawn as PNGs; every other
+picture the render made (``RenderedEntry.resources``: a drawing, whatever its key) as a
+``data:`` URI of its PNG, JPEG, GIF or WebP bytes or of its SVG sanitised; the vault's
+pictures as ``data:`` URIs (read as every vault file is read: inside the vault, regular
+files only, SVGs sanitised); the stylesheet in its ``<style>``. Links into the vault
+(``entry:``, ``tag:``…) mean nothing outside the app: they keep their text and lose their
+target. Nothing is fetched, and nothing in the file fetches anything. Qt-free.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ..files import open_regular
+from . import mermaid
 from .entry import RenderedEntry
 from .reading import ReadingStyle, restyle
 from .svg_safety import UnsafeSvg, sanitise_svg
+from .theme import palette
 
 MAX_EMBED_BYTES = 20 * 1024 * 1024  # a picture bigger than this is named, not embedded
 _IMG_RE = re.compile(r"<img\b[^>]*>", re.I)
@@ -142,6 +145,22 @@ def _pdf_page(vault_root: Path | None, src: str) -> str | None:
     return f"data:image/png;base64,{base64.b64encode(png_bytes(image)).decode('ascii')}"
 
 
+def _diagram(data: bytes, theme: str) -> str:
+    """A Mermaid diagram as the pane shows it (the PNG, at its laid-out size, shrunk to the
+    column), drawn now if it was not yet; or its source and why it cannot be drawn."""
+    diagram = mermaid.Diagram.from_bytes(data)
+    if diagram is None:
+        return ""
+    outcome = mermaid.draw(diagram)
+    if isinstance(outcome, mermaid.Failed):
+        return mermaid.failure_html(palette(theme), diagram.source, outcome.reason)
+    uri = "data:image/png;base64," + base64.b64encode(outcome.png).decode("ascii")
+    return (
+        f'<img src="{uri}" width="{round(outcome.width)}" height="{round(outcome.height)}" '
+        f'alt="Mermaid diagram" style="max-width: 100%; height: auto;" />'
+    )
+
+
 def standalone_html(
     rendered: RenderedEntry,
     *,
@@ -161,6 +180,8 @@ def standalone_html(
         uri: str | None = None
         if data is not None and src.startswith(("math:", "figure:")):
             return _inline_svg(data, attrs)  # ours, typeset: inline, sized as on screen
+        if data is not None and src.startswith(mermaid.SCHEME):
+            return _diagram(data, rendered.theme)
         if src.startswith("pdf:") and (page := _pdf_page(vault_root, src)) is not None:
             alt = escape(unescape(attrs.get("alt", "")))
             height = src.rpartition("&height=")[2] if "&height=" in src else ""
