@@ -97,6 +97,13 @@ def test_path_to_from_a_node_menu_and_from_the_command_palette(window, qtbot):
     names = palette.names()
     assert "Find Path Between Entries…" in names and "Fit" in names
     assert "Command Palette…" not in names
+    # each listed with where it lives (issue 34, item 18): "Dark", "Fit" alone said little
+    shown = [palette.list.item(r).text().split("    ")[0] for r in range(palette.list.count())]
+    assert "View › Theme: Dark" in shown and "Graph: Fit" in shown
+    assert "Go: Find Path Between Entries…" in shown
+    qtbot.keyClicks(palette.input, "theme dark")  # the menu's name finds it too
+    assert palette.names()[0] == "Dark"
+    palette.input.clear()
     qtbot.keyClicks(palette.input, "find path")
     assert palette.names()[0] == "Find Path Between Entries…"
     qtbot.keyClick(palette.input, Qt.Key.Key_Return)

@@ -148,17 +148,20 @@ def test_tag_pane_nests_counts_and_searches(qtbot, open_window) -> None:
 
 def test_bookmarks_toggle_and_survive_a_restart(qtbot, open_window) -> None:
     win = open_window("Home")
+    assert not win.tabs.tabText(0).startswith("★")
     qtbot.keyClick(win.entry_pane, Qt.Key.Key_D, CTRL)
     assert win.bookmarks == ["Home"] and win.act_bookmark.isChecked()
+    assert win.tabs.tabText(0) == "★ Home"  # the bookmarked note is marked where it is read
     win.show_entry("Concepts/Other note")
-    assert not win.act_bookmark.isChecked()
+    assert not win.act_bookmark.isChecked() and not win.tabs.tabText(0).startswith("★")
     win.act_bookmark.trigger()
     assert win.bookmarks_panel.ids() == ["Home", "Concepts/Other note"]
     fill_bookmarks_menu(win)
     titles = [a.text() for a in win.bookmarks_menu.actions()]
     assert "Home" in titles and "Other note" in titles
+    assert win.tabs.tabText(0).startswith("★ ")
     win.act_bookmark.trigger()  # Ctrl+D again: off
-    assert win.bookmarks == ["Home"]
+    assert win.bookmarks == ["Home"] and not win.tabs.tabText(0).startswith("★")
     win.act_bookmark.trigger()
     win.close()
 

@@ -53,6 +53,11 @@ def test_every_task_state_is_a_task_with_its_own_marker(resolver) -> None:
         assert line in text
     assert "[-]" not in text and "[/]" not in text and "[?]" not in text
     assert 'class="task cancelled"' in html and "line-through" in html
+    # a done task is greyed and struck through too (issue 34, item 18); an open one is not
+    done = re.search(r'<li class="task done"[^>]*>', html)
+    assert done is not None and "line-through" in done.group()
+    todo = re.search(r'<li class="task open"[^>]*>', html) or re.search(r"<li[^>]*>☐", html)
+    assert todo is not None and "line-through" not in todo.group()
     assert 'title="Task: question"' in html
 
 

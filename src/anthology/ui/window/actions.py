@@ -23,6 +23,7 @@ from anthology.graph.paths import LinkPath
 from anthology.paths import entries_dir
 from anthology.ui.panels.path_finder import PathFinderDialog
 from anthology.ui.reading.reading_settings import PreferencesDialog, ReadingSettings
+from anthology.ui.window.command_palette import PALETTE_PLACE, action_name
 from anthology.vault import display_labels
 from anthology.vault.render.safe_text import plain_text
 
@@ -383,17 +384,23 @@ def palette_actions(win: MainWindow) -> list[QAction]:
     """Every command the palette offers: the menus', the window's and the graph's."""
     found: list[QAction] = []
 
-    def walk(actions: list[QAction]) -> None:
+    def walk(actions: list[QAction], place: str) -> None:
         for a in actions:
             if isinstance(menu := a.menu(), QMenu):
-                walk(menu.actions())
+                name = action_name(a)
+                walk(menu.actions(), f"{place} › {name}" if place else name)
             else:
+                if place and not a.property(PALETTE_PLACE):
+                    a.setProperty(PALETTE_PLACE, place)  # where it is in the menus
                 found.append(a)
 
-    walk(win.menuBar().actions())
+    walk(win.menuBar().actions(), "")
     found += win.actions()
     if win.graph is not None:
-        found += win.graph.palette_actions()
+        for a in win.graph.palette_actions():
+            if not a.property(PALETTE_PLACE):
+                a.setProperty(PALETTE_PLACE, "Graph")
+            found.append(a)
     return [a for a in found if a is not win.act_palette]
 
 

@@ -15,12 +15,20 @@ from anthology.ui.common.list_keys import ArrowKeysToList
 from anthology.vault import rank
 
 ROLE_INDEX = Qt.ItemDataRole.UserRole
+PALETTE_PLACE = "palettePlace"  # an action's property: its menu ("View › Theme"), or "Graph"
 
 
 def action_name(action: QAction) -> str:
     """What the palette lists: the menu text without its mnemonic ``&``."""
     text = action.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
     return " ".join(text.split())
+
+
+def shown_name(action: QAction) -> str:
+    """The name with where it lives ("View › Theme: Dark"): "Dark", "Fit" or "Local" alone
+    said nothing of what they act on."""
+    place = action.property(PALETTE_PLACE)
+    return f"{place}: {action_name(action)}" if place else action_name(action)
 
 
 class CommandPalette(QDialog):
@@ -64,12 +72,12 @@ class CommandPalette(QDialog):
 
     def _filter(self, text: str) -> None:
         self.list.clear()
-        names = [[action_name(a).rstrip("…")] for a in self._actions]
+        names = [[action_name(a).rstrip("…"), shown_name(a).rstrip("…")] for a in self._actions]
         index = list(range(len(self._actions)))
         for i in rank(text, index, names, limit=200):
             a = self._actions[i]
             keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-            item = QListWidgetItem(action_name(a) + (f"    {keys}" if keys else ""))
+            item = QListWidgetItem(shown_name(a) + (f"    {keys}" if keys else ""))
             item.setData(ROLE_INDEX, i)
             self.list.addItem(item)
         if self.list.count():

@@ -654,6 +654,11 @@ class MainWindow(QMainWindow, actions.WindowParts):
     def _show_bookmarks(self) -> None:
         self.act_bookmark.setChecked(self.session.is_bookmarked(self.current_id()))
         self.docks.refresh_bookmarks()
+        for i in range(self.tabs.count()):  # each tab's title marks a bookmarked entry
+            tab = self.tabs.tab(i)
+            if tab.current is tab.pane and (entry := tab.pane.shown_entry) is not None:
+                ref = EntryRef(entry.id, entry.title, entry.path)
+                self.navigation.show_tab_title(tab.pane, ref)
 
     def bookmark_refs(self) -> list[EntryRef]:
         """The bookmarked entries the index has (one deleted on disk is left out, kept)."""

@@ -181,10 +181,16 @@ class Navigation(QObject):
         self.save_timer.start()
         win.settings.setValue(f"lastEntry/{win.vault_key()}", ref.id)
 
+    def show_tab_title(self, pane: EntryPane, ref: EntryRef) -> None:
+        """The tab's title says the entry ``pane`` shows, with a ★ when it is bookmarked."""
+        mark = "★ " if self.win.session.is_bookmarked(ref.id) else ""
+        bookmarked = "\nBookmarked" if mark else ""
+        self.tabs.set_title(pane, mark + ref.short_label, f"{ref.label}\n{ref.path}{bookmarked}")
+
     def show_titles(self, pane: EntryPane, ref: EntryRef) -> None:
         """The tab's and the window's titles say the entry ``pane`` shows."""
         win = self.win
-        self.tabs.set_title(pane, ref.short_label, f"{ref.label}\n{ref.path}")
+        self.show_tab_title(pane, ref)
         # Window titles are plain text, but an RTL override would reverse the rest of it and
         # a 100,000-character title helps no one: cut, controls removed.
         win.setWindowTitle(

@@ -370,9 +370,8 @@ class _PageTreeprocessor(TrustedStash, Treeprocessor):
         li.set("class", f"task {label}".rstrip())
         li.set("title", f"Task: {label}")
         parent.set("style", "list-style-type: none; margin-left: -8px;")
-        if label in ("done", "cancelled"):
-            strike = " text-decoration: line-through;" if label == "cancelled" else ""
-            li.set("style", f"color: {self.ctx.palette.muted};{strike}")
+        if label in ("done", "cancelled"):  # greyed and struck through, as Obsidian draws them
+            li.set("style", f"color: {self.ctx.palette.muted}; text-decoration: line-through;")
 
 
 class _SanitisePostprocessor(Postprocessor):
