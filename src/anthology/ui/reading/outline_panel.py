@@ -24,7 +24,8 @@ from anthology.vault.render.safe_text import plain_text, tooltip_html
 ROLE_ANCHOR = Qt.ItemDataRole.UserRole
 MAX_OUTLINE_HEADINGS = 2000  # a generated file with 50,000 headings is not an outline
 FOLLOW_DELAY_MS = 30  # scroll steps coalesced before the highlight moves
-READING_LINE_PX = 24  # a heading this close below the pane's top counts as reached
+READING_LINE_PX = 24  # a heading at least this close below the pane's top counts as reached
+READING_LINE_SHARE = 0.25  # …or within the top quarter of the view: where the reader reads
 
 
 def _key(text: str) -> str:
@@ -177,7 +178,14 @@ class OutlinePanel(QWidget):
         if self._pane is None or not self._items:
             return None
         tops = self._measured_tops()
-        y = self._pane.verticalScrollBar().value() + READING_LINE_PX
+        bar = self._pane.verticalScrollBar()
+        view = self._pane.viewport().height()
+        # The reading line: a quarter down the view (the top edge lagged a section behind
+        # what the reader reads); at the end of the page, its bottom (the last sections
+        # can never reach the top).
+        y = bar.value() + max(READING_LINE_PX, int(view * READING_LINE_SHARE))
+        if bar.maximum() > 0 and bar.value() >= bar.maximum():
+            y = bar.value() + view
         found = [(top, i) for i, top in enumerate(tops) if top >= 0]
         at = bisect.bisect_right([t for t, _ in found], y) - 1
         return self._items[found[at][1]] if at >= 0 else None
