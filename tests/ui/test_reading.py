@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QMessageBox
 from reader_window import anchor_cursor, paragraphs, tiny_png, window_opener, write_files
@@ -139,6 +139,33 @@ def test_the_entry_keeps_its_width_when_the_demo_opens(open_window, qtbot) -> No
     win.resizeDocks([win.demo_dock], [2000], Qt.Orientation.Horizontal)  # dragged wide
     qtbot.wait(50)
     assert win.entry_pane.width() >= ENTRY_MIN_WIDTH - 10
+
+
+def test_a_panel_opening_leaves_the_entry_readable_and_the_reader_in_place(
+    open_window, qtbot
+) -> None:
+    """Opening the demo left the entry 280 px wide and moved the reader back a section
+    (issue 34, items 13 and 18): the graph column gives way first, and the text at the top
+    of the view stays there."""
+    from anthology.ui.window.docks import ENTRY_READABLE_WIDTH
+
+    win = open_window()
+    win.resize(1400, 700)
+    pane = win.entry_pane
+    anchor = next(a for _level, text, a in pane.rendered.headings if text == "Inner")
+    assert pane.scroll_to_heading(anchor)  # a heading in the middle of the page
+    qtbot.wait(20)
+    assert pane.verticalScrollBar().value() > 0
+    top_before = pane.cursorForPosition(QPoint(0, 0)).block().text()
+    assert "Inner" in top_before
+    win.open_demo("attention-scaling")
+    qtbot.waitUntil(lambda: win.demo_dock.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: win.tabs.width() >= ENTRY_READABLE_WIDTH - 10, timeout=3000)
+    top_after = pane.cursorForPosition(QPoint(0, 0)).block().text()
+    assert top_after == top_before  # the reader is where they were
+    win.resize(1000, 700)  # a smaller window: the same
+    qtbot.wait(50)
+    assert pane.cursorForPosition(QPoint(0, 0)).block().text() == top_before
 
 
 def test_a_first_window_gives_the_explorer_room_for_titles(open_window, settings, qtbot) -> None:

@@ -1124,8 +1124,18 @@ class EntryPane(QTextBrowser):
         frame.setFrameFormat(fmt)
 
     def resizeEvent(self, event) -> None:
+        # The reading position survives a change of width: the text at the top of the view
+        # stays there (rewrapped, the same scroll value showed a section earlier or later:
+        # a panel opened, or the window made 1000 × 700, moved the reader back a section).
+        bar = self.verticalScrollBar()
+        keep = event.oldSize().width() != event.size().width() and bar.value() > 0
+        anchor = self.cursorForPosition(QPoint(0, 0)).position() if keep else -1
         super().resizeEvent(event)
         self._apply_margins()
+        if anchor >= 0:
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(min(anchor, self.document().characterCount() - 1))
+            bar.setValue(bar.value() + self.cursorRect(cursor).top())
         if any(k.startswith(("figure:", "mermaid:")) for k in self._images):
             self._refit_timer.start()  # the page fits the new width once they are redrawn
         else:

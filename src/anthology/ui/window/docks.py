@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 LEFT_DOCK_WIDTH = 250  # the explorer's and outline's first width (px)
 SIDE_DOCK_WIDTH = 240  # the Tags and Bookmarks docks' readable width (px)
 ENTRY_MIN_WIDTH = 280  # no dock may squeeze the entry tabs narrower than this
+ENTRY_READABLE_WIDTH = 520  # what the entry is given back when a panel opens, room allowing
+SIDE_COLUMN_MIN = 240  # the graph and backlinks column gives way down to this first
 DEMO_DOCK_WIDTH = 520  # the demo dock's first width (px); it never grows by itself
 DEMO_MIN_WIDTH = 300
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
@@ -282,19 +284,40 @@ class Docks(QObject):
         self.give_entry_room()
 
     def give_entry_room(self) -> None:
-        """Shrink the widest docks beside the entry until it has ENTRY_MIN_WIDTH."""
+        """A panel opened (the demo, the tags…) or the window shrank: the entry keeps a
+        readable width (:data:`ENTRY_READABLE_WIDTH`, at least :data:`ENTRY_MIN_WIDTH`) —
+        the graph and backlinks column gives way first, down to :data:`SIDE_COLUMN_MIN`,
+        then the widest docks beside it (a demo opened at 1400 px left the entry 280 px)."""
         win = self.win
-        deficit = ENTRY_MIN_WIDTH - win.tabs.width()
+        deficit = ENTRY_READABLE_WIDTH - win.tabs.width()
         if deficit <= 0:
             return
+        sizes = win.splitter.sizes()
+        spare = sizes[1] - SIDE_COLUMN_MIN if len(sizes) == 2 and win.right.isVisible() else 0
         docks = [d for d in win.findChildren(QDockWidget)
                  if d.isVisible() and not d.isFloating()
                  and win.dockWidgetArea(d) in (LEFT, RIGHT)]  # fmt: skip
+        # The docks give what the graph column cannot (a dock resized after the splitter
+        # would make the splitter share its new room out again by its stretch factors).
+        dock_deficit = deficit - max(0, spare)
         for dock in sorted(docks, key=lambda d: -d.width()):
+            if dock_deficit <= 0:
+                break
             room = dock.width() - max(dock.minimumSizeHint().width(), 160)
-            take = min(room, deficit)
+            take = min(room, dock_deficit)
             if take > 0:
                 win.resizeDocks([dock], [dock.width() - take], Qt.Orientation.Horizontal)
-                deficit -= take
-            if deficit <= 0:
-                break
+                dock_deficit -= take
+        QTimer.singleShot(0, self._entry_from_side_column)
+
+    def _entry_from_side_column(self) -> None:
+        """Once the docks are laid out: the graph and backlinks column gives the entry
+        what it still lacks of a readable width."""
+        win = self.win
+        sizes = win.splitter.sizes()
+        deficit = ENTRY_READABLE_WIDTH - win.tabs.width()
+        if deficit <= 0 or len(sizes) != 2 or not win.right.isVisible():
+            return
+        take = min(deficit, sizes[1] - SIDE_COLUMN_MIN)
+        if take > 0:
+            win.splitter.setSizes([sizes[0] + take, sizes[1] - take])
