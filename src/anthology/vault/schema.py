@@ -29,7 +29,9 @@ from anthology.vault.rows import EntryRow, LinkTarget, ParsedLink, ProblemRow
 # and properties tables, entries.declared_id)
 # 9: graph positions moved to the user state (user_state.py)
 # 10: files.ctime_ns (a note made unreadable by chmod is read again: its mtime stays)
-SCHEMA_VERSION = 10
+# 11: a .canvas is an entry (kind "canvas"), and [[Board.canvas]] links to it, no longer to
+# an attachment: an index of 10 holds neither
+SCHEMA_VERSION = 11
 APP_ID = "anthology-index"
 
 

@@ -1,0 +1,856 @@
+"""The canvas tab: a ``.canvas`` of the vault drawn as its board (a kind of document, see
+:mod:`anthology.ui.reading.document`).
+
+The board is :class:`anthology.vault.canvas.geometry.Board` (the model the embed draws from
+too), painted with QPainter in one widget: each frame asks the board for what its view
+holds (numpy culling) and draws it at the level of detail the zoom allows — far out,
+coloured shapes; then titles; close, each card's content: a text card's Markdown and a file
+card's note (or the heading or block its ``subpath`` names) rendered by the entry renderer
+into a QTextDocument, a picture, a link card's host and URL (nothing fetched). Cards are
+rendered a few at a time after the frame that first needs them (a budget per tick), so a
+board of 1,000 cards paints at once and fills in.
+
+Keys and mouse: drag or wheel to pan (a trackpad's two fingers too), Ctrl+wheel or +/- to
+zoom, 0 to fit (as on open), arrows to pan. A click on a file card opens its note (Ctrl or
+the middle button: in a new tab), on a link card or a link in a card follows it as the entry
+pane does (``http(s)``/``mailto`` to the system browser, nothing else). The file is watched:
+an edit made elsewhere redraws the board where the reader was. The file is never written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QFileSystemWatcher, QPointF, QRectF, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QDesktopServices,
+    QFont,
+    QFontMetricsF,
+    QIcon,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPen,
+    QPolygonF,
+    QResizeEvent,
+    QTextDocument,
+    QTransform,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from anthology.ui.reading.document import DocumentKind, OpenVault, kind_for_file, register
+from anthology.ui.reading.vault_images import load_vault_image, svg_picture
+from anthology.vault.canvas.cards import card_html, file_card_source
+from anthology.vault.canvas.geometry import FULL, SHAPES, Board, colour, detail
+from anthology.vault.canvas.model import Canvas, Node, url_host
+from anthology.vault.canvas.read import load_canvas
+from anthology.vault.files import vault_file
+from anthology.vault.links import is_attachment
+from anthology.vault.render.reading import ReadingStyle
+from anthology.vault.render.safe_text import plain_text
+from anthology.vault.render.theme import palette
+
+KIND = "canvas"
+MIN_SCALE, MAX_SCALE = 0.02, 4.0
+ZOOM_STEP = 1.25
+PAN_STEP = 80  # px, an arrow key
+DRAG_SLOP = 4  # px a press may move and still be a click
+RENDER_BUDGET_S = 0.03  # card contents rendered per tick at most this long
+PAD = 12.0  # board px inside a card
+_EXTERNAL = ("http", "https", "mailto")
+_SRC_RE = re.compile(r'<img[^>]*\bsrc="([^"]+)"')
+
+
+class _Card:
+    """What a card shows close up: a laid-out document, or a picture."""
+
+    def __init__(
+        self,
+        doc: QTextDocument | None = None,
+        image: QImage | None = None,
+        heading: str = "",
+        target: str = "",
+    ) -> None:
+        self.doc = doc
+        self.image = image
+        self.heading = heading  # a file card: the note's title above it
+        self.target = target  # a file card: the entry it opens ("" : none)
+
+
+class CanvasView(QWidget):
+    """A canvas board in a tab (a :class:`~anthology.ui.reading.document.DocumentView`)."""
+
+    kind = KIND
+    # entry id, heading ("" : none), new tab: a file card or a link in a card was clicked
+    entryRequested = Signal(str, str, bool)
+    # a kind of document, its vault path, new tab (a file card naming a PDF, a canvas…)
+    documentRequested = Signal(str, str, bool)
+    reloaded = Signal()  # the file changed on disk and the board was read again
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("canvasView")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.setMinimumSize(QSize(120, 80))
+        self.open_external: Callable[[QUrl], object] = QDesktopServices.openUrl
+        self._vault: OpenVault | None = None
+        self._ref: str | None = None
+        self.canvas = Canvas()
+        self.board = Board(self.canvas)
+        self.scale = 1.0
+        self.origin = QPointF(0.0, 0.0)  # the board point at the widget's top left
+        self._theme = "light"
+        self._font_px = 15.0
+        self._cards: dict[int, _Card] = {}
+        self._wanted: list[int] = []  # cards to render, nearest the view first
+        self._backgrounds: dict[str, QImage | None] = {}
+        self._press: QPointF | None = None
+        self._dragged = False
+        self._fitted = False
+        self._render_timer = QTimer(self, singleShot=True, interval=0)
+        self._render_timer.timeout.connect(self._render_some)
+        self._reload_timer = QTimer(self, singleShot=True, interval=150)
+        self._reload_timer.timeout.connect(self.reload)
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(lambda _path: self._reload_timer.start())
+        # What was wrong with the file: a notice over the board, every problem in its tooltip.
+        self.notice = QLabel(self)
+        self.notice.setObjectName("canvasNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)
+        self.notice.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.notice, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addStretch(1)
+
+    # -- the DocumentView protocol ---------------------------------------------------------
+    def widget(self) -> QWidget:
+        return self
+
+    def document_id(self) -> str | None:
+        return self._ref
+
+    def open_document(self, ref: str) -> bool:
+        if self._vault is None or not ref.lower().endswith(".canvas"):
+            return False
+        root = self._vault.root
+        if vault_file(root, ref) is None or not (root / ref).is_file():
+            return False
+        if self._ref is not None and self._watcher.files():
+            self._watcher.removePaths(self._watcher.files())
+        self._ref = ref
+        self._fitted = False
+        self._load()
+        self._watcher.addPath(str(root / ref))
+        return True
+
+    def title(self) -> str:
+        return Path(self._ref or "").stem
+
+    def tooltip(self) -> str:
+        return f"Canvas\n{self._ref or ''}"
+
+    def icon(self) -> QIcon:
+        return QIcon()
+
+    def scroll_position(self) -> int:
+        return 0  # the view is kept while the tab lives (see reload); a visit opens fitted
+
+    def restore_scroll(self, position: int) -> None:
+        pass
+
+    def scroll_to(self, anchor: str) -> bool:
+        """Show the node whose id is ``anchor``."""
+        node = self.canvas.node(anchor)
+        if node is None:
+            return False
+        self.centre_on(node)
+        return True
+
+    def find_text(self, text: str, *, backward: bool = False) -> bool:
+        """Centre the next card (after the one in the middle) whose text holds ``text``."""
+        needle = text.casefold()
+        if not needle:
+            return False
+        nodes = self.canvas.nodes
+        hits = [
+            i
+            for i, n in enumerate(nodes)
+            if needle in (n.text or n.title() or n.url or n.label).casefold()
+        ]
+        if not hits:
+            return False
+        here = self._centre_node()
+        if backward:
+            nxt = next((i for i in reversed(hits) if i < here), hits[-1])
+        else:
+            nxt = next((i for i in hits if i > here), hits[0])
+        self.centre_on(nodes[nxt])
+        return True
+
+    def printable(self) -> QTextDocument | None:
+        return None
+
+    def export_html(self) -> str | None:
+        return None
+
+    def set_theme(self, theme: str) -> None:
+        if theme != self._theme:
+            self._theme = theme
+            self._cards.clear()
+            self.update()
+
+    def set_reading(self, style: ReadingStyle, *, readable: bool = True, width: int = 760) -> None:
+        self._font_px = max(8.0, style.font_size * 96 / 72)
+        self._cards.clear()
+        self.update()
+
+    def attach_vault(self, vault: OpenVault) -> None:
+        self._vault = vault
+        self._cards.clear()
+        self._backgrounds.clear()
+
+    def shutdown(self) -> None:
+        self._render_timer.stop()
+        self._reload_timer.stop()
+        if self._watcher.files():
+            self._watcher.removePaths(self._watcher.files())
+
+    # -- the board -------------------------------------------------------------------------
+    def _load(self) -> None:
+        assert self._vault is not None and self._ref is not None
+        self.canvas = load_canvas(self._vault.root, self._ref)
+        self.board = Board(self.canvas)
+        self._cards.clear()
+        self._backgrounds.clear()
+        problems = self.canvas.problems
+        if problems:
+            first = problems[0]
+            where = f"{first.where}: " if first.where else ""
+            more = f"  (and {len(problems) - 1} more: see the tooltip)" if len(problems) > 1 else ""
+            self.notice.setText(plain_text(f"⚠ {where}{first.message}{more}", 400))
+            self.notice.setToolTip(
+                "\n".join(
+                    plain_text((f"{p.where}: " if p.where else "") + p.message, 300)
+                    for p in problems[:50]
+                )
+            )
+            pal = palette(self._theme)
+            fg, bg = (
+                (pal.error, pal.error_bg) if first.severity == "error" else (pal.text, pal.box_bg)
+            )
+            self.notice.setStyleSheet(
+                f"QLabel#canvasNotice {{ color: {fg}; background: {bg}; "
+                "padding: 6px; border-radius: 4px; }"
+            )
+            self.notice.show()
+        else:
+            self.notice.hide()
+        if not self._fitted and self.width() > 0:
+            self.fit()
+        self.update()
+
+    def reload(self) -> None:
+        """Read the file again (changed on disk), keeping where the reader is."""
+        if self._vault is None or self._ref is None:
+            return
+        path = str(self._vault.root / self._ref)
+        if path not in self._watcher.files() and Path(path).exists():
+            self._watcher.addPath(path)  # an editor that replaces the file: watch the new one
+        self._load()
+        self.reloaded.emit()
+
+    def fit(self) -> None:
+        """The whole board in view (an empty one at scale 1)."""
+        x, y, w, h = self.board.bounds()
+        vw, vh = max(1, self.width()), max(1, self.height())
+        if w <= 0 or h <= 0:
+            self.scale = 1.0
+            self.origin = QPointF(x - vw / 2, y - vh / 2)
+        else:
+            margin = 40.0
+            self.scale = max(MIN_SCALE, min(1.0, (vw - 2 * margin) / w, (vh - 2 * margin) / h))
+            self.origin = QPointF(x + w / 2 - vw / 2 / self.scale, y + h / 2 - vh / 2 / self.scale)
+        self._fitted = True
+        self.update()
+
+    def centre_on(self, node: Node) -> None:
+        cx, cy = node.centre
+        self.scale = max(self.scale, 0.6)
+        self.origin = QPointF(
+            cx - self.width() / 2 / self.scale, cy - self.height() / 2 / self.scale
+        )
+        self.update()
+
+    def _centre_node(self) -> int:
+        c = self.to_board(QPointF(self.width() / 2, self.height() / 2))
+        return self.board.node_at(c.x(), c.y())
+
+    def to_board(self, p: QPointF) -> QPointF:
+        return QPointF(p.x() / self.scale + self.origin.x(), p.y() / self.scale + self.origin.y())
+
+    def to_view(self, x: float, y: float) -> QPointF:
+        return QPointF((x - self.origin.x()) * self.scale, (y - self.origin.y()) * self.scale)
+
+    def zoom(self, factor: float, at: QPointF | None = None) -> None:
+        """Zoom by ``factor`` keeping the board point under ``at`` (default: the middle)."""
+        at = at if at is not None else QPointF(self.width() / 2, self.height() / 2)
+        fixed = self.to_board(at)
+        self.scale = max(MIN_SCALE, min(MAX_SCALE, self.scale * factor))
+        self.origin = QPointF(fixed.x() - at.x() / self.scale, fixed.y() - at.y() / self.scale)
+        self.update()
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Move the board ``dx``, ``dy`` screen pixels (the content follows the hand)."""
+        self.origin = QPointF(self.origin.x() - dx / self.scale, self.origin.y() - dy / self.scale)
+        self.update()
+
+    def visible_rect(self) -> QRectF:
+        return QRectF(
+            self.origin.x(), self.origin.y(), self.width() / self.scale, self.height() / self.scale
+        )
+
+    # -- painting --------------------------------------------------------------------------
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if not self._fitted and self._ref is not None:
+            self.fit()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        pal = palette(self._theme)
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor(pal.background))
+        if not self.canvas.nodes:
+            p.setPen(QColor(pal.muted))
+            p.drawText(
+                self.rect(),
+                Qt.AlignmentFlag.AlignCenter,
+                "An empty canvas" if not self.canvas.problems else "Nothing to draw",
+            )
+            p.end()
+            return
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        view = self.visible_rect()
+        vx, vy, vw, vh = view.x(), view.y(), view.width(), view.height()
+        level = detail(self.scale)
+        shown = set(self.board.visible_nodes(vx, vy, vw, vh).tolist())
+        p.setTransform(QTransform(self.scale, 0, 0, self.scale, -vx * self.scale, -vy * self.scale))
+        order = [i for i in self.board.order if i in shown]
+        groups = [i for i in order if self.board.nodes[i].type == "group"]
+        for i in groups:
+            self._paint_group(p, self.board.nodes[i], level)
+        self._paint_edges(p, vx, vy, vw, vh, level)
+        wanted: list[int] = []
+        for i in order:
+            node = self.board.nodes[i]
+            if node.type != "group":
+                self._paint_card(p, i, node, level, wanted)
+        # the titles of groups and cards, in screen pixels, readable at any zoom
+        if level != SHAPES:
+            p.resetTransform()
+            for i in groups:
+                self._paint_group_label(p, self.board.nodes[i])
+            if level != FULL:
+                for i in order:
+                    if self.board.nodes[i].type != "group":
+                        self._paint_title(p, self.board.nodes[i])
+        p.end()
+        if wanted:
+            centre = self.to_board(QPointF(self.width() / 2, self.height() / 2))
+            wanted.sort(key=lambda i: _dist2(self.board.nodes[i].centre, centre))
+            self._wanted = wanted
+            self._render_timer.start()
+
+    def _pen(self, hex_colour: str, width: float) -> QPen:
+        pen = QPen(QColor(hex_colour), width)
+        pen.setCosmetic(True)  # screen pixels, whatever the zoom
+        return pen
+
+    def _fill(self, hex_colour: str, alpha: int) -> QColor:
+        c = QColor(hex_colour)
+        c.setAlpha(alpha)
+        return c
+
+    def _paint_group(self, p: QPainter, node: Node, level: str) -> None:
+        c = colour(node.color, self._theme)
+        rect = QRectF(*node.rect)
+        p.setPen(self._pen(c, 1.5))
+        p.setBrush(self._fill(c, 22))
+        p.drawRoundedRect(rect, 10, 10)
+        if node.background and level != SHAPES:
+            image = self._background(node.background)
+            if image is not None:
+                self._paint_background(p, rect, image, node.background_style)
+
+    def _paint_background(self, p: QPainter, rect: QRectF, image: QImage, style: str) -> None:
+        p.save()
+        p.setClipRect(rect)
+        iw, ih = image.width() / image.devicePixelRatio(), image.height() / image.devicePixelRatio()
+        if style == "repeat":
+            brush = QBrush(image)
+            brush.setTransform(QTransform.fromTranslate(rect.x(), rect.y()))
+            p.fillRect(rect, brush)
+        else:
+            fits = min if style == "ratio" else max  # ratio: all of it; cover: all the group
+            s = fits(rect.width() / iw, rect.height() / ih)
+            w, h = iw * s, ih * s
+            p.drawImage(QRectF(rect.center().x() - w / 2, rect.center().y() - h / 2, w, h), image)
+        p.restore()
+
+    def _background(self, rel: str) -> QImage | None:
+        if rel not in self._backgrounds:
+            root = self._vault.root if self._vault else None
+            self._backgrounds[rel] = load_vault_image(root, rel, 2048, 1.0)
+        return self._backgrounds[rel]
+
+    def _paint_group_label(self, p: QPainter, node: Node) -> None:
+        if not node.label:
+            return
+        at = self.to_view(node.x, node.y)
+        font = QFont(self.font())
+        font.setBold(True)
+        p.setFont(font)
+        p.setPen(QColor(colour(node.color, self._theme)))
+        fm = QFontMetricsF(font)
+        text = fm.elidedText(
+            node.label, Qt.TextElideMode.ElideRight, max(40.0, node.width * self.scale)
+        )
+        p.drawText(QPointF(at.x() + 2, at.y() - fm.descent() - 3), text)
+
+    def _paint_edges(
+        self, p: QPainter, vx: float, vy: float, vw: float, vh: float, level: str
+    ) -> None:
+        labels: list[tuple[QPointF, str, str]] = []
+        for k in self.board.visible_edges(vx, vy, vw, vh).tolist():
+            shape = self.board.edges[k]
+            c = colour(shape.edge.color, self._theme)
+            path = QPainterPath(QPointF(*shape.start))
+            path.cubicTo(QPointF(*shape.c1), QPointF(*shape.c2), QPointF(*shape.end))
+            p.setPen(self._pen(c, 2.0))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawPath(path)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(c))
+            for head in shape.heads:
+                p.drawPolygon(QPolygonF([QPointF(*pt) for pt in head]))
+            if shape.edge.label and level != SHAPES:
+                labels.append((QPointF(*shape.middle), shape.edge.label, c))
+        if labels:
+            pal = palette(self._theme)
+            p.save()
+            p.resetTransform()
+            fm = QFontMetricsF(self.font())
+            p.setFont(self.font())
+            for at, text, c in labels:
+                v = self.to_view(at.x(), at.y())
+                text = fm.elidedText(text, Qt.TextElideMode.ElideRight, 240)
+                w, h = fm.horizontalAdvance(text) + 10, fm.height() + 4
+                box = QRectF(v.x() - w / 2, v.y() - h / 2, w, h)
+                p.setPen(self._pen(c, 1.0))
+                p.setBrush(QColor(pal.background))
+                p.drawRoundedRect(box, 4, 4)
+                p.setPen(QColor(pal.text))
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+            p.restore()
+
+    def _paint_card(self, p: QPainter, i: int, node: Node, level: str, wanted: list[int]) -> None:
+        pal = palette(self._theme)
+        c = colour(node.color, self._theme)
+        rect = QRectF(*node.rect)
+        radius = min(8.0, node.width / 4, node.height / 4)
+        p.setPen(self._pen(c, 2.0 if node.color else 1.0))
+        base = QColor(pal.background)
+        p.setBrush(base)
+        if level == SHAPES:
+            p.setBrush(self._fill(c, 90 if node.color else 40))
+            p.drawRect(rect)
+            return
+        p.drawRoundedRect(rect, radius, radius)
+        if node.color:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(self._fill(c, 28))
+            p.drawRoundedRect(rect, radius, radius)
+        if level != FULL:
+            return
+        if node.type == "link":
+            self._paint_link(p, node, rect)
+            return
+        card = self._cards.get(i)
+        if card is None:
+            if node.type == "file" and node.file is None:
+                self._paint_note(
+                    p,
+                    rect,
+                    f"⊘ {node.file_written or 'no file'}\nrefused: not a file of the vault",
+                    pal.error,
+                )
+                return
+            wanted.append(i)
+            self._paint_note(p, rect, node.title(), pal.muted)
+            return
+        p.save()
+        p.setClipRect(rect.adjusted(1, 1, -1, -1))
+        if card.image is not None:
+            iw = card.image.width() / card.image.devicePixelRatio()
+            ih = card.image.height() / card.image.devicePixelRatio()
+            s = min(rect.width() / iw, rect.height() / ih)
+            w, h = iw * s, ih * s
+            p.drawImage(
+                QRectF(rect.center().x() - w / 2, rect.center().y() - h / 2, w, h), card.image
+            )
+        elif card.doc is not None:
+            p.translate(rect.x() + PAD, rect.y() + PAD)
+            card.doc.drawContents(p, QRectF(0, 0, rect.width() - 2 * PAD, rect.height() - 2 * PAD))
+        p.restore()
+        if card.heading:  # a file card: the file's name above it, as Obsidian writes it
+            p.save()
+            p.setPen(QColor(pal.muted))
+            font = QFont(self.font())
+            font.setPixelSize(max(1, round(self._font_px * 0.85)))
+            p.setFont(font)
+            p.drawText(QPointF(rect.x() + 2, rect.y() - 6), card.heading)
+            p.restore()
+
+    def _paint_note(self, p: QPainter, rect: QRectF, text: str, fg: str) -> None:
+        p.save()
+        font = QFont(self.font())
+        font.setPixelSize(max(1, round(self._font_px)))
+        p.setFont(font)
+        p.setPen(QColor(fg))
+        p.drawText(
+            rect.adjusted(PAD, PAD, -PAD, -PAD),
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            | int(Qt.TextFlag.TextWordWrap),
+            text,
+        )
+        p.restore()
+
+    def _paint_link(self, p: QPainter, node: Node, rect: QRectF) -> None:
+        pal = palette(self._theme)
+        p.save()
+        p.setClipRect(rect)
+        font = QFont(self.font())
+        font.setPixelSize(max(1, round(self._font_px * 1.1)))
+        font.setBold(True)
+        p.setFont(font)
+        p.setPen(QColor(pal.text))
+        inner = rect.adjusted(PAD, PAD, -PAD, -PAD)
+        p.drawText(
+            inner,
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop),
+            f"↗ {url_host(node.url) or 'link'}",
+        )
+        font.setBold(False)
+        font.setPixelSize(max(1, round(self._font_px * 0.9)))
+        p.setFont(font)
+        p.setPen(QColor(pal.external))
+        p.drawText(
+            inner.adjusted(0, self._font_px * 1.8, 0, 0),
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            | int(Qt.TextFlag.TextWrapAnywhere),
+            node.url,
+        )
+        p.restore()
+
+    def _paint_title(self, p: QPainter, node: Node) -> None:
+        """A card's title in screen pixels (a board too small to read its content)."""
+        tl = self.to_view(node.x, node.y)
+        w, h = node.width * self.scale, node.height * self.scale
+        if w < 24 or h < 10:
+            return
+        title = node.title()
+        if not title:
+            return
+        pal = palette(self._theme)
+        fm = QFontMetricsF(self.font())
+        p.setFont(self.font())
+        p.setPen(QColor(pal.text))
+        text = fm.elidedText(title, Qt.TextElideMode.ElideRight, w - 8)
+        p.drawText(
+            QRectF(tl.x() + 4, tl.y() + 2, w - 8, h - 4),
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+            text,
+        )
+
+    # -- card contents, a few per tick -------------------------------------------------------
+    def _render_some(self) -> None:
+        import time
+
+        end = time.perf_counter() + RENDER_BUDGET_S
+        done = False
+        while self._wanted and time.perf_counter() < end:
+            i = self._wanted.pop(0)
+            if i not in self._cards and i < len(self.board.nodes):
+                self._cards[i] = self._make_card(self.board.nodes[i])
+                done = True
+        if self._wanted:
+            self._render_timer.start()
+        if done:
+            self.update()
+
+    def render_visible(self) -> int:
+        """Render every card the view shows close up now (tests, the benchmark); how many."""
+        self.repaint()
+        n = 0
+        while self._wanted:
+            i = self._wanted.pop(0)
+            if i not in self._cards:
+                self._cards[i] = self._make_card(self.board.nodes[i])
+                n += 1
+        self.repaint()
+        return n
+
+    def _document(self, html: str, resources: dict[str, bytes], width: float) -> QTextDocument:
+        doc = QTextDocument(self)
+        font = QFont(self.font())
+        font.setPixelSize(max(1, round(self._font_px)))
+        doc.setDefaultFont(font)
+        doc.setDocumentMargin(0)
+        root = self._vault.root if self._vault else None
+        for src in set(_SRC_RE.findall(html)):
+            image: QImage | None = None
+            if src in resources:  # ours: formulas, figures
+                image = svg_picture(resources[src], int(width), 2.0, trusted=True, fit=True)
+            elif src.startswith("vault:"):
+                from urllib.parse import unquote
+
+                image = load_vault_image(root, unquote(src[len("vault:") :]), int(width), 2.0)
+            if image is not None and not image.isNull():
+                doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(src), image)
+        doc.setHtml(html)
+        doc.setTextWidth(max(20.0, width))
+        return doc
+
+    def _make_card(self, node: Node) -> _Card:
+        vault = self._vault
+        width = node.width - 2 * PAD
+        if vault is None:
+            return _Card()
+        lookup, root, path = vault.lookup, vault.root, self._ref or ""
+        if node.type == "text":
+            page = card_html(
+                node.text,
+                lookup,
+                entry_id=path,
+                source_path=path,
+                theme=self._theme,
+                vault_root=root,
+            )
+            return _Card(self._document(page.html, page.resources, width))
+        if node.type == "file" and node.file is not None:
+            name = Path(node.file).name + (node.subpath or "")
+            if is_attachment(node.file) and not node.file.lower().endswith(".pdf"):
+                image = load_vault_image(root, node.file, int(node.width), 2.0)
+                if image is not None:
+                    return _Card(image=image, heading=name)
+                return self._note_card(
+                    f"⊘ {node.file}\nnot found in the vault, or not a picture",
+                    width,
+                    name,
+                    error=True,
+                )
+            ref, body = file_card_source(lookup, node.file, node.subpath, path)
+            if ref is None:
+                if (root / node.file).is_file() and vault_file(root, node.file) is not None:
+                    return self._note_card(f"▤ {node.file}", width, name)  # a PDF, a canvas…
+                return self._note_card(
+                    f"⊘ {node.file}\nnot found in the vault", width, name, error=True
+                )
+            if body is None:
+                return self._note_card(
+                    f"{ref.short_label}: its text cannot be read", width, name, error=True
+                )
+            page = card_html(
+                body,
+                lookup,
+                entry_id=ref.id,
+                source_path=ref.path,
+                theme=self._theme,
+                vault_root=root,
+            )
+            card = _Card(self._document(page.html, page.resources, width), heading=name)
+            card.target = ref.id
+            return card
+        return _Card()
+
+    def _note_card(self, text: str, width: float, heading: str, *, error: bool = False) -> _Card:
+        pal = palette(self._theme)
+        doc = QTextDocument(self)
+        font = QFont(self.font())
+        font.setPixelSize(max(1, round(self._font_px)))
+        doc.setDefaultFont(font)
+        doc.setDocumentMargin(0)
+        doc.setDefaultStyleSheet(f"p {{ color: {pal.error if error else pal.muted}; }}")
+        doc.setHtml("".join(f"<p>{_escape(line)}</p>" for line in text.splitlines()))
+        doc.setTextWidth(max(20.0, width))
+        return _Card(doc, heading=heading)
+
+    # -- the mouse and the keys ----------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() in (Qt.MouseButton.LeftButton, Qt.MouseButton.MiddleButton):
+            self._press = event.position()
+            self._dragged = False
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._press is not None and event.buttons() & (
+            Qt.MouseButton.LeftButton | Qt.MouseButton.MiddleButton
+        ):
+            delta = event.position() - self._press
+            if self._dragged or abs(delta.x()) + abs(delta.y()) > DRAG_SLOP:
+                self._dragged = True
+                self.setCursor(Qt.CursorShape.ClosedHandCursor)
+                self.pan(delta.x(), delta.y())
+                self._press = event.position()
+            return
+        i = self.board.node_at(*_xy(self.to_board(event.position())))
+        node = self.board.nodes[i] if i >= 0 else None
+        clickable = node is not None and (
+            (node.type == "file" and node.file is not None) or (node.type == "link" and node.url)
+        )
+        if clickable:
+            self.setCursor(Qt.CursorShape.PointingHandCursor)
+            self.setToolTip(plain_text(node.file or node.url, 300) if node else "")
+        else:
+            self.unsetCursor()
+            self.setToolTip("")
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._press is None:
+            super().mouseReleaseEvent(event)
+            return
+        self._press = None
+        self.unsetCursor()
+        if self._dragged:
+            self._dragged = False
+            return
+        new_tab = event.button() == Qt.MouseButton.MiddleButton or bool(
+            event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        )
+        self.click_at(event.position(), new_tab=new_tab)
+
+    def click_at(self, pos: QPointF, *, new_tab: bool = False) -> bool:
+        """What a click at ``pos`` (widget pixels) does: open a file card's note or document,
+        follow a link card or a link in a card; False when nothing is there to follow."""
+        at = self.to_board(pos)
+        i = self.board.node_at(at.x(), at.y())
+        if i < 0:
+            return False
+        node = self.board.nodes[i]
+        card = self._cards.get(i)
+        if card is not None and card.doc is not None and detail(self.scale) == FULL:
+            href = card.doc.documentLayout().anchorAt(
+                QPointF(at.x() - node.x - PAD, at.y() - node.y - PAD)
+            )
+            if href and self._follow(href, new_tab):
+                return True
+        if node.type == "link" and node.url:
+            return self._follow(node.url, new_tab)
+        if node.type != "file" or node.file is None or self._vault is None:
+            return False
+        heading = (node.subpath or "").lstrip("#")
+        if (kind := kind_for_file(node.file)) is not None:
+            self.documentRequested.emit(kind.name, node.file, new_tab)
+            return True
+        ref, _ = file_card_source(self._vault.lookup, node.file, None, self._ref or "")
+        if ref is None:
+            return False
+        self.entryRequested.emit(ref.id, "" if heading.startswith("^") else heading, new_tab)
+        return True
+
+    def _follow(self, href: str, new_tab: bool) -> bool:
+        url = QUrl(href)
+        scheme = url.scheme().lower()
+        if scheme == "entry":
+            from urllib.parse import unquote
+
+            rest = href[len("entry:") :]
+            target, _, frag = rest.partition("#")
+            self.entryRequested.emit(unquote(target), unquote(frag), new_tab)
+            return True
+        if scheme in _EXTERNAL:
+            self.open_external(url)
+            return True
+        if scheme == "vault":
+            from urllib.parse import unquote
+
+            rel = unquote(href[len("vault:") :])
+            if (kind := kind_for_file(rel)) is not None:
+                self.documentRequested.emit(kind.name, rel, new_tab)
+                return True
+        return False  # anything else (javascript:, file:, …) is not followed
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() / 120 or event.pixelDelta().y() / 50
+            self.zoom(ZOOM_STEP**steps, event.position())
+        else:
+            pixels = event.pixelDelta()
+            if not pixels.isNull():  # a trackpad: the content follows the fingers
+                self.pan(pixels.x(), pixels.y())
+            else:
+                angle = event.angleDelta()
+                self.pan(angle.x() / 2, angle.y() / 2)
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom(ZOOM_STEP)
+        elif key in (Qt.Key.Key_Minus, Qt.Key.Key_Underscore):
+            self.zoom(1 / ZOOM_STEP)
+        elif key == Qt.Key.Key_0:
+            self.fit()
+        elif key == Qt.Key.Key_Left:
+            self.pan(PAN_STEP, 0)
+        elif key == Qt.Key.Key_Right:
+            self.pan(-PAN_STEP, 0)
+        elif key == Qt.Key.Key_Up:
+            self.pan(0, PAN_STEP)
+        elif key == Qt.Key.Key_Down:
+            self.pan(0, -PAN_STEP)
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+
+def _dist2(a: tuple[float, float], b: QPointF) -> float:
+    return (a[0] - b.x()) ** 2 + (a[1] - b.y()) ** 2
+
+
+def _xy(p: QPointF) -> tuple[float, float]:
+    return (p.x(), p.y())
+
+
+def _escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
+def canvas_exists(vault: OpenVault, ref: str) -> bool:
+    return (
+        ref.lower().endswith(".canvas")
+        and vault_file(vault.root, ref) is not None
+        and (vault.root / ref).is_file()
+    )
+
+
+register(
+    DocumentKind(
+        KIND, CanvasView, canvas_exists, "Canvas", opens=lambda rel: rel.endswith(".canvas")
+    )
+)
