@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from html import escape
-from pathlib import Path
+from pathlib import PurePosixPath
 from urllib.parse import quote
 
 from ..render.context import RenderContext
@@ -94,24 +94,17 @@ def _size(alias: str | None) -> tuple[int, int]:
 
 def canvas_embed(ctx: RenderContext, target: str, alias: str | None, frag: str | None) -> str:
     """``![[target.canvas]]``: the board drawn small in a link that opens it, or a notice."""
-    try:
-        path = ctx.attachment(target)
-    except Exception as exc:  # the resolver is the index's; never let it break a page
-        ctx.problems.append(f"canvas lookup failed for {target}: {exc}")
-        path = None
     root = ctx.vault_root
-    if path is None or root is None:
+    # A canvas is an entry (vault/canvas/index.py): found as links find it, and recorded so
+    # a refresh that changes the canvas drops this render (render/freshness.py).
+    ref = ctx.resolve(target)
+    rel = ref.path if ref is not None and ref.path.lower().endswith(".canvas") else None
+    if rel is None or root is None:
         ctx.problems.append(f"missing canvas: {target}")
         return ctx.notice(f"⊘ Canvas not found: “{escape(target)}”", error=True, block=True)
-    try:
-        rel = Path(path).resolve().relative_to(root.resolve()).as_posix()
-    except (ValueError, OSError):
-        ctx.problems.append(f"canvas outside the vault refused: {target}")
-        return ctx.notice(f"⊘ Refused: “{escape(target)}” lies outside the vault", error=True,
-                          block=True)  # fmt: skip
     canvas = load_canvas(root, rel)
     href = escape("vault:" + quote(rel, safe="/"))
-    name = escape(Path(rel).stem)
+    name = escape(PurePosixPath(rel).stem)
     link = (f'<a href="{href}" style="color: {ctx.palette.link}; text-decoration: none;">'
             f"▦ {name}</a>")  # fmt: skip
     notes = ""

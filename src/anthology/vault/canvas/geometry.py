@@ -199,7 +199,9 @@ class Board:
             inside &= (area > own) | (g < i)
             if inside.any():
                 cand = np.flatnonzero(inside)
-                parent[i] = int(g[cand[np.argmin(area[cand])]])
+                # the smallest; of equal ones, the latest (the innermost of a stack)
+                best = cand[area[cand] == area[cand].min()]
+                parent[i] = int(g[best].max())
         return parent
 
     def members(self, group: int) -> list[int]:
