@@ -23,7 +23,17 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QPointF, QRectF, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import (
+    QFileSystemWatcher,
+    QPointF,
+    QRectF,
+    QSize,
+    QSizeF,
+    Qt,
+    QTimer,
+    QUrl,
+    Signal,
+)
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -38,6 +48,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPaintEvent,
     QPen,
+    QPixmap,
     QPolygonF,
     QResizeEvent,
     QTextDocument,
@@ -48,12 +59,12 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from anthology.ui.reading.document import DocumentKind, OpenVault, kind_for_file, register
 from anthology.ui.reading.vault_images import load_vault_image, svg_picture
-from anthology.vault.canvas.cards import card_html, file_card_source
 from anthology.vault.canvas.geometry import FULL, SHAPES, Board, colour, detail
 from anthology.vault.canvas.model import Canvas, Node, url_host
 from anthology.vault.canvas.read import load_canvas
 from anthology.vault.files import vault_file
 from anthology.vault.links import is_attachment
+from anthology.vault.render.canvas_cards import card_html, file_card_source
 from anthology.vault.render.reading import ReadingStyle
 from anthology.vault.render.safe_text import plain_text
 from anthology.vault.render.theme import palette
@@ -65,6 +76,9 @@ PAN_STEP = 80  # px, an arrow key
 DRAG_SLOP = 4  # px a press may move and still be a click
 RENDER_BUDGET_S = 0.03  # card contents rendered per tick at most this long
 PAD = 12.0  # board px inside a card
+CACHE_MARGIN = 0.25  # of the view's width and height, drawn beyond it on each side
+SHARP_MS = 150  # after the last zoom step, the board is drawn sharp again
+AA_EDGES = 300  # at most this many curves in view are antialiased
 _EXTERNAL = ("http", "https", "mailto")
 _SRC_RE = re.compile(r'<img[^>]*\bsrc="([^"]+)"')
 
@@ -116,6 +130,17 @@ class CanvasView(QWidget):
         self._press: QPointF | None = None
         self._dragged = False
         self._fitted = False
+        self._version = 0  # what the board shows changed (file, theme, cards laid out)
+        self._cache: QPixmap | None = None
+        self._cache_key: tuple = ()
+        self._cache_origin = QPointF()
+        self._cache_scale = 1.0
+        self._o, self._s = QPointF(), 1.0  # the frame of the picture being drawn
+        self._pens: dict[tuple[str, float], QPen] = {}
+        self._fills: dict[tuple[str, int], QColor] = {}
+        self._art: list[tuple[QPainterPath, list[QPolygonF], str]] | None = None
+        self._sharp_timer = QTimer(self, singleShot=True, interval=SHARP_MS)
+        self._sharp_timer.timeout.connect(self.update)
         self._render_timer = QTimer(self, singleShot=True, interval=0)
         self._render_timer.timeout.connect(self._render_some)
         self._reload_timer = QTimer(self, singleShot=True, interval=150)
@@ -208,16 +233,20 @@ class CanvasView(QWidget):
         if theme != self._theme:
             self._theme = theme
             self._cards.clear()
+            self._art = None
+            self._version += 1
             self.update()
 
     def set_reading(self, style: ReadingStyle, *, readable: bool = True, width: int = 760) -> None:
         self._font_px = max(8.0, style.font_size * 96 / 72)
         self._cards.clear()
+        self._version += 1
         self.update()
 
     def attach_vault(self, vault: OpenVault) -> None:
         self._vault = vault
         self._cards.clear()
+        self._version += 1
         self._backgrounds.clear()
 
     def shutdown(self) -> None:
@@ -232,6 +261,8 @@ class CanvasView(QWidget):
         self.canvas = load_canvas(self._vault.root, self._ref)
         self.board = Board(self.canvas)
         self._cards.clear()
+        self._art = None
+        self._version += 1
         self._backgrounds.clear()
         problems = self.canvas.problems
         if problems:
@@ -282,10 +313,12 @@ class CanvasView(QWidget):
             self.scale = max(MIN_SCALE, min(1.0, (vw - 2 * margin) / w, (vh - 2 * margin) / h))
             self.origin = QPointF(x + w / 2 - vw / 2 / self.scale, y + h / 2 - vh / 2 / self.scale)
         self._fitted = True
+        self._sharp_timer.stop()  # a jump, not a gesture: drawn sharp at once
         self.update()
 
     def centre_on(self, node: Node) -> None:
         cx, cy = node.centre
+        self._sharp_timer.stop()
         self.scale = max(self.scale, 0.6)
         self.origin = QPointF(
             cx - self.width() / 2 / self.scale, cy - self.height() / 2 / self.scale
@@ -308,6 +341,7 @@ class CanvasView(QWidget):
         fixed = self.to_board(at)
         self.scale = max(MIN_SCALE, min(MAX_SCALE, self.scale * factor))
         self.origin = QPointF(fixed.x() - at.x() / self.scale, fixed.y() - at.y() / self.scale)
+        self._sharp_timer.start()  # scaled blits until the zoom stops
         self.update()
 
     def pan(self, dx: float, dy: float) -> None:
@@ -327,6 +361,10 @@ class CanvasView(QWidget):
             self.fit()
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        """The board from a picture of it a little larger than the view: a pan blits it, a
+        zoom under way scales it, and it is drawn again (sharp) when the view leaves it,
+        the zoom stops or what it shows changed. Drawing 1,500 curves takes longer than a
+        frame; blitting them does not."""
         pal = palette(self._theme)
         p = QPainter(self)
         p.fillRect(self.rect(), QColor(pal.background))
@@ -339,17 +377,73 @@ class CanvasView(QWidget):
             )
             p.end()
             return
+        key = (self._version, self._theme, self.width(), self.height())
+        same = self._cache is not None and self._cache_key == key
+        fits = same and self._cache_scale == self.scale and self._cache_covers()
+        if not fits and not (same and self._sharp_timer.isActive()):  # else: scaled, zooming
+            self._render_cache(key)
+        cache = self._cache
+        assert cache is not None
+        k = self.scale / self._cache_scale
+        dpr = cache.devicePixelRatio()
+        tl = self.to_view(self._cache_origin.x(), self._cache_origin.y())
+        size = QSizeF(cache.width() / dpr * k, cache.height() / dpr * k)
+        if k != 1.0:
+            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        p.drawPixmap(QRectF(tl, size), cache, QRectF(cache.rect()))
+        p.end()
+
+    def _cache_covers(self) -> bool:
+        c = self._cache
+        if c is None:
+            return False
+        dpr = c.devicePixelRatio()
+        have = QRectF(
+            self._cache_origin,
+            QSizeF(c.width() / dpr / self._cache_scale, c.height() / dpr / self._cache_scale),
+        )
+        return have.contains(self.visible_rect())
+
+    def _render_cache(self, key: tuple) -> None:
+        pal = palette(self._theme)
+        dpr = self.devicePixelRatioF()
+        mx, my = CACHE_MARGIN * self.width(), CACHE_MARGIN * self.height()
+        w, h = self.width() + 2 * mx, self.height() + 2 * my
+        cache = QPixmap(max(1, round(w * dpr)), max(1, round(h * dpr)))
+        cache.setDevicePixelRatio(dpr)
+        cache.fill(QColor(pal.background))
+        origin = QPointF(self.origin.x() - mx / self.scale, self.origin.y() - my / self.scale)
+        p = QPainter(cache)
+        wanted = self._paint_board(p, origin, self.scale, w, h)
+        p.end()
+        self._cache, self._cache_key = cache, key
+        self._cache_origin, self._cache_scale = origin, self.scale
+        if wanted:
+            centre = self.to_board(QPointF(self.width() / 2, self.height() / 2))
+            wanted.sort(key=lambda i: _dist2(self.board.nodes[i].centre, centre))
+            self._wanted = wanted
+            self._render_timer.start()
+
+    def _dv(self, x: float, y: float) -> QPointF:
+        """A board point in the pixels of the picture being drawn."""
+        return QPointF((x - self._o.x()) * self._s, (y - self._o.y()) * self._s)
+
+    def _paint_board(self, p: QPainter, origin: QPointF, scale: float, w: float,
+                     h: float) -> list[int]:  # fmt: skip
+        """Draw the board's part at ``origin`` (its top left), ``scale`` px per board px, in
+        ``w`` × ``h`` px; the cards that want laying out."""
+        self._o, self._s = origin, scale
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        view = self.visible_rect()
-        vx, vy, vw, vh = view.x(), view.y(), view.width(), view.height()
-        level = detail(self.scale)
+        vx, vy, vw, vh = origin.x(), origin.y(), w / scale, h / scale
+        level = detail(scale)
         shown = set(self.board.visible_nodes(vx, vy, vw, vh).tolist())
-        p.setTransform(QTransform(self.scale, 0, 0, self.scale, -vx * self.scale, -vy * self.scale))
+        p.setTransform(QTransform(scale, 0, 0, scale, -vx * scale, -vy * scale))
         order = [i for i in self.board.order if i in shown]
         groups = [i for i in order if self.board.nodes[i].type == "group"]
         for i in groups:
             self._paint_group(p, self.board.nodes[i], level)
         self._paint_edges(p, vx, vy, vw, vh, level)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
         wanted: list[int] = []
         for i in order:
             node = self.board.nodes[i]
@@ -364,22 +458,34 @@ class CanvasView(QWidget):
                 for i in order:
                     if self.board.nodes[i].type != "group":
                         self._paint_title(p, self.board.nodes[i])
-        p.end()
-        if wanted:
-            centre = self.to_board(QPointF(self.width() / 2, self.height() / 2))
-            wanted.sort(key=lambda i: _dist2(self.board.nodes[i].centre, centre))
-            self._wanted = wanted
-            self._render_timer.start()
+        return wanted
 
     def _pen(self, hex_colour: str, width: float) -> QPen:
-        pen = QPen(QColor(hex_colour), width)
-        pen.setCosmetic(True)  # screen pixels, whatever the zoom
+        pen = self._pens.get((hex_colour, width))
+        if pen is None:
+            pen = self._pens[(hex_colour, width)] = QPen(QColor(hex_colour), width)
+            pen.setCosmetic(True)  # screen pixels, whatever the zoom
         return pen
 
     def _fill(self, hex_colour: str, alpha: int) -> QColor:
-        c = QColor(hex_colour)
-        c.setAlpha(alpha)
+        c = self._fills.get((hex_colour, alpha))
+        if c is None:
+            c = self._fills[(hex_colour, alpha)] = QColor(hex_colour)
+            c.setAlpha(alpha)
         return c
+
+    def _edge_art(self) -> list[tuple[QPainterPath, list[QPolygonF], str]]:
+        """Each edge's curve and arrowheads as Qt shapes and its colour, made once a board
+        and theme (not per frame: 1,500 curves took 46 ms of Python a picture)."""
+        if self._art is None:
+            art = []
+            for shape in self.board.edges:
+                path = QPainterPath(QPointF(*shape.start))
+                path.cubicTo(QPointF(*shape.c1), QPointF(*shape.c2), QPointF(*shape.end))
+                heads = [QPolygonF([QPointF(*pt) for pt in head]) for head in shape.heads]
+                art.append((path, heads, colour(shape.edge.color, self._theme)))
+            self._art = art
+        return self._art
 
     def _paint_group(self, p: QPainter, node: Node, level: str) -> None:
         c = colour(node.color, self._theme)
@@ -416,14 +522,14 @@ class CanvasView(QWidget):
     def _paint_group_label(self, p: QPainter, node: Node) -> None:
         if not node.label:
             return
-        at = self.to_view(node.x, node.y)
+        at = self._dv(node.x, node.y)
         font = QFont(self.font())
         font.setBold(True)
         p.setFont(font)
         p.setPen(QColor(colour(node.color, self._theme)))
         fm = QFontMetricsF(font)
         text = fm.elidedText(
-            node.label, Qt.TextElideMode.ElideRight, max(40.0, node.width * self.scale)
+            node.label, Qt.TextElideMode.ElideRight, max(40.0, node.width * self._s)
         )
         p.drawText(QPointF(at.x() + 2, at.y() - fm.descent() - 3), text)
 
@@ -431,18 +537,24 @@ class CanvasView(QWidget):
         self, p: QPainter, vx: float, vy: float, vw: float, vh: float, level: str
     ) -> None:
         labels: list[tuple[QPointF, str, str]] = []
-        for k in self.board.visible_edges(vx, vy, vw, vh).tolist():
-            shape = self.board.edges[k]
-            c = colour(shape.edge.color, self._theme)
-            path = QPainterPath(QPointF(*shape.start))
-            path.cubicTo(QPointF(*shape.c1), QPointF(*shape.c2), QPointF(*shape.end))
+        visible = self.board.visible_edges(vx, vy, vw, vh).tolist()
+        # Antialiased curves cost ~7x more: many of them (a board seen from afar) are drawn
+        # without (1,500 curves: 250 -> 37 ms, once per sharp picture).
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, len(visible) <= AA_EDGES)
+        art = self._edge_art()
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for k in visible:  # the curves, then the arrowheads: two brush changes, not 3,000
+            path, _heads, c = art[k]
             p.setPen(self._pen(c, 2.0))
-            p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawPath(path)
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(c))
-            for head in shape.heads:
-                p.drawPolygon(QPolygonF([QPointF(*pt) for pt in head]))
+        p.setPen(Qt.PenStyle.NoPen)
+        for k in visible:
+            _path, heads, c = art[k]
+            if heads:
+                p.setBrush(self._fill(c, 255))
+                for head in heads:
+                    p.drawPolygon(head)
+            shape = self.board.edges[k]
             if shape.edge.label and level != SHAPES:
                 labels.append((QPointF(*shape.middle), shape.edge.label, c))
         if labels:
@@ -452,7 +564,7 @@ class CanvasView(QWidget):
             fm = QFontMetricsF(self.font())
             p.setFont(self.font())
             for at, text, c in labels:
-                v = self.to_view(at.x(), at.y())
+                v = self._dv(at.x(), at.y())
                 text = fm.elidedText(text, Qt.TextElideMode.ElideRight, 240)
                 w, h = fm.horizontalAdvance(text) + 10, fm.height() + 4
                 box = QRectF(v.x() - w / 2, v.y() - h / 2, w, h)
@@ -564,8 +676,8 @@ class CanvasView(QWidget):
 
     def _paint_title(self, p: QPainter, node: Node) -> None:
         """A card's title in screen pixels (a board too small to read its content)."""
-        tl = self.to_view(node.x, node.y)
-        w, h = node.width * self.scale, node.height * self.scale
+        tl = self._dv(node.x, node.y)
+        w, h = node.width * self._s, node.height * self._s
         if w < 24 or h < 10:
             return
         title = node.title()
@@ -592,6 +704,7 @@ class CanvasView(QWidget):
             i = self._wanted.pop(0)
             if i not in self._cards and i < len(self.board.nodes):
                 self._cards[i] = self._make_card(self.board.nodes[i])
+                self._version += 1
                 done = True
         if self._wanted:
             self._render_timer.start()
@@ -600,12 +713,14 @@ class CanvasView(QWidget):
 
     def render_visible(self) -> int:
         """Render every card the view shows close up now (tests, the benchmark); how many."""
+        self._sharp_timer.stop()
         self.repaint()
         n = 0
         while self._wanted:
             i = self._wanted.pop(0)
             if i not in self._cards:
                 self._cards[i] = self._make_card(self.board.nodes[i])
+                self._version += 1
                 n += 1
         self.repaint()
         return n

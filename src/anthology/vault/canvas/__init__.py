@@ -1,7 +1,8 @@
 """Obsidian's Canvas (JSON Canvas 1.0, ``*.canvas``): the board read and validated
 (:mod:`.model`), laid out for drawing (:mod:`.geometry`), indexed as an entry
-(:mod:`.index`), embedded small in a note (:mod:`.embed`). Qt-free: the canvas tab
-(``ui/reading/canvas_view.py``) and the embed draw from the same model."""
+(:mod:`.index`). The renderer draws it small in a note (``render/canvas_embed.py``) and
+renders its cards (``render/canvas_cards.py``); the canvas tab is ``ui/reading/canvas_view.py``:
+both draw from the same model. Qt-free, and free of the renderer (which imports this)."""
 
 from .model import Canvas, CanvasProblem, Edge, Node, parse_canvas
 from .read import load_canvas

@@ -7,7 +7,6 @@ import re
 from collections.abc import Callable
 from html import escape
 
-from ..canvas.embed import canvas_embed
 from ..links import (
     is_attachment,
     mask_code,
@@ -15,6 +14,7 @@ from ..links import (
     split_wikilink,
 )
 from ..model import EntryRef
+from .canvas_embed import canvas_embed
 from .context import (
     MAX_EMBED_DEPTH,
     MAX_EMBEDS,

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import cast
 
 from ..model import Entry, EntryLookup, EntryRef
-from ..render.context import RenderContext
-from ..render.embeds import block_of, section_of
-from ..render.entry import RenderedEntry, page
-from ..render.markdown_ext import markdown_to_html
-from ..render.theme import palette
+from .context import RenderContext
+from .embeds import block_of, section_of
+from .entry import RenderedEntry, page
+from .markdown_ext import markdown_to_html
+from .theme import palette
 
 CARD_RENDER_CHARS = 20_000
 

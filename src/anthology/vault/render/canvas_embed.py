@@ -13,9 +13,9 @@ from html import escape
 from pathlib import PurePosixPath
 from urllib.parse import quote
 
-from ..render.context import RenderContext
-from .model import Canvas
-from .read import load_canvas
+from ..canvas.model import Canvas
+from ..canvas.read import load_canvas
+from .context import RenderContext
 
 EMBED_WIDTH = 640  # px, at most (the pane fits it to its column)
 EMBED_HEIGHT = 400
@@ -30,7 +30,7 @@ def board_svg(canvas: Canvas, theme: str, width: int = EMBED_WIDTH,
               height: int = EMBED_HEIGHT) -> tuple[str, int, int]:  # fmt: skip
     """The board as SVG text no larger than ``width`` × ``height`` px (its aspect kept):
     groups, cards (coloured shapes, no text), edges with their arrowheads. ``(svg, w, h)``."""
-    from .geometry import Board, colour
+    from ..canvas.geometry import Board, colour
 
     board = Board(canvas)
     bx, by, bw, bh = board.bounds()
