@@ -77,7 +77,7 @@ Not shown under Risks.
 """
 
 
-def png(width: int = 4, height: int = 4, rgb: tuple[int, int, int] = (200, 60, 40)) -> bytes:
+def png(width: int = 4, height: int = 4, rgb: tuple[int, int, int] = (236, 228, 206)) -> bytes:
     """A real PNG of one colour (a background, an image card)."""
     import struct
     import zlib

@@ -743,6 +743,10 @@ class CanvasView(QWidget):
             if image is not None and not image.isNull():
                 doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(src), image)
         doc.setHtml(html)
+        # the page's ground is the card's (its colour shows through, as in Obsidian)
+        frame = doc.rootFrame().frameFormat()
+        frame.setBackground(QBrush(Qt.BrushStyle.NoBrush))
+        doc.rootFrame().setFrameFormat(frame)
         doc.setTextWidth(max(20.0, width))
         return doc
 

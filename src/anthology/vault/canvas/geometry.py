@@ -39,7 +39,7 @@ NEUTRAL = {"light": "#8a8a8a", "dark": "#9a9a9a"}
 
 # Level of detail by the view's scale (screen pixels per board pixel).
 SHAPES, TITLES, FULL = "shapes", "titles", "full"
-TITLES_FROM = 0.22  # below: cards are shapes with their colours
+TITLES_FROM = 0.15  # below: cards are shapes with their colours
 FULL_FROM = 0.5  # from here: cards show their content
 
 ARROW_LENGTH = 14.0

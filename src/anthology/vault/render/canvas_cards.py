@@ -36,8 +36,9 @@ def card_html(
 ) -> RenderedEntry:
     """``text`` (Markdown written in the entry ``entry_id`` at ``source_path``: the canvas,
     or the note a file card shows) rendered as a page; never raises."""
+    # depth 1: a card is drawn as an embed is (no fold markers before its headings)
     ctx = RenderContext(entry_id=entry_id, source_path=source_path, resolver=lookup,
-                        palette=palette(theme), vault_root=vault_root)  # fmt: skip
+                        palette=palette(theme), vault_root=vault_root, depth=1)  # fmt: skip
     tail = ""
     if len(text) > CARD_RENDER_CHARS:
         cut = text.rfind("\n", 0, CARD_RENDER_CHARS)

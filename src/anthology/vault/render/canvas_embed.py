@@ -123,7 +123,9 @@ def canvas_embed(ctx: RenderContext, target: str, alias: str | None, frag: str |
     key = f"figure:canvas-{digest}"
     ctx.resources[key] = svg.encode("utf-8")
     return (
-        f'<p class="canvas-embed" style="margin-bottom: 2px;"><a href="{href}">'
+        # line-height 100 %: the body's 150 % would stretch the line the picture sits on
+        f'<p class="canvas-embed" style="margin-bottom: 2px; line-height: 100%;">'
+        f'<a href="{href}">'
         f'<img src="{escape(key)}" width="{w}" height="{h}" alt="{name}" /></a></p>'
         f'<p class="canvas-caption" style="margin-top: 0;">{link} {notes}</p>'
     )
