@@ -269,3 +269,19 @@ def test_both_themes_and_find(open_window, qtbot) -> None:
     assert node is not None and view.visible_rect().contains(QPointF(*node.centre))
     assert not view.find_text("no such words")
     assert view.scroll_to("link-1") and not view.scroll_to("nope")
+
+
+def test_hovering_a_file_card_previews_its_note(open_window, qtbot) -> None:
+    win = open_window()
+    assert win.show_entry(BOARD)
+    view = _board(win)
+    _close_up(view, "file-heading")
+    with qtbot.waitSignal(view.linkHovered) as hovered:
+        qtbot.mouseMove(view, _spot(view, "file-heading"))
+    assert hovered.args == ["Notes/Project plan", "Risks", False]
+    # the window previews it as a link in a page: the heading's section
+    qtbot.waitUntil(lambda: win.previews.visible, timeout=5000)
+    assert "Too many cards." in win.previews.popup.text()
+    assert "Intro of the plan" not in win.previews.popup.text()
+    with qtbot.waitSignal(view.linkLeft):
+        qtbot.mouseMove(view, QPoint(2, 2))

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import (
+    QEvent,
     QFileSystemWatcher,
     QPointF,
     QRectF,
@@ -64,6 +65,7 @@ from anthology.vault.canvas.model import Canvas, Node, url_host
 from anthology.vault.canvas.read import load_canvas
 from anthology.vault.files import vault_file
 from anthology.vault.links import is_attachment
+from anthology.vault.model import EntryRef
 from anthology.vault.render.canvas_cards import card_html, file_card_source
 from anthology.vault.render.reading import ReadingStyle
 from anthology.vault.render.safe_text import plain_text
@@ -108,6 +110,10 @@ class CanvasView(QWidget):
     # a kind of document, its vault path, new tab (a file card naming a PDF, a canvas…)
     documentRequested = Signal(str, str, bool)
     reloaded = Signal()  # the file changed on disk and the board was read again
+    # the pointer is over a file card naming a note: entry id, heading or "^block", Ctrl
+    # held (the window previews it as it previews a link in a page); then left it
+    linkHovered = Signal(str, str, bool)
+    linkLeft = Signal()
 
     def __init__(self) -> None:
         super().__init__()
@@ -128,6 +134,8 @@ class CanvasView(QWidget):
         self._wanted: list[int] = []  # cards to render, nearest the view first
         self._backgrounds: dict[str, QImage | None] = {}
         self._press: QPointF | None = None
+        self._hovered = ("", "")  # the note (and heading) of the file card pointed at
+        self._hover_refs: dict[str, EntryRef | None] = {}
         self._dragged = False
         self._fitted = False
         self._version = 0  # what the board shows changed (file, theme, cards laid out)
@@ -260,6 +268,7 @@ class CanvasView(QWidget):
         assert self._vault is not None and self._ref is not None
         self.canvas = load_canvas(self._vault.root, self._ref)
         self.board = Board(self.canvas)
+        self._hover_refs.clear()
         self._cards.clear()
         self._art = None
         self._version += 1
@@ -845,6 +854,32 @@ class CanvasView(QWidget):
         else:
             self.unsetCursor()
             self.setToolTip("")
+        self._hover(node if clickable else None, event)
+
+    def _hover(self, node: Node | None, event: QMouseEvent) -> None:
+        """Say when the pointer comes onto a file card naming a note, and when it leaves."""
+        target = ""
+        if node is not None and node.type == "file" and node.file and self._vault is not None:
+            ref = self._hover_refs.get(node.file)
+            if node.file not in self._hover_refs:
+                ref, _ = file_card_source(self._vault.lookup, node.file, None, self._ref or "")
+                self._hover_refs[node.file] = ref
+            target = ref.id if ref is not None else ""
+        wanted = (target, (node.subpath or "").lstrip("#") if target and node else "")
+        if wanted == self._hovered:
+            return
+        self._hovered = wanted
+        if target:
+            ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+            self.linkHovered.emit(*wanted, ctrl)
+        else:
+            self.linkLeft.emit()
+
+    def leaveEvent(self, event: QEvent) -> None:
+        if self._hovered[0]:
+            self._hovered = ("", "")
+            self.linkLeft.emit()
+        super().leaveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._press is None:

@@ -67,6 +67,11 @@ class Navigation(QObject):
                           if new_tab else win.show_entry(entry_id, heading=heading))  # fmt: skip
         if (asked := getattr(view, "documentRequested", None)) is not None:
             asked.connect(lambda kind, rel, new_tab: self.open_document(kind, rel, new_tab=new_tab))
+        if (hovered := getattr(view, "linkHovered", None)) is not None:  # a page preview
+            hovered.connect(
+                lambda target, frag, ctrl: win.previews.hover(target, frag, immediate=ctrl)
+            )
+            view.linkLeft.connect(win.previews.leave)  # type: ignore[attr-defined]
         return view
 
     def open_vault(self) -> OpenVault | None:

@@ -173,7 +173,7 @@ def _short(text: str, limit: int = 80) -> str:
 def _number(value: Any) -> float | None:
     """A JSON number as a float (booleans are not numbers), or None."""
     if value.__class__ is float:  # the usual cases first
-        return value  # type: ignore[no-any-return]
+        return value
     if value.__class__ is int and -(2**53) < value < 2**53:
         return float(value)
     if isinstance(value, bool) or not isinstance(value, int | float):
