@@ -184,9 +184,19 @@ def _number(value: Any) -> float | None:
         return math.inf
 
 
+def _coord_ok(v: Any) -> bool:
+    return (v.__class__ is int or v.__class__ is float) and -MAX_COORD <= v <= MAX_COORD
+
+
+def _size_ok(v: Any) -> bool:
+    return (v.__class__ is int or v.__class__ is float) and 0 < v <= MAX_SIZE
+
+
 def _colour(value: Any, canvas: Canvas, where: str) -> str | None:
     if value is None:
         return None
+    if value.__class__ is str and value in PRESET_NAMES:
+        return value
     if isinstance(value, str) and (value in PRESET_NAMES or _HEX_RE.fullmatch(value)):
         if value.startswith("#") and len(value) == 4:  # #rgb → #rrggbb
             value = "#" + "".join(c * 2 for c in value[1:])
@@ -288,8 +298,13 @@ def _node(raw: Any, z: int, canvas: Canvas) -> Node | None:
         canvas.problem(f"unknown node type {_short(json.dumps(kind), 40)}; drawn as an empty "
                        "card", node_id)  # fmt: skip
         kind = "text"
+    x: Any = raw.get("x")
+    y: Any = raw.get("y")
+    # the usual node first: numbers on the board (NaN fails every comparison)
     place: list[float] = []
-    for key in ("x", "y"):
+    if _coord_ok(x) and _coord_ok(y):
+        place = [float(x), float(y)]
+    for key in () if place else ("x", "y"):
         value = _number(raw.get(key))
         if value is None:
             canvas.problem(f"“{key}” is missing or not a number; not drawn", node_id)
@@ -299,8 +314,12 @@ def _node(raw: Any, z: int, canvas: Canvas) -> Node | None:
                            f"(±{MAX_COORD:,.0f}); not drawn", node_id, "error")  # fmt: skip
             return None
         place.append(value)
+    w: Any = raw.get("width")
+    h: Any = raw.get("height")
     size: list[float] = []
-    for key, default in zip(("width", "height"), DEFAULT_SIZE, strict=True):
+    if _size_ok(w) and _size_ok(h):
+        size = [float(w), float(h)]
+    for key, default in () if size else zip(("width", "height"), DEFAULT_SIZE, strict=True):
         value = _number(raw.get(key))
         if value is None or not math.isfinite(value) or not 0 < value <= MAX_SIZE:
             canvas.problem(f"“{key}” is {_short(repr(raw.get(key)), 40)}; drawn "
@@ -309,10 +328,8 @@ def _node(raw: Any, z: int, canvas: Canvas) -> Node | None:
                            f"{default:.0f} high", node_id)  # fmt: skip
             value = default
         size.append(value)
-    common: dict[str, Any] = {
-        "id": node_id, "type": kind, "x": place[0], "y": place[1], "width": size[0],
-        "height": size[1], "z": z, "color": _colour(raw.get("color"), canvas, node_id),
-    }  # fmt: skip
+    common = (node_id, kind, place[0], place[1], size[0], size[1], z,
+              _colour(raw.get("color"), canvas, node_id))  # fmt: skip
     if kind == "text":
         text = _string(raw.get("text"), canvas, node_id, "the card's text")
         chars = len(text)
@@ -321,7 +338,7 @@ def _node(raw: Any, z: int, canvas: Canvas) -> Node | None:
                            f"{MAX_CARD_CHARS:,} are shown and indexed", node_id)  # fmt: skip
             cut = text.rfind("\n", 0, MAX_CARD_CHARS)
             text = text[: cut if cut > MAX_CARD_CHARS // 2 else MAX_CARD_CHARS]
-        return Node(**common, text=text, text_chars=chars)
+        return Node(*common, text=text, text_chars=chars)
     if kind == "file":
         written = _string(raw.get("file"), canvas, node_id, "the card's file")
         path, why = vault_path(written)
@@ -334,12 +351,12 @@ def _node(raw: Any, z: int, canvas: Canvas) -> Node | None:
             subpath = None
         if subpath in ("#", "#^"):
             subpath = None
-        return Node(**common, file=path, file_written=written, subpath=subpath)
+        return Node(*common, file=path, file_written=written, subpath=subpath)
     if kind == "link":
         url = _string(raw.get("url"), canvas, node_id, "the card's URL").strip()
         if not url:
             canvas.problem("link card without a URL", node_id)
-        return Node(**common, url=url[:4096])
+        return Node(*common, url=url[:4096])
     label = _string(raw.get("label"), canvas, node_id, "the group's label")[:MAX_LABEL_CHARS]
     background: str | None = None
     written_bg = _string(raw.get("background"), canvas, node_id, "the group's background")
@@ -352,7 +369,7 @@ def _node(raw: Any, z: int, canvas: Canvas) -> Node | None:
         canvas.problem(f"backgroundStyle {_short(json.dumps(style), 40)} is not one of cover, "
                        "ratio, repeat; drawn as cover", node_id)  # fmt: skip
         style = "cover"
-    return Node(**common, label=label, background=background, background_style=style)
+    return Node(*common, label=label, background=background, background_style=style)
 
 
 def _edge(raw: Any, canvas: Canvas) -> Edge | None:
