@@ -285,3 +285,23 @@ def test_hovering_a_file_card_previews_its_note(open_window, qtbot) -> None:
     assert "Intro of the plan" not in win.previews.popup.text()
     with qtbot.waitSignal(view.linkLeft):
         qtbot.mouseMove(view, QPoint(2, 2))
+
+
+def test_back_returns_to_where_the_reader_was_on_the_board(open_window, qtbot) -> None:
+    win = open_window()
+    assert win.show_entry(BOARD)
+    view = _board(win)
+    assert view.scroll_position() == 0  # fitted: a visit opens fitted again
+    view.zoom(2.0, QPointF(300, 200))
+    view.pan(-120, 45)
+    centre = view.to_board(QPointF(view.width() / 2, view.height() / 2))
+    scale = view.scale
+    # another board in the same view (it reads and fits that one), then back
+    assert win.open_document("canvas", "Boards/Sample.canvas")
+    assert _board(win) is view and view.document_id() == "Boards/Sample.canvas"
+    win.go_back()
+    assert view.document_id() == BOARD
+    again = view.to_board(QPointF(view.width() / 2, view.height() / 2))
+    assert view.scale == pytest.approx(scale, rel=0.01)
+    assert (again.x(), again.y()) == (pytest.approx(centre.x(), abs=1),
+                                      pytest.approx(centre.y(), abs=1))  # fmt: skip

@@ -19,6 +19,7 @@ an edit made elsewhere redraws the board where the reader was. The file is never
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -78,6 +79,7 @@ PAN_STEP = 80  # px, an arrow key
 DRAG_SLOP = 4  # px a press may move and still be a click
 RENDER_BUDGET_S = 0.03  # card contents rendered per tick at most this long
 PAD = 12.0  # board px inside a card
+_HALF = 2**24  # the history's board coordinates are kept offset by this (see scroll_position)
 CACHE_MARGIN = 0.25  # of the view's width and height, drawn beyond it on each side
 SHARP_MS = 150  # after the last zoom step, the board is drawn sharp again
 AA_EDGES = 300  # at most this many curves in view are antialiased
@@ -138,6 +140,7 @@ class CanvasView(QWidget):
         self._hover_refs: dict[str, EntryRef | None] = {}
         self._dragged = False
         self._fitted = False
+        self._fitted_view: tuple[float, QPointF] | None = None  # as fit() left it
         self._version = 0  # what the board shows changed (file, theme, cards laid out)
         self._cache: QPixmap | None = None
         self._cache_key: tuple = ()
@@ -197,10 +200,30 @@ class CanvasView(QWidget):
         return QIcon()
 
     def scroll_position(self) -> int:
-        return 0  # the view is kept while the tab lives (see reload); a visit opens fitted
+        """Where the reader is, as the history keeps it (an int): the board point in the
+        middle of the view (25 bits each, the board's ±10,000,000 fit) and the zoom (as a
+        power of 1.01, 10 bits); 0 for a view not moved since it was fitted."""
+        if self._ref is None or self._fitted_view == (self.scale, self.origin):
+            return 0
+        c = self.to_board(QPointF(self.width() / 2, self.height() / 2))
+        x = min(max(round(c.x()), -_HALF), _HALF - 1) + _HALF
+        y = min(max(round(c.y()), -_HALF), _HALF - 1) + _HALF
+        z = min(max(round(math.log(self.scale) / math.log(1.01)), -512), 511) + 512
+        return (z << 50) | (x << 25) | y
 
     def restore_scroll(self, position: int) -> None:
-        pass
+        """Back where :meth:`scroll_position` said (0: fitted)."""
+        if position <= 0:
+            return
+        z, x, y = position >> 50, (position >> 25) & (2**25 - 1), position & (2**25 - 1)
+        self.scale = max(MIN_SCALE, min(MAX_SCALE, 1.01 ** (z - 512)))
+        cx, cy = x - _HALF, y - _HALF
+        self.origin = QPointF(
+            cx - self.width() / 2 / self.scale, cy - self.height() / 2 / self.scale
+        )
+        self._fitted = True
+        self._sharp_timer.stop()
+        self.update()
 
     def scroll_to(self, anchor: str) -> bool:
         """Show the node whose id is ``anchor``."""
@@ -322,6 +345,7 @@ class CanvasView(QWidget):
             self.scale = max(MIN_SCALE, min(1.0, (vw - 2 * margin) / w, (vh - 2 * margin) / h))
             self.origin = QPointF(x + w / 2 - vw / 2 / self.scale, y + h / 2 - vh / 2 / self.scale)
         self._fitted = True
+        self._fitted_view = (self.scale, QPointF(self.origin))
         self._sharp_timer.stop()  # a jump, not a gesture: drawn sharp at once
         self.update()
 
