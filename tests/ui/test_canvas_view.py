@@ -152,6 +152,8 @@ def test_file_cards_show_the_note_its_heading_or_its_block(open_window, qtbot) -
     _close_up(view, "file-image")
     card = view._cards[view.canvas.nodes.index(view.canvas.node("file-image"))]
     assert card.image is not None and not card.image.isNull()
+    background = view._backgrounds.get("Attachments/paper.png")  # the group's, in the vault
+    assert background is not None and not background.isNull()
 
 
 def test_a_click_on_a_file_card_opens_the_note_ctrl_in_a_new_tab(open_window, qtbot) -> None:
@@ -305,3 +307,34 @@ def test_back_returns_to_where_the_reader_was_on_the_board(open_window, qtbot) -
     assert view.scale == pytest.approx(scale, rel=0.01)
     assert (again.x(), again.y()) == (pytest.approx(centre.x(), abs=1),
                                       pytest.approx(centre.y(), abs=1))  # fmt: skip
+
+
+def test_a_ten_megabyte_card_and_a_background_outside_the_vault(
+    open_window, qtbot, vault: Path, tmp_path: Path
+) -> None:
+    """A text card of 10 MB is cut (a notice says so) and only its head is laid out; a
+    group's background that is a link leading out of the vault is never read."""
+    from canvas_vault import png
+
+    outside = tmp_path / "outside.png"
+    outside.write_bytes(png(rgb=(0, 0, 255)))
+    (vault / "Attachments" / "escape.png").symlink_to(outside)
+    huge = "A line of a very long card, with **bold** words.\n" * 210_000
+    board = {"nodes": [
+        {"id": "g", "type": "group", "x": -50, "y": -50, "width": 700, "height": 500,
+         "label": "Walled", "background": "Attachments/escape.png"},
+        {"id": "huge", "type": "text", "text": huge, "x": 0, "y": 0, "width": 400, "height": 300},
+    ]}  # fmt: skip
+    (vault / "Boards" / "Huge.canvas").write_text(json.dumps(board), encoding="utf-8")
+    win = open_window()
+    assert win.open_document("canvas", "Boards/Huge.canvas")
+    view = _board(win)
+    assert "a text card of 10,290,000 characters" in view.notice.text()
+    _close_up(view, "huge")
+    card = view._cards[1]
+    assert card.doc is not None
+    text = card.doc.toPlainText()
+    assert len(text) < 25_000 and "the rest of this card is not drawn" in text
+    assert view._backgrounds == {"Attachments/escape.png": None}  # refused, not drawn
+    pixel = view.grab().toImage().pixelColor(view.to_view(-40, -40).toPoint())
+    assert pixel.blue() < 200 or pixel.red() > 100  # no blue from outside the vault
