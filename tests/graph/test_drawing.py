@@ -131,3 +131,12 @@ def test_labels_claim_their_place_only_where_no_placed_label_overlaps():
         if free:
             placed.append(b)
     assert 10 < len(placed) < len(boxes)
+
+
+def test_a_canvas_mark_is_a_diamond_in_the_svg() -> None:
+    d = triangle()
+    d.rings.append((1, (0, 0, 0, 200), 1.5, 9.0, "d"))
+    root = ET.fromstring(svg(d, measure, 13.0, 10.0))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    (diamond,) = root.findall(".//s:polygon[@class='mark']", ns)
+    assert len(diamond.get("points").split()) == 4

@@ -367,3 +367,23 @@ def test_a_vault_opens_with_its_settings_migrated_or_else_the_local_graph() -> N
     assert old["color_by"] == "auto" and old["depth"] == 2 and old["local"] is False
     assert defaults() == DEFAULTS and defaults() is not DEFAULTS
     assert Filters.from_settings({}) == Filters.from_settings(DEFAULTS)
+
+
+def test_a_canvas_is_drawn_with_a_shape_of_its_own() -> None:
+    """A canvas (an entry of kind ``canvas``, issue 32) has a diamond around its node, in the
+    legend too, and in the exported picture; a graph without canvases has none."""
+    g = star()
+    g.kinds[3] = "canvas"
+    g.paths[3] = "Boards/E3.canvas"
+    s = loaded(g)
+    diamonds = [m for m in s.update_marks() if m.symbol == "d"]
+    assert [s.shown_ids()[m.node] for m in diamonds] == ["E3"]
+    assert s.legend_marks() == ["canvas"]
+    s.follow("E3")  # the current entry's ring still goes round it, over the diamond
+    s.update_marks()
+    assert [m.symbol for m in s.marks_of("E3")] == ["d", "o"]
+    rings = s.drawing("vault").rings
+    assert [r[4] for r in rings] == ["d", "o"]
+    plain = loaded()
+    assert [m for m in plain.update_marks() if m.symbol == "d"] == []
+    assert "canvas" not in plain.legend_marks()

@@ -168,7 +168,7 @@ def test_a_text_document_opens_beside_entries_with_back_and_forward(open_window,
 
     # what is not there, or a kind nobody registered, is refused with a message
     assert not win.open_document("text", "../outside.txt")
-    assert not win.open_document("canvas", "board.canvas")
+    assert not win.open_document("no-such-kind", "board.canvas")
     assert win.tabs.document() is shown and "cannot show" in win.statusBar().currentMessage()
 
 

@@ -241,6 +241,12 @@ def svg(d: Drawing, measure: Callable[[str], float], line_height: float, ascent:
                 f'<rect class="mark" x="{xy[j, 0] - r:.1f}" y="{xy[j, 1] - r:.1f}" '
                 f'width="{2 * r:.1f}" height="{2 * r:.1f}" {style}/>'
             )
+        elif symbol == "d":  # a canvas's diamond
+            x, y = xy[j, 0], xy[j, 1]
+            out.append(
+                f'<polygon class="mark" points="{x:.1f},{y - r:.1f} {x + r:.1f},{y:.1f} '
+                f'{x:.1f},{y + r:.1f} {x - r:.1f},{y:.1f}" {style}/>'
+            )
         else:
             out.append(
                 f'<circle class="mark" cx="{xy[j, 0]:.1f}" cy="{xy[j, 1]:.1f}" r="{r:.1f}" '

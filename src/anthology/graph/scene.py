@@ -237,6 +237,8 @@ class GraphScene:
         self.search_hits = np.zeros(0, dtype=np.int64)
         self.path: LinkPath | None = None
         self.marks: list[Mark] = []
+        self._canvas_key: tuple[int, int, int] | None = None
+        self._canvas_found: list[int] = []
         self.dragging = -1
         self.generation = 0
         self.changed = False  # the last load changed the graph (a live reload settles it)
@@ -694,6 +696,8 @@ class GraphScene:
             out.append("pin")
         if self.search:
             out.append("match")
+        if self.canvas_nodes():
+            out.append("canvas")
         return out
 
     # ---- hover, search, paths: the highlight -------------------------------------------------
@@ -797,8 +801,20 @@ class GraphScene:
             j = local_index(self.current)
             if j >= 0:
                 spots.append(Mark(j, "accent", 3.0, 12.0, "o"))
+        # a canvas (issue 32): a diamond of its own around the node, under the other marks
+        spots[:0] = [Mark(j, "text", 1.5, 9.0, "d", 0.7) for j in self.canvas_nodes()]
         self.marks = spots if len(self.dpos) else []
         return self.marks
+
+    def canvas_nodes(self) -> list[int]:
+        """The shown nodes that are canvases (kind ``canvas``), found once per shown graph."""
+        key = (id(self.shown), len(self.shown), id(self.data))
+        if self._canvas_key != key:
+            kinds = self.data.kinds
+            self._canvas_key = key
+            self._canvas_found = [j for j, i in enumerate(self.shown.tolist())
+                                  if kinds[i] == "canvas"]  # fmt: skip
+        return self._canvas_found
 
     def mark_rgba(self, mark: Mark) -> Rgba:
         """A mark's colour in the scene's theme."""

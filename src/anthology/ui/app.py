@@ -88,7 +88,8 @@ def screenshot(
             print("anthology: the window did not finish loading", file=sys.stderr)
             return 1
         wanted = window.index.entry_ref(entry) if entry and window.index else None
-        if entry and (wanted is None or window.current_id() != wanted.id):
+        shown = window.tabs.document().document_id()  # an entry's id, a canvas's path…
+        if entry and (wanted is None or shown not in (wanted.id, wanted.path)):
             print(f"anthology: no entry “{entry}” in {vault}", file=sys.stderr)
             window.close()
             return 1

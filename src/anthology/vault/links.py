@@ -44,12 +44,13 @@ _TAG_SCAN_RE = re.compile(r"#((?:[^\W\d]|[_\-/])[\w\-/]*|\d+[^\W\d][\w\-/]*)", r
 # Obsidian's "Accepted file formats" besides Markdown: only these make a link an attachment
 # by its name alone. Any other dot is part of a note's name (``[[file.name]]`` is
 # ``file.name.md``); a file of another kind is still found if the vault holds it (see
-# resolve.Resolver).
+# resolve.Resolver). A ``.canvas`` is not among them: it is an entry of the index (see
+# vault/canvas), which ``[[Board.canvas]]`` names as it names a note.
 ATTACHMENT_EXTENSIONS = frozenset(
     ["avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp",  # images
      "flac", "m4a", "mp3", "ogg", "wav", "webm", "3gp",  # audio
      "mkv", "mov", "mp4", "ogv",  # video
-     "pdf", "canvas", "base"]
+     "pdf", "base"]
 )  # fmt: skip
 
 

@@ -32,6 +32,10 @@ def parse_files(root: str, paths: Sequence[str]) -> list[FileParse]:
 
 
 def _read_and_parse(root: str, path: str) -> FileParse:
+    if path[-7:].lower() == ".canvas":  # a board: its cards' text and links (vault/canvas)
+        from anthology.vault.canvas.index import read_canvas_entry
+
+        return read_canvas_entry(root, path)
     read = read_entry_text(root, path)
     if read.text is None:
         return read.problems, None

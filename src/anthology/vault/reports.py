@@ -51,6 +51,9 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "ambiguous-link": ("warning", "a name several entries share; the first is followed"),
     "heading-not-found": ("warning", "the linked entry has no such heading"),
     "block-not-found": ("warning", "the linked entry has no such block id"),
+    # Canvases (vault/canvas): what a .canvas gets wrong; an error when a card is refused
+    # (a path outside the vault) or the file cannot be drawn (not JSON, wrong shape)
+    "canvas": ("warning", "a canvas with a bad part: skipped, cut or drawn by default"),
     # Structure
     "orphan": ("info", "no other entry links here"),
 }

@@ -60,7 +60,7 @@ class FileStat:
 
 @dataclass
 class ScanResult:
-    entries: list[FileStat] = field(default_factory=list)  # Markdown files
+    entries: list[FileStat] = field(default_factory=list)  # Markdown files and canvases
     attachments: list[str] = field(default_factory=list)  # every other file, vault-relative
     problems: list[tuple[str, ParseProblem]] = field(default_factory=list)
 
@@ -173,9 +173,11 @@ def scan_vault(root: Path) -> ScanResult:
                                             "error" if is_md else "warning"))
                 )  # fmt: skip
                 continue
-            if is_md:
+            if is_md or name[-7:].lower() == ".canvas":
                 s = item.stat()
                 result.entries.append(FileStat(item_rel, s.st_size, s.st_mtime_ns, s.st_ctime_ns))
+                if not is_md:  # a canvas is an entry and a file links and embeds name
+                    result.attachments.append(item_rel)
             else:
                 result.attachments.append(item_rel)
         except OSError as exc:
@@ -187,7 +189,8 @@ def scan_vault(root: Path) -> ScanResult:
 def _report_twins(result: ScanResult) -> None:
     """Warn on both of two paths that are equal after NFC normalization."""
     groups: dict[str, list[str]] = {}
-    for path in (*(s.path for s in result.entries), *result.attachments):
+    # (a canvas is in both lists: once here)
+    for path in dict.fromkeys((*(s.path for s in result.entries), *result.attachments)):
         if not path.isascii():  # ASCII is its own normal form
             groups.setdefault(unicodedata.normalize("NFC", path), []).append(path)
     for paths in groups.values():

@@ -30,7 +30,9 @@ from anthology.vault.rows import EntryRow, LinkTarget, ParsedLink, ProblemRow
 # 9: graph positions moved to the user state (user_state.py)
 # 10: files.ctime_ns (a note made unreadable by chmod is read again: its mtime stays)
 # 11: a note whose first heading is empty is titled by its file name (parse.py): read again
-SCHEMA_VERSION = 11
+# 12: a .canvas is an entry (kind "canvas"), and [[Board.canvas]] links to it, no longer to
+# an attachment: an index of 11 or less holds neither
+SCHEMA_VERSION = 12
 APP_ID = "anthology-index"
 
 

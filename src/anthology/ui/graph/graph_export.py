@@ -13,7 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
 
 from anthology.graph.drawing import (
     FONT_PX,
@@ -94,6 +103,10 @@ def render_image(d: Drawing, width: int) -> QImage:
             r = float(d.radius[j] + extra / 2)
             if symbol == "s":
                 p.drawRect(QRectF(xy[j, 0] - r, xy[j, 1] - r, 2 * r, 2 * r))
+            elif symbol == "d":  # a canvas's diamond
+                x, y = float(xy[j, 0]), float(xy[j, 1])
+                p.drawPolygon(QPolygonF([QPointF(x, y - r), QPointF(x + r, y),
+                                         QPointF(x, y + r), QPointF(x - r, y)]))  # fmt: skip
             else:
                 p.drawEllipse(QPointF(xy[j, 0], xy[j, 1]), r, r)
         p.setFont(_font())

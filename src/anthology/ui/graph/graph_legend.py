@@ -24,8 +24,9 @@ from anthology.vault.shown import plain_text
 __all__ = ["MARK_GLYPHS", "GraphLegend"]
 
 # the marks' legend glyphs; the plot draws the same shapes (circle rings, a square for a pin)
-MARK_GLYPHS = {"current": "◉", "trail": "○", "pin": "□", "match": "◎"}
-MARK_NAMES = {"current": "current", "trail": "visited", "pin": "pinned", "match": "match"}
+MARK_GLYPHS = {"current": "◉", "trail": "○", "pin": "□", "match": "◎", "canvas": "◇"}
+MARK_NAMES = {"current": "current", "trail": "visited", "pin": "pinned", "match": "match",
+              "canvas": "canvas"}  # fmt: skip
 
 
 class GraphLegend(QFrame):

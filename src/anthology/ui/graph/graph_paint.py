@@ -184,6 +184,7 @@ class GraphPainter:
             for name, k in scene.legend_relations()
             if k < len(colours)
         ]
-        role = {"current": "accent", "trail": "trail", "pin": "pin", "match": "search"}
+        role = {"current": "accent", "trail": "trail", "pin": "pin", "match": "search",
+                "canvas": "text"}  # fmt: skip
         marks = [(name, t[role[name]]) for name in scene.legend_marks()]
         return groups, relations, marks

@@ -50,7 +50,7 @@ from anthology.ui.panels.file_explorer import FileExplorer
 from anthology.ui.panels.path_finder import PathFinderDialog
 from anthology.ui.panels.problems_dialog import ProblemsDialog
 from anthology.ui.panels.quick_switcher import QuickSwitcher
-from anthology.ui.reading.document import ENTRY
+from anthology.ui.reading.document import ENTRY, kind_for_file
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.reading.find_bar import FindBar
 from anthology.ui.reading.outline_panel import OutlinePanel
@@ -567,6 +567,8 @@ class MainWindow(QMainWindow, actions.WindowParts):
         if entry is None:
             self.statusBar().showMessage(f"No entry “{entry_id}”", 5000)
             return False
+        if (kind := kind_for_file(entry.path)) is not None:  # a canvas: an entry shown as a board
+            return self.navigation.open_document(kind.name, entry.path, push=push)
         tab = self.tabs.tab()
         pane, history, left = tab.pane, tab.history, tab.current
         same = entry.id == self.current_id()

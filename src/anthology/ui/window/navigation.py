@@ -18,6 +18,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from anthology.session import Changes, Visit
+from anthology.ui.reading import canvas_view  # noqa: F401  (registers the canvas kind)
 from anthology.ui.reading.document import ENTRY, DocumentView, OpenVault, document_kind
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.reading.entry_tabs import EntryTabs
@@ -60,6 +61,17 @@ class Navigation(QObject):
         win.themes.themeChanged.connect(view.set_theme)
         if (vault := self.open_vault()) is not None:
             view.attach_vault(vault)
+        # A view that links to entries and documents (a canvas's cards) says so by signals.
+        if (asked := getattr(view, "entryRequested", None)) is not None:
+            asked.connect(lambda entry_id, heading, new_tab: self.open_in_new_tab(entry_id, heading)
+                          if new_tab else win.show_entry(entry_id, heading=heading))  # fmt: skip
+        if (asked := getattr(view, "documentRequested", None)) is not None:
+            asked.connect(lambda kind, rel, new_tab: self.open_document(kind, rel, new_tab=new_tab))
+        if (hovered := getattr(view, "linkHovered", None)) is not None:  # a page preview
+            hovered.connect(
+                lambda target, frag, ctrl: win.previews.hover(target, frag, immediate=ctrl)
+            )
+            view.linkLeft.connect(win.previews.leave)  # type: ignore[attr-defined]
         return view
 
     def open_vault(self) -> OpenVault | None:

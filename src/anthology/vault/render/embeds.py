@@ -15,6 +15,7 @@ from ..links import (
     split_wikilink,
 )
 from ..model import EntryRef
+from .canvas_embed import canvas_embed
 from .context import (
     MAX_EMBED_DEPTH,
     MAX_EMBEDS,
@@ -29,7 +30,7 @@ from .urls import attachment_src, escapes_vault, image_html, other_file_src
 # after "#" ("page=3&height=400") or None) → HTML, block-level. One line here per kind of
 # file drawn in place (a PDF's page, a player…); a kind not listed shows as a link.
 AttachmentEmbed = Callable[[RenderContext, str, str | None, str | None], str]
-ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {}
+ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {"canvas": canvas_embed}
 ATTACHMENT_EMBEDS.update(dict.fromkeys(MEDIA_EXTENSIONS, media_card))  # audio, video: a card
 
 
@@ -61,8 +62,8 @@ def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, boo
         return ctx.notice(
             f"⊘ Refused: “{escape(target)}” lies outside the vault", error=True
         ), False
-    if embed and is_attachment(target):
-        ext = target.rsplit(".", 1)[-1].lower()
+    ext = target.rsplit(".", 1)[-1].lower() if "." in target else ""
+    if embed and (is_attachment(target) or ext in ATTACHMENT_EMBEDS):  # (a canvas: an entry)
         size = alias if alias and re.fullmatch(r"\d+(x\d+)?", alias) else None
         if ext in ("png", "jpg", "jpeg", "gif", "webp", "svg", "bmp"):
             return image_html(ctx, target, alias if not size and alias else target, size), False

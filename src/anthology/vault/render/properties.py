@@ -13,6 +13,7 @@ from typing import Any
 
 from anthology.palette import EntryColours
 
+from ..canvas.index import CANVAS_RELATION
 from ..links import WIKILINK_RE, split_wikilink
 from ..model import Entry, Relation
 from .context import MAX_PROPERTY_ROWS, MAX_VALUE_ITEMS, RenderContext, tag_chip
@@ -183,7 +184,8 @@ def property_rows(entry: Entry, ctx: RenderContext) -> list[tuple[str, str]]:
                 )
             return shown
 
-        add(f"Cited as “{escape(name)}” by", links)
+        # a canvas holding the entry's card is no citation: "On canvas Plan, Board"
+        add("On canvas" if name == CANVAS_RELATION else f"Cited as “{escape(name)}” by", links)
     if hidden:
         rows.append((MORE, str(hidden)))
     return rows
