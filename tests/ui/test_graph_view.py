@@ -90,6 +90,25 @@ def settle_paint(qtbot, v: GraphView) -> None:
 # ---------------------------------------------------------------------------------------
 
 
+def test_fit_frames_the_labels_too(qtbot, make_view):
+    """Fit framed the nodes, and the labels of the nodes at the edges were cut at the view's
+    sides (issue 34, item 8): every label of a fitted graph is drawn inside the view."""
+    view = make_view(420, 320)
+    g = graph(12, [(i, i + 1) for i in range(11)])
+    g = GraphData(ids=g.ids, titles=[f"A rather long title of note {i}" for i in range(12)],
+                  kinds=g.kinds, tags=g.tags, edges=g.edges, relations=g.relations)  # fmt: skip
+    positions = {k: (i * 100.0, (i % 3) * 40.0) for i, k in enumerate(g.ids)}
+    view.set_graph(g, positions, "v")
+    view.set_paused(True)
+    view.fit()
+    settle_paint(qtbot, view)
+    half = view.labels.fit_margin()[0] - 6  # half the widest label, as drawn
+    width = view.view.viewport().width()
+    for k in g.ids:
+        p = view.node_viewport_pos(k)
+        assert p is not None and half <= p.x() <= width - half, (k, p.x(), half, width)
+
+
 def test_click_on_node_at_its_screen_position_opens_it(qtbot, view):
     g = small()
     view.set_graph(g, grid_positions(g), "v")

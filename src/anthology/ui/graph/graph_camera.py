@@ -104,8 +104,16 @@ class GraphCamera(QObject):
         self.glide_to(x, y, animate)
         return True
 
-    def fit(self, pos: np.ndarray, animate: bool = False, padding: float = 0.08) -> None:
-        """Show the bulk of ``pos`` (see :func:`bulk_box`)."""
+    def fit(
+        self,
+        pos: np.ndarray,
+        animate: bool = False,
+        padding: float = 0.08,
+        margin_px: tuple[float, float] = (0.0, 0.0),
+    ) -> None:
+        """Show the bulk of ``pos`` (see :func:`bulk_box`), with ``margin_px`` (x, y) screen
+        pixels left around it: the labels, drawn at a fixed size beside their nodes, were
+        cut at the view's edges when only the nodes were framed."""
         self.stop()
         box = bulk_box(pos)
         if box is None:
@@ -114,6 +122,12 @@ class GraphCamera(QObject):
         x0, y0, x1, y1 = box
         w, h = max(x1 - x0, MIN_SPAN), max(y1 - y0, MIN_SPAN)
         w, h = w * (1 + 2 * padding), h * (1 + 2 * padding)
+        vw, vh = self.vb.width(), self.vb.height()
+        mx, my = margin_px
+        if vw > 4 * mx > 0 and vh > 4 * my >= 0:
+            # units per pixel so that the box fits in what the margins leave
+            per_px = max(w / (vw - 2 * mx), h / (vh - 2 * my))
+            w, h = vw * per_px, vh * per_px
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         target = QRectF(cx - w / 2, cy - h / 2, w, h)
         if not animate or not self.vb.isVisible():

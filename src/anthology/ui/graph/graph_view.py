@@ -537,7 +537,7 @@ class GraphView(QWidget):
     def fit(self, animate: bool = False) -> None:
         """Show the bulk of the shown nodes (far outliers may stay outside: see
         :func:`anthology.ui.graph.graph_camera.bulk_box`)."""
-        self.camera.fit(self.scene.dpos, animate=animate)
+        self.camera.fit(self.scene.dpos, animate=animate, margin_px=self.labels.fit_margin())
 
     # settings -------------------------------------------------------------------------------
     def settings(self) -> dict:

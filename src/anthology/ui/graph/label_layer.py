@@ -5,6 +5,7 @@ close zoom: :class:`LabelLayer`.
 
 from __future__ import annotations
 
+import heapq
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -84,6 +85,18 @@ class LabelLayer(pg.GraphicsObject):
         self._widths.clear()
         self._forced = np.zeros(0, dtype=np.int64)
         self.update()
+
+    def fit_margin(self) -> tuple[float, float]:
+        """The screen pixels a fit leaves around the nodes so their labels show: half the
+        widest label as drawn zoomed out (elided), and a label's height under its node."""
+        if not self._text:
+            return (0.0, 0.0)
+        shorten = self._elide or (lambda t: t)
+        # the longest few (by characters) stand for all: measuring 100,000 would cost
+        longest = heapq.nlargest(50, self._text, key=len)
+        widest = max(self._fm.horizontalAdvance(shorten(t)) for t in longest)
+        radius = float(self._radius.max()) if len(self._radius) else 0.0
+        return (widest / 2 + 6, self._fm.height() + radius + 6)
 
     def set_radius(self, radius: np.ndarray) -> None:
         self._radius = np.asarray(radius, dtype=np.float64)
