@@ -239,3 +239,25 @@ def test_hovering_a_backlink_row_or_a_graph_node_previews_its_entry(qtbot, open_
     assert win.previews.popup.shown_for == ("Home", "")
     graph.nodes.nodeHovered.emit(-1)  # off every node
     qtbot.waitUntil(lambda: not win.previews.visible, timeout=5000)
+
+
+def test_f6_moves_the_keyboard_between_panes_and_shows_where(qtbot, open_window) -> None:
+    """No route by keys to the graph, backlinks or outline (issue 34, item 15): F6 and
+    Shift+F6 go round the panes shown, each takes the focus and the status bar names it."""
+    win = open_window("Home")
+    win.entry_pane.setFocus()
+    panes = win.panes()
+    names = [name for name, _w in panes]
+    assert names[:3] == ["Document", "Graph", "Backlinks"] and "Outline" in names
+    seen = []
+    for _ in range(len(panes)):
+        qtbot.keyClick(QApplication.focusWidget() or win, Qt.Key.Key_F6)
+        focus = QApplication.focusWidget()
+        name = next(n for n, w in panes if w is focus or w.isAncestorOf(focus))
+        assert win.statusBar().currentMessage().startswith(f"Keyboard in: {name}")
+        seen.append(name)
+    assert seen == [*names[1:], names[0]]  # round every pane, back to the document
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
+    assert QApplication.focusWidget() is dict(panes)[names[-1]]
+    # the pane with the keyboard draws a ring (the window's style sheet)
+    assert ":focus" in QApplication.instance().styleSheet()

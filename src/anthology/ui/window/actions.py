@@ -50,6 +50,8 @@ class WindowParts:
     act_find_next: QAction
     act_find_path: QAction
     act_find_previous: QAction
+    act_next_pane: QAction
+    act_previous_pane: QAction
     act_forward: QAction
     act_home: QAction
     act_light: QAction
@@ -157,6 +159,10 @@ def build_actions(win: MainWindow) -> None:
     win.act_find_previous = action(
         win, "Find Pre&vious", lambda: win.find_again(backward=True), K("Shift+F3")
     )
+    win.act_next_pane = action(win, "Next &Pane", lambda: win.cycle_panes(1), K("F6"),
+                               "Move the keyboard to the next pane")  # fmt: skip
+    win.act_previous_pane = action(win, "Previous Pa&ne", lambda: win.cycle_panes(-1),
+                                   K("Shift+F6"))  # fmt: skip
     win.act_problems = action(win, "&Problems…", win.show_problems)
     win.act_palette = action(
         win, "&Command Palette…", win.open_command_palette, K("Ctrl+P"), "Run any command by name"
@@ -293,6 +299,8 @@ def build_actions(win: MainWindow) -> None:
         None,
         win.act_next_tab,
         win.act_previous_tab,
+        win.act_next_pane,
+        win.act_previous_pane,
     ):
         m.addSeparator() if a is None else m.addAction(a)
     m = bar.addMenu("&View")

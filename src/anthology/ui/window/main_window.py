@@ -507,6 +507,35 @@ class MainWindow(QMainWindow, actions.WindowParts):
         if self.explorer is None or not self.explorer.reveal_folder(path):
             self.statusBar().showMessage(f"No folder “{plain_text(path, 120)}” listed", 4000)
 
+    def panes(self) -> list[tuple[str, QWidget]]:
+        """The panes the keyboard can be in, in F6's order, those shown only: the document,
+        the graph, the backlinks, the outline, the explorer, search, bookmarks, tags."""
+        found: list[tuple[str, QWidget | None]] = [
+            ("Document", self.tabs.document().widget()),
+            ("Graph", self.graph.view if self.graph is not None else None),
+            ("Backlinks", self.backlinks.tree),
+            ("Outline", self.outline.tree if self.outline is not None else None),
+            ("Files", self.explorer.tree if self.explorer is not None else None),
+            ("Search", self.search_panel.box),
+            ("Bookmarks", self.docks.bookmarks_panel.list),
+            ("Tags", self.docks.tag_panel),
+        ]
+        return [(name, w) for name, w in found if w is not None and w.isVisible()]
+
+    def cycle_panes(self, step: int = 1) -> None:
+        """F6 / Shift+F6: the keyboard to the next (previous) pane, which shows a focus
+        ring; the status bar names it."""
+        panes = self.panes()
+        if not panes:
+            return
+        focus = QApplication.focusWidget()
+        at = next((i for i, (_n, w) in enumerate(panes)
+                   if focus is not None and (w is focus or w.isAncestorOf(focus))), -1)  # fmt: skip
+        name, widget = panes[(at + step) % len(panes)] if at >= 0 else panes[0]
+        widget.setFocus(Qt.FocusReason.TabFocusReason if step > 0 else
+                        Qt.FocusReason.BacktabFocusReason)  # fmt: skip
+        self.statusBar().showMessage(f"Keyboard in: {name} (F6: next pane)", 3000)
+
     # -- finding in the note -----------------------------------------------------------------
     def find_in_note(self) -> None:
         """Ctrl+F: the find bar, on the text selected in the page if there is some."""
