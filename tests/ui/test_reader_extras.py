@@ -235,8 +235,10 @@ def test_hovering_a_backlink_row_or_a_graph_node_previews_its_entry(qtbot, open_
     assert graph is not None
     graph.hover("Home")  # finds the node's number; then the signal a pointer on it sends
     graph.nodes.nodeHovered.emit(graph.nodes._hover)
+    assert graph.nodes.toolTip()  # the node's title, until its preview shows
     qtbot.waitUntil(lambda: win.previews.visible, timeout=5000)
     assert win.previews.popup.shown_for == ("Home", "")
+    assert graph.nodes.toolTip() == ""  # it covered the preview (issue 34, item 18)
     graph.nodes.nodeHovered.emit(-1)  # off every node
     qtbot.waitUntil(lambda: not win.previews.visible, timeout=5000)
 

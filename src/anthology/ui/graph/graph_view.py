@@ -783,6 +783,11 @@ class GraphView(QWidget):
         self.nodes._hover = j
         self._on_node_hovered(j)
 
+    def drop_tooltip(self) -> None:
+        """No tooltip on the hovered node (a page preview of it is shown: the tooltip
+        covered it); the next hover sets one again."""
+        self.nodes.setToolTip("")
+
     def highlighted_ids(self) -> set[str]:
         """Ids drawn at full strength by the hover (the node and its neighbours), else
         the search hits; empty when nothing is highlighted."""

@@ -22,7 +22,7 @@ from urllib.parse import unquote
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QCursor, QEnterEvent, QGuiApplication, QImage, QTextDocument
-from PySide6.QtWidgets import QFrame, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QTextBrowser, QToolTip, QVBoxLayout, QWidget
 
 from anthology.tasks import TaskState
 from anthology.ui.common.math_images import svg_image
@@ -199,6 +199,7 @@ class PreviewController(QObject):
     """When to show the popover and what in it: hover timing, rendering, dismissal."""
 
     linkActivated = Signal(str, str)  # a link clicked inside the popover
+    shown = Signal()  # a preview is on screen: a tooltip would cover it
 
     def __init__(
         self,
@@ -319,8 +320,10 @@ class PreviewController(QObject):
         popup.resize(SIZE[0], height)
         popup.shown_for = wanted
         popup.move(self._place(self._at))
+        QToolTip.hideText()  # the preview says more than the tooltip, and it covered it
         popup.show()
         popup.raise_()
+        self.shown.emit()
 
     def _place(self, at: QPoint) -> QPoint:
         """Below and right of the pointer, kept on its screen (above or left when there

@@ -206,6 +206,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
             lambda: self.render_reader,
         )
         self.previews.linkActivated.connect(self.follow_link)
+        self.previews.shown.connect(lambda: self.graph.drop_tooltip() if self.graph else None)
         self.navigation = Navigation(self)
         self.tabs = self.navigation.tabs
         self.tabs.setMinimumWidth(ENTRY_MIN_WIDTH)
