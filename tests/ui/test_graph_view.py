@@ -109,6 +109,23 @@ def test_fit_frames_the_labels_too(qtbot, make_view):
         assert p is not None and half <= p.x() <= width - half, (k, p.x(), half, width)
 
 
+def test_a_fresh_global_layout_is_framed_once_it_has_cooled(qtbot, make_view):
+    """A vault's first global graph opened off-centre (issue 34, item 8): its start positions
+    were framed, then it spread as it cooled. Once cool, its bulk is inside the view."""
+    from anthology.ui.graph.graph_camera import bulk_box
+
+    view = make_view(500, 400)
+    g = graph(600, power_law_graph(600, 900, seed=5))
+    with qtbot.waitSignal(view.layoutSettled, timeout=60000):
+        view.set_graph(g, None, "fresh vault")  # no positions: laid out from nothing
+    qtbot.wait(400)  # the glide of the fit
+    box = bulk_box(view.scene.dpos)
+    assert box is not None
+    r = view.vb.viewRect()
+    x0, y0, x1, y1 = box
+    assert r.left() <= x0 and x1 <= r.right() and r.top() <= y0 and y1 <= r.bottom()
+
+
 def test_click_on_node_at_its_screen_position_opens_it(qtbot, view):
     g = small()
     view.set_graph(g, grid_positions(g), "v")

@@ -71,7 +71,7 @@ from anthology.graph.model import sanitize_graph
 from anthology.graph.paths import LinkPath, PathFinder
 from anthology.graph.scene import GraphScene
 from anthology.graph.settings import FILTER_KEYS, FORCE_KEYS
-from anthology.ui.graph.graph_camera import GLIDE_MS, GraphCamera
+from anthology.ui.graph.graph_camera import GLIDE_MS, GraphCamera, bulk_box
 from anthology.ui.graph.graph_controls import GraphControls
 from anthology.ui.graph.graph_keys import GraphKeys
 from anthology.ui.graph.graph_legend import GraphLegend
@@ -127,6 +127,7 @@ class GraphView(QWidget):
         self._worker: LayoutThread | None = None
         self._legend_marks: list[str] = []
         self._follow_on_settle = False  # the next cooled simulation brings the reader back
+        self._fresh_layout = False  # the global graph is being laid out from nothing
         self._awaiting_paint = False
         self._release_timer = _timer(self, RELEASE_MS, self._release_layout)  # hold_layout
         self._frame_timer = _timer(self, 200, self._frame_done)
@@ -599,6 +600,8 @@ class GraphView(QWidget):
         if refit:
             self._refit(scene.local, start.centres > 0)
             self._follow_on_settle = True
+        # a global graph laid out from nothing spreads as it cools: framed again once cool
+        self._fresh_layout = not scene.local and start.alpha >= 1.0
         self._restyle()
         self._start_worker()
         assert self._worker is not None
@@ -689,6 +692,15 @@ class GraphView(QWidget):
             return
         self._follow_on_settle = False
         dpos = self.scene.dpos
+        fresh, self._fresh_layout = self._fresh_layout, False
+        if fresh and len(dpos) and (box := bulk_box(dpos)) is not None:
+            # the first global layout of a vault opened off-centre (its start positions
+            # were framed, then it spread): framed again if its bulk left the view
+            r = self.vb.viewRect()
+            x0, y0, x1, y1 = box
+            if x0 < r.left() or x1 > r.right() or y0 < r.top() or y1 > r.bottom():
+                self.fit(animate=True)
+                return
         if self.scene.local and len(dpos):
             r = self.vb.viewRect()
             x, y = dpos[:, 0], dpos[:, 1]
