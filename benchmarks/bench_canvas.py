@@ -133,7 +133,7 @@ def bench_view() -> dict:
     from PySide6.QtWidgets import QApplication
 
     from anthology.ui.reading.canvas_view import CanvasView
-    from anthology.ui.reading.document import OpenVault
+    from anthology.ui.common.document import OpenVault
     from anthology.vault.canvas import parse_canvas
     from anthology.vault.canvas.geometry import Board, detail
     from anthology.vault.index import VaultIndex

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # pdf_sa
 
 from PySide6.QtWidgets import QApplication
 
-from anthology.ui.reading.document import OpenVault
+from anthology.ui.common.document import OpenVault
 from anthology.ui.reading.entry_pane import EntryPane
 from anthology.ui.reading.pdf_pages import is_pending
 from anthology.ui.reading.pdf_view import PdfView

@@ -15,8 +15,8 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt, QUrl
 from reader_window import window_opener
 
+from anthology.ui.common.document import kind_for_file
 from anthology.ui.reading.canvas_view import CanvasView
-from anthology.ui.reading.document import kind_for_file
 from anthology.ui.window.main_window import MainWindow
 from anthology.vault.canvas.geometry import FULL, SHAPES, detail
 from canvas_vault import big_board, write_canvas_vault

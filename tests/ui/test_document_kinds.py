@@ -2,7 +2,7 @@
 made here) opens in a tab beside the entries, back and forward go across the two kinds,
 the window's looks reach it, and a restart puts it back.
 
-The viewer is a real widget answering :class:`~anthology.ui.reading.document.DocumentView`;
+The viewer is a real widget answering :class:`~anthology.ui.common.document.DocumentView`;
 the window is a real MainWindow on a real index (see reader_window.py)."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from PySide6.QtGui import QFont, QIcon, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from reader_window import paragraphs, window_opener, write_files
 
-from anthology.ui.reading import document
-from anthology.ui.reading.document import ENTRY, DocumentKind, DocumentView, OpenVault
+from anthology.ui.common import document
+from anthology.ui.common.document import ENTRY, DocumentKind, DocumentView, OpenVault
 from anthology.ui.reading.entry_pane import EntryPane
 from anthology.ui.window import actions
 from anthology.vault.render.reading import ReadingStyle

@@ -14,8 +14,8 @@ from PySide6.QtGui import QColor, QWheelEvent
 from PySide6.QtWidgets import QApplication
 from reader_window import window_opener, write_files
 
+from anthology.ui.common.document import OpenVault, document_kind, kind_for_file
 from anthology.ui.reading import pdf_view
-from anthology.ui.reading.document import OpenVault, document_kind, kind_for_file
 from anthology.ui.reading.entry_pane import EntryPane
 from anthology.ui.reading.pdf_pages import is_pending
 from anthology.ui.reading.pdf_view import PdfView

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_VISITS_KEPT = 50  # a tab's history as saved: the visits around where the reader is
-ENTRY = "entry"  # the kind of an entry page (ui/reading/document.py registers the others)
+ENTRY = "entry"  # the kind of an entry page (ui/common/document.py registers the others)
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """The canvas tab: a ``.canvas`` of the vault drawn as its board (a kind of document, see
-:mod:`anthology.ui.reading.document`).
+:mod:`anthology.ui.common.document`).
 
 The board is :class:`anthology.vault.canvas.geometry.Board` (the model the embed draws from
 too), painted with QPainter in one widget: each frame asks the board for what its view
@@ -59,7 +59,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from anthology.ui.reading.document import DocumentKind, OpenVault, kind_for_file, register
+from anthology.ui.common.document import DocumentKind, OpenVault, kind_for_file, register
 from anthology.ui.reading.vault_images import load_vault_image, svg_picture
 from anthology.vault.canvas.geometry import FULL, SHAPES, Board, colour, detail
 from anthology.vault.canvas.model import Canvas, Node, url_host
@@ -104,7 +104,7 @@ class _Card:
 
 
 class CanvasView(QWidget):
-    """A canvas board in a tab (a :class:`~anthology.ui.reading.document.DocumentView`)."""
+    """A canvas board in a tab (a :class:`~anthology.ui.common.document.DocumentView`)."""
 
     kind = KIND
     # entry id, heading ("" : none), new tab: a file card or a link in a card was clicked

@@ -73,6 +73,13 @@ from PySide6.QtWidgets import (
 
 from anthology.session.pages import PAGE_CACHE_SIZE, KeptPages, Page, PageLook, heading_key
 from anthology.tasks import Cancelled, TaskState
+from anthology.ui.common.document import (
+    ENTRY,
+    DocumentKind,
+    OpenVault,
+    kind_for_file,
+    register,
+)
 from anthology.ui.common.task_runner import TaskRunner
 from anthology.ui.reading.diagram_images import (
     DiagramDrawer,
@@ -83,13 +90,6 @@ from anthology.ui.reading.diagram_images import (
     picture_at,
     picture_positions,
     replace_pictures,
-)
-from anthology.ui.reading.document import (
-    ENTRY,
-    DocumentKind,
-    OpenVault,
-    kind_for_file,
-    register,
 )
 from anthology.ui.reading.paper import paper_copy
 from anthology.ui.reading.pdf_pages import PdfPictures
@@ -197,7 +197,7 @@ def _render_off_thread(
 
 
 class EntryPane(QTextBrowser):
-    """An entry page: the first kind of :class:`~anthology.ui.reading.document.DocumentView`."""
+    """An entry page: the first kind of :class:`~anthology.ui.common.document.DocumentView`."""
 
     kind = ENTRY
     entryLinkActivated = Signal(str, str)  # entry id, heading ("" for none; "^id" for a block)
@@ -205,7 +205,7 @@ class EntryPane(QTextBrowser):
     tagActivated = Signal(str)
     demoRequested = Signal(str)
     unresolvedLinkActivated = Signal(str)
-    # a link to a vault file a kind of document opens (ui/reading/document.py): kind, the
+    # a link to a vault file a kind of document opens (ui/common/document.py): kind, the
     # file's vault-relative path, whether in a new tab (Ctrl+click, middle click)
     documentRequested = Signal(str, str, bool)
     # a line for the window's status bar (the URL of a web link pointed at; "Copied";
@@ -302,7 +302,7 @@ class EntryPane(QTextBrowser):
     def rendered(self) -> RenderedEntry | None:
         return self._rendered
 
-    # -- what a tab asks of its document (anthology.ui.reading.document.DocumentView) -------
+    # -- what a tab asks of its document (anthology.ui.common.document.DocumentView) -------
     def widget(self) -> QWidget:
         return self
 

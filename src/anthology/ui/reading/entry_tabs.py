@@ -1,7 +1,7 @@
 """Tabs of documents in the middle of the window: one :class:`DocumentTab` a tab, each with
 its own back/forward history (:class:`TabHistory`).
 
-A tab holds a document (:mod:`anthology.ui.reading.document`): an entry page, or any kind
+A tab holds a document (:mod:`anthology.ui.common.document`): an entry page, or any kind
 registered there. It keeps one view per kind it has shown (made when first needed; its
 :class:`EntryPane` always), the one of the current visit on top, so back and forward go
 from an entry to another kind of document and back without making either view again.
@@ -26,7 +26,7 @@ from PySide6.QtGui import QIcon, QMouseEvent
 from PySide6.QtWidgets import QStackedWidget, QTabBar, QTabWidget, QWidget
 
 from anthology.session.history import TabHistory
-from anthology.ui.reading.document import ENTRY, DocumentView
+from anthology.ui.common.document import ENTRY, DocumentView
 from anthology.ui.reading.entry_pane import EntryPane
 from anthology.vault.render.safe_text import plain_text, tooltip_html
 

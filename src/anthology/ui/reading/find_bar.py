@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
-from anthology.ui.reading.document import DocumentView
+from anthology.ui.common.document import DocumentView
 
 MAX_MATCHES = 10_000  # counted and highlighted; past it the count says "10,000+"
 

@@ -52,8 +52,8 @@ from PySide6.QtWidgets import (
 )
 
 from anthology.tasks import TaskState
+from anthology.ui.common.document import DocumentKind, OpenVault, register
 from anthology.ui.common.task_runner import TaskRunner
-from anthology.ui.reading.document import DocumentKind, OpenVault, register
 from anthology.ui.reading.vault_images import vault_file
 from anthology.vault.pdf import MAX_PAGE_PIXELS, PageImage, PdfError, PdfFile
 from anthology.vault.render.pdf_embed import pdf_fragment
@@ -165,7 +165,7 @@ class _Pages(QAbstractScrollArea):
 
 
 class PdfView(QWidget):
-    """A PDF in a tab (a :class:`~anthology.ui.reading.document.DocumentView`)."""
+    """A PDF in a tab (a :class:`~anthology.ui.common.document.DocumentView`)."""
 
     kind = PDF
     pageChanged = Signal(int)  # the page at the top of the view (1-based)

@@ -4,7 +4,7 @@ the core's (:class:`VaultIndex`: it never writes SQL).
 
 Its parts: the actions, menus and shortcuts (``actions.py``), the docks and their sizes
 (``docks.py``), the tabs and moving between documents (``navigation.py``: a tab holds a
-document, see ui/reading/document.py), what surrounds the entry (``surroundings.py``: the
+document, see ui/common/document.py), what surrounds the entry (``surroundings.py``: the
 graph, the backlinks), live reload (``live_reload.py``: the watcher, the poll, the refresh
 on a task runner), print and export (``print_export.py``: of the document shown). A
 refresh yields one :class:`~anthology.session.Changes`, given to every panel's ``changed``
@@ -44,13 +44,13 @@ from anthology import paths
 from anthology.paths import entries_dir
 from anthology.session import Changes, ReaderSession, watch_set
 from anthology.session.moves import moved_entries
+from anthology.ui.common.document import ENTRY, kind_for_file
 from anthology.ui.common.theme import ThemeController
 from anthology.ui.panels.backlinks_panel import BacklinksPanel
 from anthology.ui.panels.file_explorer import FileExplorer
 from anthology.ui.panels.path_finder import PathFinderDialog
 from anthology.ui.panels.problems_dialog import ProblemsDialog
 from anthology.ui.panels.quick_switcher import QuickSwitcher
-from anthology.ui.reading.document import ENTRY, kind_for_file
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.reading.find_bar import FindBar
 from anthology.ui.reading.outline_panel import OutlinePanel
@@ -629,7 +629,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
 
     def open_document(self, kind: str, ref: str, *, new_tab: bool = False, push: bool = True,
                       scroll: int | None = None) -> bool:  # fmt: skip
-        """Open document ``ref`` of ``kind`` (see ui/reading/document.py) in the active tab
+        """Open document ``ref`` of ``kind`` (see ui/common/document.py) in the active tab
         (a new one with ``new_tab``), in its history beside the entries."""
         return self.navigation.open_document(kind, ref, new_tab=new_tab, push=push, scroll=scroll)
 

@@ -1,6 +1,6 @@
 """The tabs and moving between documents: a new tab, closing one, back and forward in a
 tab's history (the mouse's side buttons too), a document of another kind than an entry
-opened (:meth:`Navigation.open_document`, see ui/reading/document.py), a tab shown again,
+opened (:meth:`Navigation.open_document`, see ui/common/document.py), a tab shown again,
 the tabs saved and put back (through the session, :class:`~anthology.session.ReaderSession`).
 
 A tab shows its entry once it is first shown (ten restored tabs do not cost ten renders);
@@ -18,8 +18,8 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from anthology.session import Changes, Visit
+from anthology.ui.common.document import ENTRY, DocumentView, OpenVault, document_kind
 from anthology.ui.reading import canvas_view  # noqa: F401  (registers the canvas kind)
-from anthology.ui.reading.document import ENTRY, DocumentView, OpenVault, document_kind
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.reading.entry_tabs import EntryTabs
 from anthology.vault import EntryRef
@@ -47,7 +47,7 @@ class Navigation(QObject):
             app.installEventFilter(self)  # the mouse's back and forward
 
     def _new_view(self, kind: str) -> DocumentView:
-        """A view of a kind of document for a tab (see ui/reading/document.py): an entry
+        """A view of a kind of document for a tab (see ui/common/document.py): an entry
         pane wired to the window, or a registered kind's view in the window's looks."""
         if kind == ENTRY:
             return self._new_pane()
@@ -151,7 +151,7 @@ class Navigation(QObject):
     # -- documents of other kinds than an entry ---------------------------------------------
     def open_document(self, kind: str, ref: str, *, new_tab: bool = False, push: bool = True,
                       scroll: int | None = None) -> bool:  # fmt: skip
-        """Open document ``ref`` of ``kind`` (see ui/reading/document.py) in the active tab
+        """Open document ``ref`` of ``kind`` (see ui/common/document.py) in the active tab
         (a new one with ``new_tab``), in its history beside the entries."""
         win = self.win
         if kind == ENTRY:

@@ -1,10 +1,10 @@
 """Print and export the document a tab shows: File › Print…, Export as PDF…, Export as HTML….
 
 Print and PDF draw the view's own page made ready for paper
-(:meth:`~anthology.ui.reading.document.DocumentView.printable`: for an entry, the page as
+(:meth:`~anthology.ui.common.document.DocumentView.printable`: for an entry, the page as
 shown — properties box, typeset math, figures, the reader's font size — its app links made
 plain text) on the printer's pages; the HTML export is the view's
-:meth:`~anthology.ui.reading.document.DocumentView.export_html` (for an entry,
+:meth:`~anthology.ui.common.document.DocumentView.export_html` (for an entry,
 :func:`anthology.vault.render.standalone.standalone_html`, one file with nothing outside it).
 
 The PDF is drawn in memory and written by Python, so a target that cannot be written (a
@@ -22,7 +22,7 @@ from PySide6.QtGui import QPagedPaintDevice, QPageLayout, QPageSize, QPdfWriter,
 from PySide6.QtPrintSupport import QPrinter
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
-from anthology.ui.reading.document import DocumentView
+from anthology.ui.common.document import DocumentView
 
 
 def print_document(view: DocumentView, printer: QPagedPaintDevice) -> bool:

@@ -1,13 +1,15 @@
 """What a tab holds: a document view, of one kind among those registered.
 
 A tab of the entry area (:mod:`anthology.ui.reading.entry_tabs`) shows one document at a
-time — an entry page today; a canvas, a base, a PDF or a drawing next — and its back/forward
-history may go from one kind to another. Every kind answers the same small
-:class:`DocumentView` protocol (what it shows, its title and icon, where the reader is in
-it, find, print and export, theme and reading settings, the vault it reads, shutdown), and
-is registered here by name with :func:`register`. A new kind of document is then a new
-module in ``ui/reading/`` (its view) and a renderer in the core, registered once: the tabs
-and the window ask the registry and the protocol, never for a class of their own.
+time — an entry page, a canvas, a PDF, a drawing, the graph — and its back/forward history
+may go from one kind to another. Every kind answers the same small :class:`DocumentView`
+protocol (what it shows, its title and icon, where the reader is in it, find, print and
+export, theme and reading settings, the vault it reads, shutdown), and is registered here
+by name with :func:`register`. A new kind of document is then a new module in its room
+(``ui/reading/`` for pages, ``ui/graph/`` for the graph tab) and, for a file, a renderer in
+the core, registered once: the tabs and the window ask the registry and the protocol,
+never for a class of their own. (The registry lives in ``common/`` so that every room may
+register a kind without importing another room.)
 
 The entry page (:class:`~anthology.ui.reading.entry_pane.EntryPane`) is the first kind,
 :data:`ENTRY`; it is registered by its module.
