@@ -17,7 +17,7 @@ The entry page (:class:`~anthology.ui.reading.entry_pane.EntryPane`) is the firs
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QWidget
 
 from anthology.session.history import ENTRY  # the kind of an entry page
 from anthology.vault import EntryLookup
+from anthology.vault.graph_data import GraphData
 from anthology.vault.render.reading import ReadingStyle
 from anthology.vault.shared_reader import SharedReader
 
@@ -113,6 +114,16 @@ class DocumentView(Protocol):
     def shutdown(self) -> None:
         """Its tab is closing: stop any background work; it is deleted next."""
         ...
+
+
+@runtime_checkable
+class GraphFed(Protocol):
+    """A document view that draws the vault's graph (the graph tab): the window gives it
+    the graph it has loaded, and again after each refresh that changed it."""
+
+    def feed_graph(
+        self, data: GraphData, positions: Mapping[str, tuple[float, float]], vault_key: str
+    ) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from anthology import __version__
 from anthology.demo import DEMOS
 from anthology.graph.paths import LinkPath
 from anthology.paths import entries_dir
+from anthology.ui.graph.tab_kind import GLOBAL, GRAPH, LOCAL
 from anthology.ui.panels.path_finder import PathFinderDialog
 from anthology.ui.reading.reading_settings import PreferencesDialog, ReadingSettings
 from anthology.ui.window.command_palette import PALETTE_PLACE, action_name
@@ -50,6 +51,8 @@ class WindowParts:
     act_find_next: QAction
     act_find_path: QAction
     act_find_previous: QAction
+    act_graph_tab: QAction
+    act_local_graph_tab: QAction
     act_next_pane: QAction
     act_previous_pane: QAction
     act_forward: QAction
@@ -163,6 +166,14 @@ def build_actions(win: MainWindow) -> None:
                                "Move the keyboard to the next pane")  # fmt: skip
     win.act_previous_pane = action(win, "Previous Pa&ne", lambda: win.cycle_panes(-1),
                                    K("Shift+F6"))  # fmt: skip
+    win.act_graph_tab = action(
+        win, "Open &Graph in a Tab", lambda: open_graph_tab(win), K("Ctrl+Shift+G"),
+        "The vault's graph in a tab of its own",
+    )  # fmt: skip
+    win.act_local_graph_tab = action(
+        win, "Open &Local Graph in a Tab", lambda: open_graph_tab(win, local=True),
+        tip="The open entry's local graph in a tab of its own",
+    )  # fmt: skip
     win.act_problems = action(win, "&Problems…", win.show_problems)
     win.act_palette = action(
         win, "&Command Palette…", win.open_command_palette, K("Ctrl+P"), "Run any command by name"
@@ -308,6 +319,9 @@ def build_actions(win: MainWindow) -> None:
     tm.addAction(win.act_light)
     tm.addAction(win.act_dark)
     m.addAction(win.act_toggle_theme)
+    m.addSeparator()
+    m.addAction(win.act_graph_tab)
+    m.addAction(win.act_local_graph_tab)
     m.addSeparator()
     for a in (
         win.act_bigger,
@@ -481,6 +495,16 @@ def show_selection_neighbourhood(win: MainWindow) -> None:
         win.statusBar().showMessage("Shift+click nodes of the graph to select them", 5000)
         return
     win.graph.show_selection_neighbourhood()
+
+
+def open_graph_tab(win: MainWindow, local: bool = False) -> None:
+    """The global graph (or the open entry's local graph) in a new tab."""
+    current = win.current_id()
+    if local and current is None:
+        win.statusBar().showMessage("Open an entry to see its local graph", 4000)
+        return
+    ref = f"{LOCAL}{current}" if local else GLOBAL
+    win.open_document(GRAPH, ref, new_tab=True)
 
 
 def focus_search(win: MainWindow) -> None:

@@ -18,7 +18,14 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from anthology.session import Changes, Visit
-from anthology.ui.common.document import ENTRY, DocumentView, OpenVault, document_kind
+from anthology.ui.common.document import (
+    ENTRY,
+    DocumentView,
+    GraphFed,
+    OpenVault,
+    document_kind,
+)
+from anthology.ui.graph import tab_kind  # noqa: F401  (registers the graph tab's kind)
 from anthology.ui.reading import canvas_view  # noqa: F401  (registers the canvas kind)
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.reading.entry_tabs import EntryTabs
@@ -61,6 +68,8 @@ class Navigation(QObject):
         win.themes.themeChanged.connect(view.set_theme)
         if (vault := self.open_vault()) is not None:
             view.attach_vault(vault)
+        if isinstance(view, GraphFed):
+            win.surroundings.feed(view)  # the graph tab: the graph the window has loaded
         # A view that links to entries and documents (a canvas's cards) says so by signals.
         if (asked := getattr(view, "entryRequested", None)) is not None:
             asked.connect(lambda entry_id, heading, new_tab: self.open_in_new_tab(entry_id, heading)

@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QSettings, QThread, QTimer
 
 from anthology.graph.model import same_graph
 from anthology.session.backlinks import COUNT_SHOWN, SOURCES_SHOWN
+from anthology.ui.common.document import GraphFed
 from anthology.ui.common.task_runner import TaskRunner, describe_error
 from anthology.ui.window.views_loader import ViewsData, load_views
 from anthology.user_state import GRAPH_VIEW, UserState
@@ -79,6 +80,9 @@ class Surroundings(QObject):
             graph.set_graph(data.graph, places or None, vault_key=win.vault_key(),
                             pinned=pinned, store=win.state)  # fmt: skip
             self._graph_data = data.graph
+            for view in win.tabs.views():  # graph tabs draw the same graph
+                if isinstance(view, GraphFed):
+                    self.feed(view)
         if (current := win.current_id()) is not None and graph.current_id() != current:
             graph.set_current(current)
         QTimer.singleShot(0, self.freeze_heap)
@@ -103,6 +107,13 @@ class Surroundings(QObject):
         self.pending = False  # nothing more is coming for this state
         message = describe_error(exc)
         self.win.statusBar().showMessage(f"Could not load the graph: {message}", 10000)
+
+    def feed(self, view: GraphFed) -> None:
+        """Give a graph tab the graph loaded (with the side panel's positions: it opens
+        laid out); nothing yet before the first load (it is fed then)."""
+        graph = self.graph
+        if graph is not None and self._graph_data is not None:
+            view.feed_graph(self._graph_data, graph.positions(), self.win.vault_key())
 
     def ensure_graph(self) -> GraphView:
         """The graph view, made the first time there is a graph to draw."""
