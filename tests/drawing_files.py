@@ -32,8 +32,8 @@ def element(kind: str, ident: str, x: float, y: float, w: float = 120, h: float 
         el["startArrowhead"] = None
         el["endArrowhead"] = "arrow" if kind == "arrow" else None
     if kind == "text":
-        el.update(text="Text", originalText="Text", fontSize=20, fontFamily=1,
-                  textAlign="left", verticalAlign="top", containerId=None, lineHeight=1.25)  # fmt: skip
+        el.update(text="Text", originalText="Text", fontSize=20, fontFamily=1, textAlign="left",
+                  verticalAlign="top", containerId=None, lineHeight=1.25)  # fmt: skip
     el.update(extra)
     return el
 
@@ -73,7 +73,8 @@ def plugin_markdown(data: dict[str, Any], *, compressed: bool = True, notes: str
         out.extend(f"{k}: {v}\n\n" for k, v in embedded.items())
     text = json.dumps(data, indent="\t")
     if compressed:
-        out.append(f"%%\n## Drawing\n```compressed-json\n{wrap(compress_to_base64(text))}\n```\n%%")
+        payload = wrap(compress_to_base64(text))
+        out.append(f"%%\n## Drawing\n```compressed-json\n{payload}\n```\n%%")
     else:
         out.append(f"%%\n## Drawing\n```json\n{text}\n```\n%%")
     return "".join(out)

@@ -40,7 +40,7 @@ class Limits:
 TAB = Limits(max_bytes=64 * 1024 * 1024, max_chars=96 * 1024 * 1024, max_elements=20_000)
 # A picture inside a page, made while the page renders (maybe on the GUI thread): a real
 # drawing of 2,000 elements is ~1 MB of JSON, 200 KB compressed.
-INLINE = Limits(max_bytes=4 * 1024 * 1024, max_chars=8 * 1024 * 1024, max_elements=5_000)
+INLINE = Limits(max_bytes=2 * 1024 * 1024, max_chars=4 * 1024 * 1024, max_elements=5_000)
 
 # Finds a vault file a drawing names (the plugin's "[[picture.png]]"), from the drawing's
 # folder: its vault-relative path, or None.

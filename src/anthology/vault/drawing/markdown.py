@@ -111,7 +111,9 @@ def embedded_files(text: str) -> dict[str, str]:
     (a vault file), a URL, or ``$$tex$$``, as written."""
     cut = drawing_block(text)
     head = text[: cut[0]] if cut else text
-    return {m.group(1): m.group(2) for m in _FILE_LINE_RE.finditer(_section(head, "embedded files"))}
+    return {
+        m.group(1): m.group(2) for m in _FILE_LINE_RE.finditer(_section(head, "embedded files"))
+    }
 
 
 def index_text(body: str) -> tuple[str, int | None]:

@@ -70,8 +70,7 @@ def parse_colour(value: object) -> Paint | None:
 def _hue_rotated_inverse(hex6: str) -> str:
     """Excalidraw's dark mode, ``filter: invert(93%) hue-rotate(180deg)``, on one colour:
     light becomes dark, a hue stays itself (red is still red)."""
-    r, g, b = (int(hex6[i : i + 2], 16) for i in (1, 3, 5))
-    r, g, b = (0.93 * (255 - c) + 0.07 * c for c in (r, g, b))
+    r, g, b = (0.93 * (255 - c) + 0.07 * c for c in (int(hex6[i : i + 2], 16) for i in (1, 3, 5)))
     # the CSS filter-effects matrix of hue-rotate(180deg)
     nr = -0.574 * r + 1.430 * g + 0.144 * b
     ng = 0.426 * r + 0.430 * g + 0.144 * b
@@ -230,8 +229,9 @@ def shape_of(el: dict[str, Any]) -> Shape | None:
         angle=_num(el.get("angle")),
         stroke=parse_colour(el.get("strokeColor", "#1e1e1e")),
         fill=parse_colour(el.get("backgroundColor")),
-        fill_style=_word(el.get("fillStyle"), ("solid", "hachure", "cross-hatch", "zigzag"),
-                         "hachure"),  # fmt: skip
+        fill_style=_word(
+            el.get("fillStyle"), ("solid", "hachure", "cross-hatch", "zigzag"), "hachure"
+        ),
         stroke_width=max(0.0, min(_num(el.get("strokeWidth"), 2.0), 100.0)),
         stroke_style=_word(el.get("strokeStyle"), ("solid", "dashed", "dotted"), "solid"),
         opacity=max(0.0, min(_num(el.get("opacity"), 100.0), 100.0)) / 100,
@@ -241,8 +241,7 @@ def shape_of(el: dict[str, Any]) -> Shape | None:
         end_arrow=_arrowhead(el.get("endArrowhead")),
         text=text,
         font_size=max(1.0, min(_num(el.get("fontSize"), 20.0), 1000.0)),
-        font_family=int(family) if isinstance(family, int) and not isinstance(family, bool)
-        else 1,
+        font_family=int(family) if isinstance(family, int) and not isinstance(family, bool) else 1,
         text_align=_word(el.get("textAlign"), ("left", "center", "right"), "left"),
         vertical_align=_word(el.get("verticalAlign"), ("top", "middle", "bottom"), "top"),
         line_height=max(0.5, min(_num(el.get("lineHeight"), 1.25), 5.0)),
@@ -289,8 +288,7 @@ def scene_from_json(
         drawing.bounds = (left, top, max(right, left + 1), max(bottom, top + 1))
     if drawing.elements > len(shapes) + drawing.skipped:
         drawing.notices.append(
-            f"This drawing has {drawing.elements:,} elements; the first {len(shapes):,} are "
-            "drawn."
+            f"This drawing has {drawing.elements:,} elements; the first {len(shapes):,} are drawn."
         )
     files = scene.get("files")
     if isinstance(files, dict):

@@ -81,10 +81,12 @@ def shape_svg(s: Shape, drawing: Drawing, dark: bool) -> str:
         if kind == "frame" and s.name:
             colour = themed(("#888888", 1.0), dark)
             body += (f'<text x="{_num(s.x)}" y="{_num(s.y - 6)}" font-size="14" '
-                     f'font-family="sans-serif"{_paint("fill", colour)}>{escape(s.name)}</text>')  # fmt: skip
+                     f'font-family="sans-serif"{_paint("fill", colour)}>'
+                     f"{escape(s.name)}</text>")  # fmt: skip
     elif kind == "ellipse":
         body = (f'<ellipse cx="{_num(s.x + s.width / 2)}" cy="{_num(s.y + s.height / 2)}" '
-                f'rx="{_num(s.width / 2)}" ry="{_num(s.height / 2)}"{_paint("fill", fill)}{line}/>')  # fmt: skip
+                f'rx="{_num(s.width / 2)}" ry="{_num(s.height / 2)}"'
+                f'{_paint("fill", fill)}{line}/>')  # fmt: skip
     elif kind == "diamond":
         body = f'<polygon points="{_points(diamond(s))}"{_paint("fill", fill)}{line}/>'
     elif kind in ("line", "arrow"):
@@ -124,7 +126,8 @@ def shape_svg(s: Shape, drawing: Drawing, dark: bool) -> str:
         if data and mime:
             uri = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
             body = (f'<image x="{_num(s.x)}" y="{_num(s.y)}" width="{_num(s.width)}" '
-                    f'height="{_num(s.height)}" preserveAspectRatio="none" xlink:href="{uri}"/>')  # fmt: skip
+                    f'height="{_num(s.height)}" preserveAspectRatio="none" '
+                    f'xlink:href="{uri}"/>')  # fmt: skip
         else:
             why = picture.refused if picture is not None and picture.refused else "picture missing"
             muted = themed(("#888888", 1.0), dark)
@@ -132,15 +135,17 @@ def shape_svg(s: Shape, drawing: Drawing, dark: bool) -> str:
                     f'height="{_num(s.height)}" fill="none"{_paint("stroke", muted)} '
                     f'stroke-width="1" stroke-dasharray="4 4"/>'
                     f'<text x="{_num(s.x + 6)}" y="{_num(s.y + 18)}" font-size="12" '
-                    f'font-family="sans-serif"{_paint("fill", muted)}>▣ {escape(why[:80])}</text>')  # fmt: skip
+                    f'font-family="sans-serif"{_paint("fill", muted)}>'
+                    f"▣ {escape(why[:80])}</text>")  # fmt: skip
     else:
         return ""
     attrs = ""
     if s.opacity < 1:
         attrs += f' opacity="{_num(s.opacity)}"'
     if s.angle:
-        l, t, r, b = s.bounds()
-        attrs += f' transform="rotate({_num(math.degrees(s.angle))} {_num((l + r) / 2)} {_num((t + b) / 2)})"'
+        left, top, right, bottom = s.bounds()
+        cx, cy = _num((left + right) / 2), _num((top + bottom) / 2)
+        attrs += f' transform="rotate({_num(math.degrees(s.angle))} {cx} {cy})"'
     return f"<g{attrs}>{body}</g>" if attrs else body
 
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from html import escape
 
+from ..drawing.markdown import drawing_block, is_drawing_note
 from ..links import (
     is_attachment,
     mask_code,
@@ -19,6 +20,7 @@ from .context import (
     MAX_EMBEDS,
     RenderContext,
 )
+from .drawings import drawing_file_embed, drawing_picture_html
 from .urls import attachment_src, escapes_vault, image_html, other_file_src
 
 # An embedded file that is neither a picture nor a note, by its extension (lower case):
@@ -26,7 +28,9 @@ from .urls import attachment_src, escapes_vault, image_html, other_file_src
 # after "#" ("page=3&height=400") or None) → HTML, block-level. One line here per kind of
 # file drawn in place (a PDF's page, a player…); a kind not listed shows as a link.
 AttachmentEmbed = Callable[[RenderContext, str, str | None, str | None], str]
-ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {}
+ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {
+    "excalidraw": drawing_file_embed,  # an Excalidraw drawing (JSON): render/drawings.py
+}
 
 
 def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, bool]:
@@ -50,7 +54,7 @@ def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, boo
             return ctx.notice(refusal or "", error=True), False
         return f'<a href="{escape(src)}">▤ {escape(target)}</a>', False
     if embed:
-        return embed_html(ctx, target, heading, block), True
+        return embed_html(ctx, target, heading, block, alias), True
     if not target:  # [[#Heading]]: this entry
         shown = alias or (heading or block or "")
         return ctx.internal_link(EntryRef(ctx.entry_id, "", ""), escape(shown), frag), False
@@ -69,9 +73,19 @@ def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, boo
 
 
 # ---------------------------------------------------------------- embeds
-def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str | None) -> str:
+def embed_html(
+    ctx: RenderContext,
+    target: str,
+    heading: str | None,
+    block: str | None,
+    alias: str | None = None,
+) -> str:
     p = ctx.palette
     ref = ctx.resolve(target)
+    ext = target.rsplit(".", 1)[-1].lower() if "." in target else ""
+    if ref is None and ext in ATTACHMENT_EMBEDS and other_file_src(ctx, target):
+        # a file no entry is named after, of a kind drawn in place (drawing.excalidraw)
+        return ATTACHMENT_EMBEDS[ext](ctx, target, alias, heading or block)
     if ref is None:
         ctx.problems.append(f"unresolved embed: {target}")
         return ctx.notice(
@@ -100,6 +114,8 @@ def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str 
             block=True,
         )
     ctx.budget.embeds += 1
+    if is_drawing_note(ref.path):  # the plugin's drawing: drawn, not its Markdown
+        return drawing_picture_html(ctx, ref.path, alias)
     try:
         body = ctx.resolver.embed_body(ref.id)
     except Exception as exc:
@@ -109,6 +125,8 @@ def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str 
         return ctx.notice(
             f"Embedded entry has no body: {escape(ref.short_label)}", error=True, block=True
         )
+    if drawing_block(body) is not None:  # the plugin's drawing, not named *.excalidraw.md
+        return drawing_picture_html(ctx, ref.path, alias)
     if heading:
         body = section_of(body, heading)
     elif block:
