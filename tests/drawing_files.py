@@ -64,7 +64,8 @@ def plugin_markdown(data: dict[str, Any], *, compressed: bool = True, notes: str
     if notes:
         out.append(notes + "\n\n")
     out.append("%%\n# Excalidraw Data\n\n## Text Elements\n")
-    out.extend(f"{el['originalText']} ^{el['id']}\n\n" for el in texts)
+    # the section keeps the Markdown (rawText, its [[links]]); the drawing shows the text
+    out.extend(f"{el.get('rawText') or el['originalText']} ^{el['id']}\n\n" for el in texts)
     if links:
         out.append("## Element Links\n")
         out.extend(f"{k}: {v}\n\n" for k, v in links.items())

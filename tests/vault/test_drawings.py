@@ -30,8 +30,8 @@ from sample_vault import write_vault
 
 MAP = scene([
     element("rectangle", "box00001", 0, 0, 200, 100, backgroundColor="#a5d8ff"),
-    element("text", "txt00001", 20, 35, 160, 25, text="Read [[Alpha]] first",
-            originalText="Read [[Alpha]] first", containerId="box00001"),
+    element("text", "txt00001", 20, 35, 160, 25, text="Read Alpha first",
+            originalText="Read Alpha first", rawText="Read [[Alpha]] first", containerId="box00001"),
     element("arrow", "arr00001", 200, 50, 100, 0, points=[[0, 0], [100, 0]],
             link="[[Beta]]"),
     element("ellipse", "ell00001", 300, 0, 150, 100, strokeColor="#e03131"),

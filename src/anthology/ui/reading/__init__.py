@@ -1,1 +1,3 @@
 """Reading: the entry pane and its tabs, the page preview, the outline, reading settings."""
+
+from anthology.ui.reading import drawing_view as drawing_view  # registers the drawing tab

@@ -1,0 +1,615 @@
+"""A drawing in a tab: an Excalidraw file (``*.excalidraw``, the plugin's
+``*.excalidraw.md``) drawn from the core's model (:mod:`anthology.vault.drawing`), with
+pan (drag, wheel, arrow keys), zoom (Ctrl+wheel, +/-) and fit (0, and on open).
+
+The file is read and decoded off the GUI thread (a :class:`TaskRunner`, cancelled when
+another drawing is opened or the tab closes), with the tab's budget
+(:data:`~anthology.vault.drawing.load.TAB`: 20,000 shapes; the rest counted and said in a
+notice strip). The shapes are recorded once into :class:`QPicture` chunks of consecutive
+shapes (their order is their stacking), each with its bounds: a frame replays only the
+chunks it can see, in C++, so panning a 2,000-element drawing costs a few milliseconds.
+
+Colours: the drawing's own on its own background; in the dark theme, as Excalidraw's dark
+mode shows them (``invert(93%) hue-rotate(180deg)``, what the Obsidian plugin does when
+Obsidian is dark): a hue keeps its hue, light and dark swap. Pictures keep theirs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QIcon,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPicture,
+    QPolygonF,
+    QTextDocument,
+    QTransform,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QWidget
+
+from anthology.tasks import TaskState
+from anthology.ui.common.task_runner import TaskRunner
+from anthology.ui.reading.document import DocumentKind, OpenVault, register
+from anthology.ui.reading.vault_images import vault_file
+from anthology.vault.drawing import geometry as geo
+from anthology.vault.drawing.load import TAB, load_drawing, vault_picture
+from anthology.vault.drawing.scene import Drawing, DrawingError, Paint, Shape, themed
+from anthology.vault.drawing.svg import drawing_svg
+from anthology.vault.render.reading import ReadingStyle
+from anthology.vault.render.theme import palette
+
+KIND = "drawing"
+CHUNK = 400  # shapes per recorded picture
+MIN_SCALE, MAX_SCALE = 0.01, 30.0
+FIT_MARGIN = 24  # px around a fitted drawing
+
+
+def opens(rel: str) -> bool:
+    return rel.endswith((".excalidraw", ".excalidraw.md"))
+
+
+def _load(state: TaskState, root: Path, rel: str) -> Drawing:
+    return load_drawing(root, rel, TAB, state=state)
+
+
+def _colour(paint: Paint | None, opacity: float) -> QColor | None:
+    if paint is None:
+        return None
+    colour = QColor(paint[0])
+    if not colour.isValid():
+        return None
+    colour.setAlphaF(max(0.0, min(1.0, paint[1] * opacity)))
+    return colour
+
+
+_BRUSHES = {
+    "solid": Qt.BrushStyle.SolidPattern,
+    "hachure": Qt.BrushStyle.BDiagPattern,
+    "cross-hatch": Qt.BrushStyle.DiagCrossPattern,
+    "zigzag": Qt.BrushStyle.BDiagPattern,
+}
+
+
+class ShapePainter:
+    """Paints the model's shapes with a QPainter, with the geometry the SVG uses."""
+
+    def __init__(self, drawing: Drawing, dark: bool) -> None:
+        self.drawing = drawing
+        self.dark = dark
+        self._fonts: dict[tuple[int, float], tuple[QFont, QFontMetricsF]] = {}
+        self._images: dict[str, QImage | None] = {}
+
+    def font(self, family: int, size: float) -> tuple[QFont, QFontMetricsF]:
+        key = (family, size)
+        hit = self._fonts.get(key)
+        if hit is None:
+            font = QFont()
+            font.setFamilies([f.strip() for f in geo.font_family(family).split(",")])
+            if family in geo.MONOSPACE:
+                font.setStyleHint(QFont.StyleHint.Monospace)
+            font.setPixelSize(max(1, round(size)))
+            hit = self._fonts[key] = (font, QFontMetricsF(font))
+        return hit
+
+    def image(self, file_id: str | None) -> QImage | None:
+        if file_id is None:
+            return None
+        if file_id not in self._images:
+            picture = self.drawing.images.get(file_id)
+            image = QImage.fromData(picture.data) if picture and picture.data else None
+            self._images[file_id] = image if image is not None and not image.isNull() else None
+        return self._images[file_id]
+
+    def paint(self, p: QPainter, s: Shape) -> None:
+        stroke = _colour(themed(s.stroke, self.dark), s.opacity)
+        fill = _colour(themed(s.fill, self.dark), s.opacity)
+        pen = QPen(Qt.PenStyle.NoPen)
+        if stroke is not None and s.stroke_width > 0:
+            pen = QPen(stroke, s.stroke_width)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            if dash := geo.dashes(s):
+                pen.setDashPattern([dash[0] / s.stroke_width, dash[1] / s.stroke_width])
+        brush = QBrush(fill, _BRUSHES[s.fill_style]) if fill is not None else QBrush()
+        rotated = bool(s.angle)
+        if rotated:
+            left, top, right, bottom = s.bounds()
+            cx, cy = (left + right) / 2, (top + bottom) / 2
+            p.save()
+            p.translate(cx, cy)
+            p.rotate(math.degrees(s.angle))
+            p.translate(-cx, -cy)
+        kind = s.kind
+        box = QRectF(s.x, s.y, s.width, s.height)
+        if kind in ("rectangle", "frame"):
+            if kind == "frame":
+                p.setPen(QPen(_colour(themed(("#bbbbbb", 1.0), self.dark), 1.0) or QColor(), 1))
+                p.setBrush(QBrush())
+                p.drawRect(box)
+                if s.name:
+                    font, _m = self.font(2, 14)
+                    p.setFont(font)
+                    p.setPen(_colour(themed(("#888888", 1.0), self.dark), 1.0) or QColor())
+                    p.drawText(QPointF(s.x, s.y - 6), s.name)
+            else:
+                p.setPen(pen)
+                p.setBrush(brush)
+                r = geo.corner_radius(s)
+                p.drawRoundedRect(box, r, r) if r else p.drawRect(box)
+        elif kind == "ellipse":
+            p.setPen(pen)
+            p.setBrush(brush)
+            p.drawEllipse(box)
+        elif kind == "diamond":
+            p.setPen(pen)
+            p.setBrush(brush)
+            p.drawPolygon(QPolygonF([QPointF(x, y) for x, y in geo.diamond(s)]))
+        elif kind in ("line", "arrow", "freedraw"):
+            pts = geo.absolute_points(s)
+            if kind == "freedraw":
+                pen.setWidthF(geo.freedraw_width(s))
+                pen.setStyle(Qt.PenStyle.SolidLine)
+            p.setPen(pen)
+            closed = kind == "line" and len(pts) > 2 and pts[0] == pts[-1] and fill is not None
+            p.setBrush(brush if closed else QBrush())
+            poly = QPolygonF([QPointF(x, y) for x, y in pts])
+            p.drawPolygon(poly) if closed else p.drawPolyline(poly)
+            for at_end, head in ((False, s.start_arrow), (True, s.end_arrow)):
+                made = geo.arrowhead(pts, at_end, head, s.stroke_width) if head else None
+                if made is None:
+                    continue
+                hp, filled = made
+                solid = QPen(pen)
+                solid.setStyle(Qt.PenStyle.SolidLine)
+                p.setPen(solid)
+                p.setBrush(QBrush(stroke) if filled and stroke is not None else QBrush())
+                head_poly = QPolygonF([QPointF(x, y) for x, y in hp])
+                p.drawPolygon(head_poly) if filled else p.drawPolyline(head_poly)
+        elif kind == "text" and stroke is not None:
+            font, metrics = self.font(s.font_family, s.font_size)
+            p.setFont(font)
+            p.setPen(stroke)
+            for x, y, line in geo.text_lines(s):
+                if not line.strip():
+                    continue
+                w = metrics.horizontalAdvance(line)
+                dx = {"left": 0.0, "center": -w / 2, "right": -w}[s.text_align]
+                p.drawText(QPointF(x + dx, y), line)
+        elif kind == "image":
+            image = self.image(s.image)
+            if image is not None:
+                p.drawImage(box, image)
+            else:
+                picture = self.drawing.images.get(s.image or "")
+                why = (
+                    picture.refused
+                    if picture is not None and picture.refused
+                    else "picture missing"
+                )
+                muted = _colour(themed(("#888888", 1.0), self.dark), 1.0) or QColor()
+                dashed = QPen(muted, 1, Qt.PenStyle.DashLine)
+                p.setPen(dashed)
+                p.setBrush(QBrush())
+                p.drawRect(box)
+                font, _m = self.font(2, 12)
+                p.setFont(font)
+                p.drawText(box.adjusted(6, 4, -4, -4), int(Qt.TextFlag.TextWordWrap), f"▣ {why}")
+        if rotated:
+            p.restore()
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The drawing as last drawn: an image of the view and a margin around it, at
+    ``scale``, the drawing's origin at ``offset`` (widget coordinates) when it was drawn."""
+
+    image: QImage
+    scale: float
+    offset: QPointF
+    area: QRectF  # what the image shows, in widget coordinates when drawn
+    whole: bool  # it shows the whole drawing: good for any pan at this scale
+    size: QSize
+
+
+class DrawingView(QWidget):
+    """The drawing tab (see the module docstring); a :class:`DocumentView`."""
+
+    kind = KIND
+    loaded = Signal(str)  # the vault-relative path, once drawn (or its message shown)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMinimumSize(200, 150)
+        self._root: Path | None = None
+        self._vault: OpenVault | None = None
+        self._ref: str | None = None
+        self._theme = "light"
+        self.drawing: Drawing | None = None
+        self.message = ""  # shown instead of a drawing (loading, or why not)
+        self._chunks: list[tuple[QRectF, QPicture]] = []
+        self._scale = 1.0
+        self._offset = QPointF(0, 0)  # where the drawing's (0, 0) is on the widget
+        self._drag: QPointF | None = None
+        self._fitted = True  # a fitted view fits again when the tab is resized
+        self._found = -1
+        self._cache: _Frame | None = None
+        self._sharpen = QTimer(self)  # a sharp frame once zooming rests
+        self._sharpen.setSingleShot(True)
+        self._sharpen.setInterval(120)
+        self._sharpen.timeout.connect(self._resharpen)
+        self._runner = TaskRunner(self)
+        self._runner.done.connect(self._on_loaded)
+        self._runner.error.connect(self._on_failed)
+
+    # ---------------------------------------------------------------- DocumentView
+    def widget(self) -> QWidget:
+        return self
+
+    def document_id(self) -> str | None:
+        return self._ref
+
+    def open_document(self, ref: str) -> bool:
+        if self._root is None or vault_file(self._root, ref) is None:
+            return False
+        if not (self._root / ref).is_file():
+            return False
+        self._ref = ref
+        self.drawing, self._chunks, self._found = None, [], -1
+        self.message = "Loading the drawing…"
+        self._runner.start(_load, self._root, ref)
+        self.update()
+        return True
+
+    def title(self) -> str:
+        name = Path(self._ref or "").name
+        return name.removesuffix(".md") if name.lower().endswith(".excalidraw.md") else name
+
+    def tooltip(self) -> str:
+        return f"Drawing: {self._ref}" if self._ref else ""
+
+    def icon(self) -> QIcon:
+        return QIcon()
+
+    def scroll_position(self) -> int:
+        return 0
+
+    def restore_scroll(self, position: int) -> None:
+        self.fit()
+
+    def scroll_to(self, anchor: str) -> bool:
+        return self.find_text(anchor)
+
+    def find_text(self, text: str, *, backward: bool = False) -> bool:
+        """Centre the next text element holding ``text`` (case-insensitive)."""
+        if self.drawing is None or not text:
+            return False
+        texts = [i for i, s in enumerate(self.drawing.shapes)
+                 if s.kind == "text" and text.lower() in s.text.lower()]  # fmt: skip
+        if not texts:
+            return False
+        later = [i for i in texts if (i < self._found if backward else i > self._found)]
+        self._found = (later[-1] if backward else later[0]) if later else (
+            texts[-1] if backward else texts[0])  # fmt: skip
+        left, top, right, bottom = self.drawing.shapes[self._found].bounds()
+        self._centre_on(QPointF((left + right) / 2, (top + bottom) / 2))
+        return True
+
+    def printable(self) -> QTextDocument | None:
+        html = self.export_html()
+        if html is None or self.drawing is None:
+            return None
+        from anthology.ui.reading.vault_images import svg_picture
+
+        doc = QTextDocument()
+        image = svg_picture(drawing_svg(self.drawing, width=640), 640, 2.0, trusted=True)
+        if image is not None:
+            doc.addResource(QTextDocument.ResourceType.ImageResource, "drawing:print", image)
+        doc.setHtml(f'<p><img src="drawing:print" width="640" /></p><p>{escape(self.title())}</p>')
+        return doc
+
+    def export_html(self) -> str | None:
+        if self.drawing is None:
+            return None
+        svg = drawing_svg(self.drawing, dark=False).decode("utf-8")
+        svg = svg.replace("<svg ", '<svg style="max-width: 100%; height: auto;" ', 1)
+        return (
+            f'<!DOCTYPE html><html><head><meta charset="utf-8" /><title>{escape(self.title())}'
+            f'</title></head><body style="margin: 20px;">{svg}</body></html>'
+        )
+
+    def set_theme(self, theme: str) -> None:
+        if theme != self._theme:
+            self._theme = theme
+            self._record()
+            self.update()
+
+    def set_reading(self, style: ReadingStyle, *, readable: bool = True, width: int = 760) -> None:
+        pass  # a drawing keeps its own type sizes
+
+    def attach_vault(self, vault: OpenVault) -> None:
+        self._vault = vault
+        self._root = vault.root.resolve()
+
+    def shutdown(self) -> None:
+        self._runner.shutdown()
+
+    # ---------------------------------------------------------------- loading
+    def _on_loaded(self, drawing: object) -> None:
+        assert isinstance(drawing, Drawing)
+        self._find_pictures(drawing)
+        self.drawing, self.message = drawing, ""
+        self._record()
+        self.fit()
+        self.loaded.emit(self._ref or "")
+
+    def _on_failed(self, exc: object) -> None:
+        reason = str(exc) if isinstance(exc, DrawingError) else f"{type(exc).__name__}: {exc}"
+        self.drawing, self._chunks = None, []
+        self.message = f"This drawing cannot be shown: it {reason}." if isinstance(
+            exc, DrawingError) else f"This drawing cannot be shown ({reason})."  # fmt: skip
+        self.update()
+        self.loaded.emit(self._ref or "")
+
+    def _find_pictures(self, drawing: Drawing) -> None:
+        """Pictures the worker found missing by their path: found by name, as the index
+        resolves a link (on this thread: the index is the window's), read inside the vault."""
+        if self._vault is None or self._root is None or self._ref is None:
+            return
+        root, ref, lookup = self._root, self._ref, self._vault.lookup
+        for file_id, picture in list(drawing.images.items()):
+            if not picture.refused.startswith("missing picture: "):
+                continue
+
+            def find(target: str) -> str | None:
+                try:
+                    path = lookup.attachment(target, ref)
+                    return Path(path).resolve().relative_to(root).as_posix() if path else None
+                except (ValueError, OSError):
+                    return None
+
+            drawing.images[file_id] = vault_picture(root, ref, f"[[{picture.name}]]", find)
+
+    def _record(self) -> None:
+        """Record the shapes into pictures of :data:`CHUNK` consecutive shapes."""
+        self._chunks, self._cache = [], None
+        if self.drawing is None:
+            return
+        painter = ShapePainter(self.drawing, self._theme == "dark")
+        shapes = self.drawing.shapes
+        for start in range(0, len(shapes), CHUNK):
+            part = shapes[start : start + CHUNK]
+            picture = QPicture()
+            p = QPainter(picture)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            left = top = math.inf
+            right = bottom = -math.inf
+            for s in part:
+                painter.paint(p, s)
+                b = s.bounds()
+                left, top = min(left, b[0]), min(top, b[1])
+                right, bottom = max(right, b[2]), max(bottom, b[3])
+            p.end()
+            self._chunks.append((QRectF(left, top, right - left, bottom - top), picture))
+
+    # ---------------------------------------------------------------- view
+    def transform(self) -> QTransform:
+        return QTransform(self._scale, 0, 0, self._scale, self._offset.x(), self._offset.y())
+
+    @property
+    def scale(self) -> float:
+        return self._scale
+
+    def fit(self) -> None:
+        """The whole drawing in the tab (never magnified past 2×)."""
+        self._fitted = True
+        if self.drawing is None:
+            self.update()
+            return
+        left, top, right, bottom = self.drawing.bounds
+        w, h = max(right - left, 1.0), max(bottom - top, 1.0)
+        avail_w = max(1.0, self.width() - 2 * FIT_MARGIN)
+        avail_h = max(1.0, self.height() - 2 * FIT_MARGIN - self._strip_height())
+        self._scale = max(MIN_SCALE, min(2.0, avail_w / w, avail_h / h))
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        mid_y = (self.height() + self._strip_height()) / 2
+        self._offset = QPointF(self.width() / 2 - cx * self._scale, mid_y - cy * self._scale)
+        self.update()
+
+    def zoom(self, factor: float, around: QPointF | None = None) -> None:
+        at = around if around is not None else QPointF(self.width() / 2, self.height() / 2)
+        new = max(MIN_SCALE, min(MAX_SCALE, self._scale * factor))
+        # the drawing's point under ``at`` stays under it
+        px = (at.x() - self._offset.x()) / self._scale
+        py = (at.y() - self._offset.y()) / self._scale
+        self._scale = new
+        self._offset = QPointF(at.x() - px * new, at.y() - py * new)
+        self._fitted = False
+        self.update()
+
+    def pan(self, dx: float, dy: float) -> None:
+        self._offset += QPointF(dx, dy)
+        self._fitted = False
+        self.update()
+
+    def _centre_on(self, point: QPointF) -> None:
+        self._offset = QPointF(self.width() / 2 - point.x() * self._scale,
+                               self.height() / 2 - point.y() * self._scale)  # fmt: skip
+        self._fitted = False
+        self.update()
+
+    def _strip_height(self) -> int:
+        return 26 if self.drawing is not None and self.drawing.notices else 0
+
+    # ---------------------------------------------------------------- painting
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        self.paint_frame(p)
+        p.end()
+
+    def paint_frame(self, p: QPainter) -> int:
+        """Paint the view as it stands; the number of chunks replayed for it (0: the frame
+        came from the cached image)."""
+        pal = palette(self._theme)
+        drawing = self.drawing
+        dark = self._theme == "dark"
+        background = _colour(themed(drawing.background, dark), 1.0) if drawing else None
+        p.fillRect(self.rect(), background or QColor(pal.background))
+        if drawing is None:
+            p.setPen(QColor(pal.muted))
+            flags = int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap)
+            p.drawText(self.rect().adjusted(24, 24, -24, -24), flags, self.message)
+            return 0
+        replayed = 0
+        cache = self._cache
+        if cache is None or not self._cache_covers():
+            if cache is not None and cache.scale != self._scale:
+                # zooming: the last image, scaled, until the wheel rests (then sharp)
+                self._draw_cache_scaled(p, cache)
+                self._sharpen.start()
+            else:
+                replayed = self._render_cache()
+                cache = self._cache
+        if cache is not None and cache.scale == self._scale:
+            p.drawImage(cache.area.topLeft() + (self._offset - cache.offset), cache.image)
+        if drawing.notices:
+            strip = QRectF(0, 0, self.width(), self._strip_height())
+            p.fillRect(strip, QColor(pal.box_bg))
+            p.setPen(QColor(pal.error))
+            p.drawText(strip.adjusted(10, 0, -10, 0), int(Qt.AlignmentFlag.AlignVCenter),
+                       "⚠ " + " ".join(drawing.notices))  # fmt: skip
+        return replayed
+
+    def _cache_covers(self) -> bool:
+        """The cached image, drawn where the view now puts it, covers the whole view."""
+        cache = self._cache
+        if cache is None or cache.scale != self._scale or cache.size != self.size():
+            return False
+        if cache.whole:
+            return True
+        return cache.area.translated(self._offset - cache.offset).contains(QRectF(self.rect()))
+
+    def _render_cache(self) -> int:
+        """Draw the drawing into an image: all of it when it is at most 3 views wide and
+        high at this scale (no pan needs another), else the view and a margin of half a
+        view around it (a pan within the margin is then one blit); the chunks replayed."""
+        assert self.drawing is not None
+        dpr = max(1.0, self.devicePixelRatioF())
+        margin = max(self.width(), self.height()) / 2
+        transform = self.transform()
+        left, top, right, bottom = self.drawing.bounds
+        drawn = transform.mapRect(QRectF(left, top, right - left, bottom - top))
+        whole = drawn.width() <= 3 * self.width() and drawn.height() <= 3 * self.height()
+        area = (drawn.adjusted(-2, -2, 2, 2) if whole
+                else QRectF(self.rect()).adjusted(-margin, -margin, margin, margin))  # fmt: skip
+        image = QImage(max(1, round(area.width() * dpr)), max(1, round(area.height() * dpr)),
+                       QImage.Format.Format_ARGB32_Premultiplied)  # fmt: skip
+        image.setDevicePixelRatio(dpr)
+        image.fill(Qt.GlobalColor.transparent)
+        transform = transform * QTransform.fromTranslate(-area.left(), -area.top())
+        inverse, _ok = transform.inverted()
+        seen = inverse.mapRect(QRectF(0, 0, area.width(), area.height()))
+        replayed = 0
+        p = QPainter(image)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setTransform(transform)
+        for bounds, picture in self._chunks:
+            if bounds.intersects(seen):
+                p.drawPicture(0, 0, picture)
+                replayed += 1
+        p.end()
+        self._cache = _Frame(image, self._scale, QPointF(self._offset), area, whole, self.size())
+        return replayed
+
+    def _draw_cache_scaled(self, p: QPainter, cache: _Frame) -> None:
+        """The cached image where the new scale puts it (blurred until sharpened)."""
+        factor = self._scale / cache.scale
+        # a widget point q of the old frame is the drawing point (q - o_c) / s_c: now at
+        # (q - o_c) * factor + o
+        at = (cache.area.topLeft() - cache.offset) * factor + self._offset
+        target = QRectF(at.x(), at.y(), cache.area.width() * factor, cache.area.height() * factor)
+        p.drawImage(target, cache.image)
+
+    def _resharpen(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the drawing anew at the next frame (a zoom has settled, the looks changed)."""
+        self._sharpen.stop()
+        self._cache = None
+        self.update()
+
+    # ---------------------------------------------------------------- input
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._fitted:
+            self.fit()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() in (Qt.MouseButton.LeftButton, Qt.MouseButton.MiddleButton):
+            self._drag = event.position()
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._drag is not None:
+            delta = event.position() - self._drag
+            self._drag = event.position()
+            self.pan(delta.x(), delta.y())
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        self._drag = None
+        self.unsetCursor()
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        self.fit()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        delta = event.angleDelta()
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.zoom(1.0015 ** delta.y(), event.position())
+        elif event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            self.pan(delta.y() / 2, 0)
+        else:
+            self.pan(delta.x() / 2, delta.y() / 2)
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom(1.25)
+        elif key == Qt.Key.Key_Minus:
+            self.zoom(0.8)
+        elif key == Qt.Key.Key_0:
+            self.fit()
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down):
+            step = 60.0
+            dx = {Qt.Key.Key_Left: step, Qt.Key.Key_Right: -step}.get(Qt.Key(key), 0.0)
+            dy = {Qt.Key.Key_Up: step, Qt.Key.Key_Down: -step}.get(Qt.Key(key), 0.0)
+            self.pan(dx, dy)
+        else:
+            super().keyPressEvent(event)
+
+
+def _exists(vault: OpenVault, ref: str) -> bool:
+    return vault_file(vault.root.resolve(), ref) is not None and (vault.root / ref).is_file()
+
+
+register(DocumentKind(KIND, DrawingView, _exists, "Drawing", opens=opens))

@@ -1,0 +1,158 @@
+"""The drawing tab: an Excalidraw drawing opened from its picture in an entry page (the
+plugin's ``*.excalidraw.md``) or from a link to a ``*.excalidraw`` file, drawn in its own
+colours (Excalidraw's dark mode in the dark theme), with pan, zoom and fit; a drawing that
+cannot be read is a message in the tab, and the window goes on.
+
+Real window, real index, real files; the view's pixels are read from a grab."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from drawing_files import element, plugin_markdown, scene
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QColor, QWheelEvent
+from PySide6.QtWidgets import QApplication
+from reader_window import window_opener, write_files
+
+from anthology.ui.reading.document import DocumentView, kind_for_file
+from anthology.ui.reading.drawing_view import DrawingView
+from anthology.vault.drawing import load
+
+BOARD = scene([
+    element("rectangle", "box00001", 0, 0, 400, 200, backgroundColor="#a5d8ff"),
+    element("text", "txt00001", 20, 80, 360, 25, text="See Alpha",
+            originalText="See Alpha", rawText="See [[Alpha]]"),
+    element("ellipse", "ell00001", 600, 0, 300, 200, backgroundColor="#ffc9c9"),
+    element("text", "txt00002", 600, 300, 300, 25, text="far corner",
+            originalText="far corner"),
+])  # fmt: skip
+GOOD = plugin_markdown(BOARD, notes="Notes under the drawing.")
+PAYLOAD = re.search(r"```compressed-json\n(.+?)\n```", GOOD, re.S).group(1)  # type: ignore[union-attr]
+FILES = {
+    "HOME.md": "# Home\n\nSee [[Board.excalidraw]] and [[sketch.excalidraw]].\n",
+    "notes/Alpha.md": "# Alpha\n\nBack [[HOME]].\n",
+    "drawings/Board.excalidraw.md": GOOD,
+    "drawings/sketch.excalidraw": json.dumps(BOARD),
+    "drawings/Broken.excalidraw.md": GOOD.replace(PAYLOAD, PAYLOAD[:200] + "**" + PAYLOAD[202:]),
+}
+
+
+@pytest.fixture
+def open_window(qtbot, tmp_path: Path, settings: QSettings):
+    load.clear_cache()
+    vault = write_files(tmp_path / "vault", FILES)
+    yield from window_opener(qtbot, vault, tmp_path, settings, entry="HOME")
+
+
+def shown_drawing(win, qtbot) -> DrawingView:
+    view = win.tabs.document()
+    assert isinstance(view, DrawingView) and isinstance(view, DocumentView)
+    qtbot.waitUntil(lambda: not view.message.startswith("Loading"), timeout=20000)
+    return view
+
+
+def wheel(view: DrawingView, at: QPointF, delta: int, mods: Qt.KeyboardModifier) -> None:
+    event = QWheelEvent(at, view.mapToGlobal(at), QPoint(0, 0), QPoint(0, delta),
+                        Qt.MouseButton.NoButton, mods, Qt.ScrollPhase.NoScrollPhase, False)  # fmt: skip
+    QApplication.sendEvent(view, event)
+
+
+def pixel(view: DrawingView, x: float, y: float) -> QColor:
+    """The colour the view shows at the drawing's point (x, y)."""
+    at = view.transform().map(QPointF(x, y))
+    return view.grab().toImage().pixelColor(QPoint(round(at.x()), round(at.y())))
+
+
+def test_a_drawing_entry_opens_in_the_tab_from_its_picture(open_window, qtbot) -> None:
+    win = open_window()
+    assert kind_for_file("drawings/board.excalidraw.md") is not None
+    assert win.show_entry("drawings/Board.excalidraw")
+    pane = win.entry_pane
+    qtbot.waitUntil(lambda: not pane.rendering, timeout=20000)
+    html = pane.rendered.html
+    assert "Notes under the drawing." in html and "compressed-json" not in html
+    href = "vault:drawings/Board.excalidraw.md"
+    assert f'href="{href}"' in html  # the picture and its caption link to the tab
+
+    pane.anchorClicked.emit(QUrl(href))  # a click on the picture
+    view = shown_drawing(win, qtbot)
+    assert view.document_id() == "drawings/Board.excalidraw.md"
+    assert win.tabs.tabText(win.tabs.currentIndex()) == "Board.excalidraw"
+    assert view.drawing is not None and len(view.drawing.shapes) == 4
+    # fitted on open: the whole drawing in view, in its own colours
+    left, top, right, bottom = view.drawing.bounds
+    corners = [view.transform().map(QPointF(x, y)) for x, y in ((left, top), (right, bottom))]
+    assert all(0 <= c.x() <= view.width() and 0 <= c.y() <= view.height() for c in corners)
+    assert pixel(view, 200, 150).name() == "#a5d8ff"  # inside the box, under no text
+    assert pixel(view, 750, 100).name() == "#ffc9c9"
+    assert pixel(view, 500, 100).name() == "#ffffff"  # the drawing's background
+
+    win.go_back()  # the entry again
+    assert win.current_id() == "drawings/Board.excalidraw"
+
+
+def test_pan_zoom_and_fit(open_window, qtbot) -> None:
+    win = open_window()
+    assert win.open_document("drawing", "drawings/sketch.excalidraw")
+    view = shown_drawing(win, qtbot)
+    fitted = view.scale
+    qtbot.keyClick(view, Qt.Key.Key_Plus)
+    assert view.scale == pytest.approx(fitted * 1.25)
+    qtbot.keyClick(view, Qt.Key.Key_Minus)
+    qtbot.keyClick(view, Qt.Key.Key_Minus)
+    assert view.scale == pytest.approx(fitted * 0.8)
+    before = view.transform().map(QPointF(0, 0))
+    qtbot.mousePress(view, Qt.MouseButton.LeftButton, pos=QPoint(300, 300))
+    qtbot.mouseMove(view, QPoint(340, 320))
+    qtbot.mouseRelease(view, Qt.MouseButton.LeftButton, pos=QPoint(340, 320))
+    after = view.transform().map(QPointF(0, 0))
+    assert (after.x() - before.x(), after.y() - before.y()) == pytest.approx((40, 20))
+    qtbot.keyClick(view, Qt.Key.Key_0)
+    assert view.scale == pytest.approx(fitted)
+    under = view.transform().inverted()[0].map(QPointF(100, 100))
+    wheel(view, QPointF(100, 100), 240, Qt.KeyboardModifier.ControlModifier)  # zoom in
+    assert view.scale == pytest.approx(fitted * 1.0015**240)  # two notches: 1.43×
+    still = view.transform().inverted()[0].map(QPointF(100, 100))  # the point under it
+    assert (still.x(), still.y()) == pytest.approx((under.x(), under.y()))
+    before = view.transform().map(QPointF(0, 0))
+    wheel(view, QPointF(100, 100), -120, Qt.KeyboardModifier.NoModifier)  # scrolls down
+    assert view.transform().map(QPointF(0, 0)).y() == pytest.approx(before.y() - 60)
+    assert view.find_text("far corner")  # find: the text centred
+    centre = view.transform().inverted()[0].map(QPointF(view.width() / 2, view.height() / 2))
+    assert 600 <= centre.x() <= 900 and 300 <= centre.y() <= 325
+
+
+def test_dark_theme_shows_excalidraws_dark_mode(open_window, qtbot) -> None:
+    win = open_window()
+    assert win.open_document("drawing", "drawings/sketch.excalidraw")
+    view = shown_drawing(win, qtbot)
+    view.set_theme("dark")
+    background = pixel(view, 500, 100)
+    fill = pixel(view, 200, 150)
+    assert background.lightness() < 40  # a dark canvas
+    assert fill.blue() > fill.red() and fill.lightness() < 128  # the blue box: still blue
+
+
+def test_a_corrupt_drawing_is_a_message_and_the_window_goes_on(open_window, qtbot) -> None:
+    win = open_window()
+    assert win.open_document("drawing", "drawings/Broken.excalidraw.md")
+    view = shown_drawing(win, qtbot)
+    assert view.drawing is None
+    assert "cannot be shown" in view.message and "corrupt" in view.message
+    assert not win.open_document("drawing", "../outside.excalidraw")  # never outside
+    assert win.show_entry("notes/Alpha") and win.current_id() == "notes/Alpha"
+
+
+def test_a_link_to_an_excalidraw_file_opens_the_tab(open_window, qtbot) -> None:
+    win = open_window()
+    html = win.entry_pane.rendered.html
+    assert 'href="vault:drawings/sketch.excalidraw"' in html
+    win.entry_pane.anchorClicked.emit(QUrl("vault:drawings/sketch.excalidraw"))
+    view = shown_drawing(win, qtbot)
+    assert view.drawing is not None and view.drawing.texts() == ["See Alpha", "far corner"]
+    exported = view.export_html()
+    assert exported is not None and "<svg" in exported and "far corner" in exported
