@@ -43,9 +43,9 @@ from anthology.ui.reading.vault_images import svg_picture  # noqa: E402
 from anthology.vault.drawing import load  # noqa: E402
 from anthology.vault.drawing.load import INLINE, TAB, load_drawing  # noqa: E402
 from anthology.vault.drawing.lzstring import decompress_from_base64  # noqa: E402
-from anthology.vault.drawing.markdown import drawing_block  # noqa: E402
 from anthology.vault.drawing.scene import DrawingError  # noqa: E402
 from anthology.vault.drawing.svg import drawing_svg  # noqa: E402
+from anthology.vault.excalidraw_md import drawing_block  # noqa: E402
 from drawing_files import many_elements, plugin_markdown, scene  # noqa: E402
 
 N = 2000

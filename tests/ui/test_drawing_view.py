@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-from drawing_files import element, plugin_markdown, scene
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QColor, QWheelEvent
 from PySide6.QtWidgets import QApplication
@@ -21,6 +20,7 @@ from reader_window import window_opener, write_files
 from anthology.ui.reading.document import DocumentView, kind_for_file
 from anthology.ui.reading.drawing_view import DrawingView
 from anthology.vault.drawing import load
+from drawing_files import element, plugin_markdown, scene
 
 BOARD = scene([
     element("rectangle", "box00001", 0, 0, 400, 200, backgroundColor="#a5d8ff"),
@@ -56,8 +56,9 @@ def shown_drawing(win, qtbot) -> DrawingView:
 
 
 def wheel(view: DrawingView, at: QPointF, delta: int, mods: Qt.KeyboardModifier) -> None:
-    event = QWheelEvent(at, view.mapToGlobal(at), QPoint(0, 0), QPoint(0, delta),
-                        Qt.MouseButton.NoButton, mods, Qt.ScrollPhase.NoScrollPhase, False)  # fmt: skip
+    phase, button = Qt.ScrollPhase.NoScrollPhase, Qt.MouseButton.NoButton
+    event = QWheelEvent(at, view.mapToGlobal(at), QPoint(0, 0), QPoint(0, delta), button, mods,
+                        phase, False)  # fmt: skip
     QApplication.sendEvent(view, event)
 
 

@@ -20,9 +20,9 @@ from anthology.vault.drawing.lzstring import (
     compress_to_base64,
     decompress_from_base64,
 )
-from anthology.vault.drawing.markdown import drawing_block, text_elements
 from anthology.vault.drawing.scene import DrawingError, parse_colour, scene_from_json, themed
 from anthology.vault.drawing.svg import drawing_svg
+from anthology.vault.excalidraw_md import drawing_block, text_elements
 from anthology.vault.index import VaultIndex
 from anthology.vault.render import clear_render_cache, render_entry
 from drawing_files import element, many_elements, plugin_markdown, scene, wrap
@@ -31,7 +31,8 @@ from sample_vault import write_vault
 MAP = scene([
     element("rectangle", "box00001", 0, 0, 200, 100, backgroundColor="#a5d8ff"),
     element("text", "txt00001", 20, 35, 160, 25, text="Read Alpha first",
-            originalText="Read Alpha first", rawText="Read [[Alpha]] first", containerId="box00001"),
+            originalText="Read Alpha first", rawText="Read [[Alpha]] first",
+            containerId="box00001"),
     element("arrow", "arr00001", 200, 50, 100, 0, points=[[0, 0], [100, 0]],
             link="[[Beta]]"),
     element("ellipse", "ell00001", 300, 0, 150, 100, strokeColor="#e03131"),

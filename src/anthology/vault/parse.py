@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple
 
-from anthology.vault.drawing.markdown import index_text, is_drawing_note
+from anthology.vault.excalidraw_md import index_text, is_drawing_note
 from anthology.vault.frontmatter import FrontMatterError, load_properties, split_front_matter
 from anthology.vault.links import find_links, iter_tags, mask_code
 from anthology.vault.resolve import path_id, target_key
@@ -317,7 +317,7 @@ def parse_entry(text: str, path: str, *, for_index: bool = False) -> ParsedEntry
     if is_drawing_note(path, properties):
         # an Excalidraw drawing: its text elements are its words and their [[links]] its
         # links, though the plugin keeps them in a %% comment; its compressed JSON is
-        # no text (see vault.drawing.markdown)
+        # no text (see vault.excalidraw_md)
         body, data = index_text(body)
         if data is not None:
             headings_of = mask_code(body[:data])

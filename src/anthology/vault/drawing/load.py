@@ -22,8 +22,8 @@ from anthology.tasks import TaskState
 from anthology.vault.files import open_regular
 from anthology.vault.lru import LockedLru
 
+from ..excalidraw_md import drawing_block, embedded_files
 from .lzstring import LZStringError, decompress_from_base64
-from .markdown import drawing_block, embedded_files
 from .scene import MAX_IMAGE_BYTES, Drawing, DrawingError, Picture, scene_from_json
 
 

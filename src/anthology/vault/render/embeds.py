@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from html import escape
 
-from ..drawing.markdown import drawing_block, is_drawing_note
+from ..excalidraw_md import drawing_block, is_drawing_note
 from ..links import (
     is_attachment,
     mask_code,

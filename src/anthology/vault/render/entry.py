@@ -12,7 +12,7 @@ from functools import lru_cache
 from html import escape
 from pathlib import Path
 
-from ..drawing.markdown import is_drawing_note, reader_text
+from ..excalidraw_md import is_drawing_note, reader_text
 from ..links import match_heading
 from ..lru import LockedLru
 from ..model import Entry, EntryLookup, is_path_id
