@@ -12,15 +12,17 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QSettings, Qt, QUrl
-from PySide6.QtGui import QColor, QWheelEvent
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt, QTimer, QUrl
+from PySide6.QtGui import QColor, QImage, QPainter, QWheelEvent
 from PySide6.QtWidgets import QApplication
 from reader_window import window_opener, write_files
 
-from anthology.ui.reading.document import DocumentView, kind_for_file
+from anthology.ui.reading.document import DocumentView, OpenVault, kind_for_file
 from anthology.ui.reading.drawing_view import DrawingView
 from anthology.vault.drawing import load
-from drawing_files import element, plugin_markdown, scene
+from anthology.vault.drawing.load import TAB
+from anthology.vault.render.theme import palette
+from drawing_files import element, many_elements, plugin_markdown, scene
 
 BOARD = scene([
     element("rectangle", "box00001", 0, 0, 400, 200, backgroundColor="#a5d8ff"),
@@ -157,3 +159,38 @@ def test_a_link_to_an_excalidraw_file_opens_the_tab(open_window, qtbot) -> None:
     assert view.drawing is not None and view.drawing.texts() == ["See Alpha", "far corner"]
     exported = view.export_html()
     assert exported is not None and "<svg" in exported and "far corner" in exported
+
+
+def test_a_huge_drawing_loads_while_the_window_goes_on(qtbot, tmp_path: Path) -> None:
+    """Over the tab's budget (20,000 shapes): read off the GUI thread (the event loop turns
+    all the while), the first 20,000 drawn and a notice says so."""
+    load.clear_cache()
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "huge.excalidraw").write_text(json.dumps(scene(many_elements(25_000))))
+    view = DrawingView()
+    qtbot.addWidget(view)
+    view.resize(800, 600)
+    view.attach_vault(OpenVault(root, lookup=None))  # type: ignore[arg-type]
+    view.show()
+    turns: list[int] = []
+    ticker = QTimer()
+    ticker.timeout.connect(lambda: turns.append(1))
+    ticker.start(5)
+    assert view.open_document("huge.excalidraw")
+    assert view.message == "Loading the drawing…" and turns == []  # returned at once
+    with qtbot.waitSignal(view.loaded, timeout=60000):
+        pass
+    ticker.stop()
+    assert len(turns) >= 3  # the GUI thread went on while the file was read
+    assert view.drawing is not None and len(view.drawing.shapes) == TAB.max_elements
+    assert view.drawing.notices == ["This drawing has 25,000 elements; the first 20,000 are drawn."]
+    strip = view.grab().toImage().pixelColor(QPoint(view.width() - 5, 5))
+    assert strip.name() == palette("light").box_bg.lower()  # the notice's strip
+    view.zoom(6.0)  # zoomed in, a frame replays only the chunks it can see
+    view.redraw()
+    image = QImage(800, 600, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    replayed = view.paint_frame(painter)
+    painter.end()
+    assert 0 < replayed < TAB.max_elements // 400

@@ -24,7 +24,8 @@ from anthology.vault.drawing.scene import DrawingError, parse_colour, scene_from
 from anthology.vault.drawing.svg import drawing_svg
 from anthology.vault.excalidraw_md import drawing_block, text_elements
 from anthology.vault.index import VaultIndex
-from anthology.vault.render import clear_render_cache, render_entry
+from anthology.vault.render import clear_render_cache, preview_html, render_entry
+from anthology.vault.render.previews import render_preview
 from drawing_files import element, many_elements, plugin_markdown, scene, wrap
 from sample_vault import write_vault
 
@@ -165,9 +166,9 @@ def test_embeds_draw_the_drawing_at_the_size_written(tmp_path: Path) -> None:
     assert b"400" in widths
     html = rendered.html
     assert html.count('<img src="figure:drawing-') == 3
-    for href in ("vault:Mind%20map.excalidraw.md", "vault:files/sketch.excalidraw",
-                 "vault:plain%20drawing.md"):  # fmt: skip
-        assert f'href="{href}"' in html
+    for href in ("vault:Mind%20map.excalidraw.md", "vault:files/sketch.excalidraw"):
+        assert f'href="{href}"' in html  # a click opens the tab
+    assert "vault:plain%20drawing.md" not in html  # drawn; the tab opens drawings by name
     assert "Before." in html and "After." in html and "compressed-json" not in html
 
 
@@ -263,3 +264,16 @@ def test_shape_fields_are_checked_not_trusted() -> None:
 
 def test_inline_budget_is_smaller_than_the_tabs() -> None:
     assert INLINE.max_bytes < TAB.max_bytes and INLINE.max_elements < TAB.max_elements
+
+
+def test_the_previews_of_a_drawing_show_it_not_its_data(tmp_path: Path) -> None:
+    root = vault(tmp_path, {"Map.excalidraw.md": plugin_markdown(MAP, notes="Seen at dusk.")})
+    with VaultIndex.open(root, tmp_path / "index.sqlite") as index:
+        entry = index.entry("Map.excalidraw")
+        assert entry is not None
+        card = preview_html(entry)  # the hover card: its words
+        assert "Seen at dusk." in card and "quokka habitat" in card
+        assert "EXCALIDRAW VIEW" not in card and "compressed" not in card
+        rendered = render_preview(entry, index, vault_root=root)  # the page preview
+        assert "quokka habitat" in picture(rendered).decode()
+        assert "Seen at dusk." in rendered.html and "EXCALIDRAW VIEW" not in rendered.html

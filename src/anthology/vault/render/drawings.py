@@ -48,10 +48,13 @@ def drawing_picture_html(ctx: RenderContext, rel: str, alias: str | None = None)
     ``alias`` writes (``400``, ``400x300``: as Obsidian sizes an embed), else its own size
     fitted to the column; or a notice saying why it is not drawn."""
     name = rel.rsplit("/", 1)[-1]
-    href = "vault:" + quote(rel, safe="/")
     p = ctx.palette
+    # the tab opens a drawing by its name (ui/reading/drawing_view.py ``opens``): one named
+    # otherwise (front matter "excalidraw-plugin" alone) is drawn here, not linked
+    tab = rel.lower().endswith((".excalidraw", ".excalidraw.md"))
+    href = "vault:" + quote(rel, safe="/")
     open_link = (f'<a href="{escape(href)}" style="color: {p.link}; text-decoration: none;">'
-                 f"{escape(name)}</a>")  # fmt: skip
+                 f"{escape(name)}</a>") if tab else escape(name)  # fmt: skip
     if ctx.vault_root is None:
         return ctx.notice(f"✎ Drawing {open_link}", block=True)
 
@@ -82,11 +85,15 @@ def drawing_picture_html(ctx: RenderContext, rel: str, alias: str | None = None)
     refused = sorted({pic.refused for pic in drawing.images.values() if pic.refused})
     if refused:
         ctx.problems.extend(f"drawing {rel}: picture not shown: {r}" for r in refused)
+    img = f'<img src="{escape(key)}" alt="{escape(name)}" />'
     return (
-        f'<p class="drawing" style="margin-top: 8px; margin-bottom: 2px; line-height: 100%;">'
-        f'<a href="{escape(href)}"><img src="{escape(key)}" alt="{escape(name)}" /></a></p>'
+        '<p class="drawing" style="margin-top: 8px; margin-bottom: 2px; line-height: 100%;">'
+        + (f'<a href="{escape(href)}">{img}</a>' if tab else img)
+        + "</p>"
         f'<p class="drawing-caption" style="color: {p.muted}; font-size: small; margin-top: 0;">'
-        f"✎ {open_link} · {drawing.elements:,} elements · click to pan and zoom</p>{notes}"
+        f"✎ {open_link} · {drawing.elements:,} elements"
+        + (" · click to pan and zoom" if tab else "")
+        + f"</p>{notes}"
     )
 
 
