@@ -16,6 +16,7 @@ Obsidian is dark): a hue keeps its hue, light and dark swap. Pictures keep their
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from html import escape
@@ -26,6 +27,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
+    QFontDatabase,
     QFontMetricsF,
     QIcon,
     QImage,
@@ -77,6 +79,11 @@ def _colour(paint: Paint | None, opacity: float) -> QColor | None:
     return colour
 
 
+@functools.cache
+def _installed_families() -> frozenset[str]:
+    return frozenset(QFontDatabase.families())
+
+
 _BRUSHES = {
     "solid": Qt.BrushStyle.SolidPattern,
     "hachure": Qt.BrushStyle.BDiagPattern,
@@ -99,9 +106,14 @@ class ShapePainter:
         hit = self._fonts.get(key)
         if hit is None:
             font = QFont()
-            font.setFamilies([f.strip() for f in geo.font_family(family).split(",")])
-            if family in geo.MONOSPACE:
-                font.setStyleHint(QFont.StyleHint.Monospace)
+            # only the families the system has: asked for one it lacks, fontconfig picks
+            # whatever it likes (a calligraphic italic for "Comic Sans MS")
+            names = [f.strip() for f in geo.font_family(family).split(",")]
+            present = [n for n in names if n in _installed_families()]
+            if present:
+                font.setFamilies(present)
+            font.setStyleHint(QFont.StyleHint.Monospace if family in geo.MONOSPACE
+                              else QFont.StyleHint.SansSerif)  # fmt: skip
             font.setPixelSize(max(1, round(size)))
             hit = self._fonts[key] = (font, QFontMetricsF(font))
         return hit
