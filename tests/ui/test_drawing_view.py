@@ -12,7 +12,17 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QSettings, Qt, QTimer, QUrl
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QIODevice,
+    QPoint,
+    QPointF,
+    QSettings,
+    Qt,
+    QTimer,
+    QUrl,
+)
 from PySide6.QtGui import QColor, QImage, QPainter, QWheelEvent
 from PySide6.QtWidgets import QApplication
 from reader_window import window_opener, write_files
@@ -194,3 +204,31 @@ def test_a_huge_drawing_loads_while_the_window_goes_on(qtbot, tmp_path: Path) ->
     replayed = view.paint_frame(painter)
     painter.end()
     assert 0 < replayed < TAB.max_elements // 400
+
+
+def test_a_picture_the_drawing_names_is_found_by_name_in_the_vault(
+    qtbot, tmp_path: Path, settings: QSettings
+) -> None:
+    """The plugin names a pasted picture ``[[pic.png]]`` and keeps it in an attachments
+    folder: found as the index resolves the link (on the worker, the index lent), drawn."""
+    load.clear_cache()
+    red = QImage(40, 30, QImage.Format.Format_RGB32)
+    red.fill(QColor("#d00000"))
+    png = QByteArray()
+    buffer = QBuffer(png)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    red.save(buffer, "PNG")
+    data = scene([element("image", "img00001", 0, 0, 400, 300, fileId="pic1"),
+                  element("rectangle", "box00001", 500, 0, 100, 100)])  # fmt: skip
+    vault = write_files(tmp_path / "vault", {
+        "HOME.md": "# Home\n",
+        "Excalidraw/Pics.excalidraw.md": plugin_markdown(data, embedded={"pic1": "[[pic.png]]"}),
+        "attachments/pic.png": None,
+    }, binary=lambda: bytes(png.data()))  # fmt: skip
+    opener = window_opener(qtbot, vault, tmp_path, settings, entry="HOME")
+    win = next(opener)()
+    assert win.open_document("drawing", "Excalidraw/Pics.excalidraw.md")
+    view = shown_drawing(win, qtbot)
+    assert view.drawing is not None and view.drawing.images["pic1"].data == bytes(png.data())
+    assert pixel(view, 200, 150).name() == "#d00000"
+    next(opener, None)  # the window closes as the fixtures close theirs

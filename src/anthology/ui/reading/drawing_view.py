@@ -16,8 +16,10 @@ Obsidian is dark): a hue keeps its hue, light and dark swap. Pictures keep their
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -49,11 +51,13 @@ from anthology.ui.common.task_runner import TaskRunner
 from anthology.ui.reading.document import DocumentKind, OpenVault, register
 from anthology.ui.reading.vault_images import vault_file
 from anthology.vault.drawing import geometry as geo
-from anthology.vault.drawing.load import TAB, load_drawing, vault_picture
+from anthology.vault.drawing.load import TAB, load_drawing
 from anthology.vault.drawing.scene import Drawing, DrawingError, Paint, Shape, themed
 from anthology.vault.drawing.svg import drawing_svg
+from anthology.vault.model import EntryLookup
 from anthology.vault.render.reading import ReadingStyle
 from anthology.vault.render.theme import palette
+from anthology.vault.shared_reader import lend
 
 KIND = "drawing"
 CHUNK = 400  # shapes per recorded picture
@@ -65,8 +69,29 @@ def opens(rel: str) -> bool:
     return rel.endswith((".excalidraw", ".excalidraw.md"))
 
 
-def _load(state: TaskState, root: Path, rel: str) -> Drawing:
-    return load_drawing(root, rel, TAB, state=state)
+def _load(state: TaskState, root: Path, rel: str, lender: MaybeLend) -> Drawing:
+    """On a runner's thread: the drawing, its pictures found by name as the index resolves
+    a link (the lookup lent for the time of the load: see vault.shared_reader.lend)."""
+    with lender() as lookup:
+        if lookup is None:  # no index (a vault not yet read): paths as written
+            return load_drawing(root, rel, TAB, state=state)
+
+        def find(target: str) -> str | None:
+            try:
+                path = lookup.attachment(target, rel)
+                return Path(path).resolve().relative_to(root).as_posix() if path else None
+            except (ValueError, OSError):
+                return None
+
+        return load_drawing(root, rel, TAB, find_file=find, state=state)
+
+
+# what a load asks for the pictures a drawing names: a lent index, or None (no index)
+MaybeLend = Callable[[], contextlib.AbstractContextManager[EntryLookup | None]]
+
+
+def _no_lookup() -> contextlib.AbstractContextManager[EntryLookup | None]:
+    return contextlib.nullcontext(None)
 
 
 def _colour(paint: Paint | None, opacity: float) -> QColor | None:
@@ -284,7 +309,10 @@ class DrawingView(QWidget):
         self._ref = ref
         self.drawing, self._chunks, self._found = None, [], -1
         self.message = "Loading the drawing…"
-        self._runner.start(_load, self._root, ref)
+        lookup = self._vault.lookup if self._vault is not None else None
+        reader = self._vault.reader if self._vault is not None else None
+        lender: MaybeLend = lend(lookup, reader) if lookup is not None else _no_lookup
+        self._runner.start(_load, self._root, ref, lender)
         self.update()
         return True
 
@@ -364,7 +392,6 @@ class DrawingView(QWidget):
     # ---------------------------------------------------------------- loading
     def _on_loaded(self, drawing: object) -> None:
         assert isinstance(drawing, Drawing)
-        self._find_pictures(drawing)
         self.drawing, self.message = drawing, ""
         self._record()
         self.fit()
@@ -377,25 +404,6 @@ class DrawingView(QWidget):
             exc, DrawingError) else f"This drawing cannot be shown ({reason})."  # fmt: skip
         self.update()
         self.loaded.emit(self._ref or "")
-
-    def _find_pictures(self, drawing: Drawing) -> None:
-        """Pictures the worker found missing by their path: found by name, as the index
-        resolves a link (on this thread: the index is the window's), read inside the vault."""
-        if self._vault is None or self._root is None or self._ref is None:
-            return
-        root, ref, lookup = self._root, self._ref, self._vault.lookup
-        for file_id, picture in list(drawing.images.items()):
-            if not picture.refused.startswith("missing picture: "):
-                continue
-
-            def find(target: str) -> str | None:
-                try:
-                    path = lookup.attachment(target, ref)
-                    return Path(path).resolve().relative_to(root).as_posix() if path else None
-                except (ValueError, OSError):
-                    return None
-
-            drawing.images[file_id] = vault_picture(root, ref, f"[[{picture.name}]]", find)
 
     def _record(self) -> None:
         """Record the shapes into pictures of :data:`CHUNK` consecutive shapes."""
