@@ -5,6 +5,7 @@ benchmark: elements with every field the editor saves, a scene, and the plugin's
 from __future__ import annotations
 
 import json
+import math
 import random
 from typing import Any
 
@@ -99,6 +100,8 @@ def many_elements(n: int, seed: int = 1) -> list[dict[str, Any]]:
             words = f"note {i}"
             extra.update(text=words, originalText=words)
         if kind == "freedraw":
-            extra["points"] = [[k * 3, 10 * ((k * 7) % 5)] for k in range(30)]
+            # a hand's stroke: small steps along a curve (Excalidraw keeps every pointer move)
+            phase = rnd.uniform(0, 6.3)
+            extra["points"] = [[k * 2.0, 25 + 20 * math.sin(phase + k / 9)] for k in range(60)]
         out.append(element(kind, f"el{i:06d}", x, y, 120, 60, **extra))
     return out

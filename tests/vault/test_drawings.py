@@ -233,16 +233,21 @@ def test_pictures_outside_the_vault_or_on_the_web_are_never_read(tmp_path: Path)
 
 
 def test_a_hundred_thousand_elements_are_bounded_and_said(tmp_path: Path) -> None:
-    data = scene(many_elements(100_000))
     root = vault(tmp_path, {
         "Note.md": "# Note\n\nBefore.\n\n![[huge.excalidraw]]\n\nAfter.\n",
-        "huge.excalidraw": json.dumps(data),
+        "huge.excalidraw": json.dumps(scene(many_elements(100_000))),
+        "big.excalidraw": json.dumps(scene(many_elements(21_000))),
     })  # fmt: skip
     html = page(root, tmp_path, "Note").html  # inline: over the page's budget, said
-    assert "Before." in html and "After." in html and "too large to draw here" in html
-    drawing = load_drawing(root, "huge.excalidraw", TAB)  # the tab: the first 20,000
-    assert drawing.elements == 100_000 and len(drawing.shapes) == TAB.max_elements
-    assert drawing.notices == ["This drawing has 100,000 elements; the first 20,000 are drawn."]
+    assert "Before." in html and "After." in html
+    assert re.search(
+        r"is not drawn here: too large to draw here \(7\d\.\d MB; 2 MB at most\)", html
+    )
+    with pytest.raises(DrawingError, match=r"too large to draw here \(7\d\.\d MB; 32 MB"):
+        load_drawing(root, "huge.excalidraw", TAB)  # the tab says so too, before reading it
+    drawing = load_drawing(root, "big.excalidraw", TAB)  # under its size: 20,000 drawn
+    assert drawing.elements == 21_000 and len(drawing.shapes) == TAB.max_elements
+    assert drawing.notices == ["This drawing has 21,000 elements; the first 20,000 are drawn."]
 
 
 def test_shape_fields_are_checked_not_trusted() -> None:

@@ -36,8 +36,9 @@ class Limits:
     max_elements: int  # shapes kept
 
 
-# The drawing tab (a worker thread, cancellable): 100,000 elements are ~40 MB of JSON.
-TAB = Limits(max_bytes=64 * 1024 * 1024, max_chars=96 * 1024 * 1024, max_elements=20_000)
+# The drawing tab (a worker thread, cancellable). JSON parsed takes ~8× its size in
+# memory: a file of 100,000 elements (75 MB) would hold 600 MB; this one is said instead.
+TAB = Limits(max_bytes=32 * 1024 * 1024, max_chars=48 * 1024 * 1024, max_elements=20_000)
 # A picture inside a page, made while the page renders (maybe on the GUI thread): a real
 # drawing of 2,000 elements is ~1 MB of JSON, 200 KB compressed.
 INLINE = Limits(max_bytes=2 * 1024 * 1024, max_chars=4 * 1024 * 1024, max_elements=5_000)
@@ -64,8 +65,8 @@ def read_scene_text(root: Path, rel: str, limits: Limits) -> tuple[str, str]:
     with fh:
         if st.st_size > limits.max_bytes:
             raise DrawingError(
-                f"too large to draw here ({st.st_size / 1e6:.1f} MB; "
-                f"{limits.max_bytes / 1e6:.0f} MB at most)"
+                f"too large to draw here ({st.st_size / 2**20:.1f} MB; "
+                f"{limits.max_bytes / 2**20:.0f} MB at most)"
             )
         data = fh.readall()
     text = data.decode("utf-8", "replace")
