@@ -5,9 +5,10 @@ pan (drag, wheel, arrow keys), zoom (Ctrl+wheel, +/-) and fit (0, and on open).
 The file is read and decoded off the GUI thread (a :class:`TaskRunner`, cancelled when
 another drawing is opened or the tab closes), with the tab's budget
 (:data:`~anthology.vault.drawing.load.TAB`: 20,000 shapes; the rest counted and said in a
-notice strip). The shapes are recorded once into :class:`QPicture` chunks of consecutive
-shapes (their order is their stacking), each with its bounds: a frame replays only the
-chunks it can see, in C++, so panning a 2,000-element drawing costs a few milliseconds.
+notice strip). The shapes are recorded once, on that worker, into the :class:`QPicture`
+tiles of a grid (:func:`record_tiles`); the view keeps an image of what it showed and a
+margin around it, so a pan is a blit, and a pan past the margin draws only the strip it
+uncovers, replaying the tiles there.
 
 Colours: the drawing's own on its own background; in the dark theme, as Excalidraw's dark
 mode shows them (``invert(93%) hue-rotate(180deg)``, what the Obsidian plugin does when
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -56,14 +58,15 @@ from anthology.ui.reading.vault_images import vault_file
 from anthology.vault.drawing import geometry as geo
 from anthology.vault.drawing.load import TAB, load_drawing
 from anthology.vault.drawing.scene import Drawing, DrawingError, Paint, Shape, themed
-from anthology.vault.drawing.svg import drawing_svg
+from anthology.vault.drawing.svg import HATCH_ALPHA, drawing_svg
 from anthology.vault.model import EntryLookup
 from anthology.vault.render.reading import ReadingStyle
 from anthology.vault.render.theme import palette
 from anthology.vault.shared_reader import lend
 
 KIND = "drawing"
-CHUNK = 400  # shapes per recorded picture
+TILE_SHAPES = 40  # shapes per tile, on average: the grid's size follows the drawing's
+MAX_TILES_A_SIDE = 32
 MIN_SCALE, MAX_SCALE = 0.01, 30.0
 FIT_MARGIN = 24  # px around a fitted drawing
 
@@ -72,9 +75,70 @@ def opens(rel: str) -> bool:
     return rel.endswith((".excalidraw", ".excalidraw.md"))
 
 
-def _load(state: TaskState, root: Path, rel: str, lender: MaybeLend) -> Drawing:
+Tiles = list[tuple[QRectF, QPicture]]
+
+
+def record_tiles(drawing: Drawing, dark: bool, state: TaskState | None = None) -> Tiles:
+    """The shapes recorded into the pictures of a grid of tiles over the drawing: each
+    shape in every tile it touches, in drawing order, so a tile replayed clipped to itself
+    draws its part of the drawing whole and in order, and a frame replays only the tiles
+    it sees (a pan that uncovers a strip: the shapes of that strip, not of the drawing).
+    QPicture is painted on any thread (Qt's rule for QImage, QPicture, QPrinter): this
+    runs on the worker that loaded the drawing."""
+    shapes = drawing.shapes
+    if not shapes:
+        return []
+    left, top, right, bottom = drawing.bounds
+    side = max(1, min(MAX_TILES_A_SIDE, math.ceil(math.sqrt(len(shapes) / TILE_SHAPES))))
+    tw, th = (right - left) / side, (bottom - top) / side
+    members: list[list[int]] = [[] for _ in range(side * side)]
+    for i, shape in enumerate(shapes):
+        b = shape.bounds()
+        c0 = max(0, min(side - 1, int((b[0] - left) / tw)))
+        c1 = max(0, min(side - 1, int((b[2] - left) / tw)))
+        r0 = max(0, min(side - 1, int((b[1] - top) / th)))
+        r1 = max(0, min(side - 1, int((b[3] - top) / th)))
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                members[r * side + c].append(i)
+    painter = ShapePainter(drawing, dark)
+    tiles: Tiles = []
+    for k, indices in enumerate(members):
+        if state is not None and not k % 16:
+            state.check()
+        if not indices:
+            continue
+        r, c = divmod(k, side)
+        # the outer tiles reach past the drawing's bounds: nothing is clipped off its edge
+        x0 = left + c * tw if c else -1e9
+        y0 = top + r * th if r else -1e9
+        x1 = left + (c + 1) * tw if c < side - 1 else 1e9
+        y1 = top + (r + 1) * th if r < side - 1 else 1e9
+        picture = QPicture()
+        p = QPainter(picture)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for i in indices:
+            painter.paint(p, shapes[i])
+        p.end()
+        tiles.append((QRectF(QPointF(x0, y0), QPointF(x1, y1)), picture))
+    return tiles
+
+
+def _record(state: TaskState, drawing: Drawing, dark: bool) -> tuple[Drawing, bool, Tiles]:
+    return drawing, dark, record_tiles(drawing, dark, state)
+
+
+def _load(
+    state: TaskState, root: Path, rel: str, lender: MaybeLend, dark: bool
+) -> tuple[Drawing, bool, Tiles]:
     """On a runner's thread: the drawing, its pictures found by name as the index resolves
-    a link (the lookup lent for the time of the load: see vault.shared_reader.lend)."""
+    a link (the lookup lent for the time of the load: see vault.shared_reader.lend), and
+    its tiles recorded."""
+    drawing = _load_drawing(state, root, rel, lender)
+    return drawing, dark, record_tiles(drawing, dark, state)
+
+
+def _load_drawing(state: TaskState, root: Path, rel: str, lender: MaybeLend) -> Drawing:
     with lender() as lookup:
         if lookup is None:  # no index (a vault not yet read): paths as written
             return load_drawing(root, rel, TAB, state=state)
@@ -110,14 +174,6 @@ def _colour(paint: Paint | None, opacity: float) -> QColor | None:
 @functools.cache
 def _installed_families() -> frozenset[str]:
     return frozenset(QFontDatabase.families())
-
-
-_BRUSHES = {
-    "solid": Qt.BrushStyle.SolidPattern,
-    "hachure": Qt.BrushStyle.BDiagPattern,
-    "cross-hatch": Qt.BrushStyle.DiagCrossPattern,
-    "zigzag": Qt.BrushStyle.BDiagPattern,
-}
 
 
 class ShapePainter:
@@ -174,7 +230,11 @@ class ShapePainter:
 
     def paint(self, p: QPainter, s: Shape) -> None:
         stroke = _colour(themed(s.stroke, self.dark), s.opacity)
-        fill = _colour(themed(s.fill, self.dark), s.opacity)
+        # hachure, cross-hatch, zigzag: a light wash of their colour, as in the page's SVG
+        # (Qt's hatch brushes are aligned to the device, not the drawing: they swam under
+        # a pan of the cached image)
+        wash = 1.0 if s.fill_style == "solid" else HATCH_ALPHA
+        fill = _colour(themed(s.fill, self.dark), s.opacity * wash)
         pen = QPen(Qt.PenStyle.NoPen)
         if stroke is not None and s.stroke_width > 0:
             pen = QPen(stroke, s.stroke_width)
@@ -182,7 +242,7 @@ class ShapePainter:
             pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
             if dash := geo.dashes(s):
                 pen.setDashPattern([dash[0] / s.stroke_width, dash[1] / s.stroke_width])
-        brush = QBrush(fill, _BRUSHES[s.fill_style]) if fill is not None else QBrush()
+        brush = QBrush(fill) if fill is not None else QBrush()
         rotated = bool(s.angle)
         if rotated:
             left, top, right, bottom = s.bounds()
@@ -270,6 +330,20 @@ class ShapePainter:
             p.restore()
 
 
+def _minus(a: QRectF, b: QRectF) -> list[QRectF]:
+    """``a`` without ``b``: at most four bands (above, below, left, right of ``b``)."""
+    b = a.intersected(b)
+    if b.isEmpty():
+        return [a]
+    bands = [
+        QRectF(a.left(), a.top(), a.width(), b.top() - a.top()),
+        QRectF(a.left(), b.bottom(), a.width(), a.bottom() - b.bottom()),
+        QRectF(a.left(), b.top(), b.left() - a.left(), b.height()),
+        QRectF(b.right(), b.top(), a.right() - b.right(), b.height()),
+    ]
+    return [r for r in bands if r.width() > 0 and r.height() > 0]
+
+
 @dataclass(frozen=True)
 class _Frame:
     """The drawing as last drawn: an image of the view and a margin around it, at
@@ -288,6 +362,7 @@ class DrawingView(QWidget):
 
     kind = KIND
     loaded = Signal(str)  # the vault-relative path, once drawn (or its message shown)
+    recorded = Signal()  # the drawing's tiles are ready (on open, after a theme change)
 
     def __init__(self) -> None:
         super().__init__()
@@ -299,7 +374,7 @@ class DrawingView(QWidget):
         self._theme = "light"
         self.drawing: Drawing | None = None
         self.message = ""  # shown instead of a drawing (loading, or why not)
-        self._chunks: list[tuple[QRectF, QPicture]] = []
+        self._tiles: Tiles = []
         self._scale = 1.0
         self._offset = QPointF(0, 0)  # where the drawing's (0, 0) is on the widget
         self._drag: QPointF | None = None
@@ -327,12 +402,12 @@ class DrawingView(QWidget):
         if not (self._root / ref).is_file():
             return False
         self._ref = ref
-        self.drawing, self._chunks, self._found = None, [], -1
+        self.drawing, self._tiles, self._found, self._cache = None, [], -1, None
         self.message = "Loading the drawing…"
         lookup = self._vault.lookup if self._vault is not None else None
         reader = self._vault.reader if self._vault is not None else None
         lender: MaybeLend = lend(lookup, reader) if lookup is not None else _no_lookup
-        self._runner.start(_load, self._root, ref, lender)
+        self._runner.start(_load, self._root, ref, lender, self._theme == "dark")
         self.update()
         return True
 
@@ -394,10 +469,13 @@ class DrawingView(QWidget):
         )
 
     def set_theme(self, theme: str) -> None:
+        """Restyle: the tiles are recorded again in the theme's colours on the worker; the
+        old ones are shown until then."""
         if theme != self._theme:
             self._theme = theme
-            self._record()
-            self.update()
+            if self.drawing is not None:
+                self._runner.start(_record, self.drawing, theme == "dark")
+            self.redraw()
 
     def set_reading(self, style: ReadingStyle, *, readable: bool = True, width: int = 760) -> None:
         pass  # a drawing keeps its own type sizes
@@ -410,42 +488,26 @@ class DrawingView(QWidget):
         self._runner.shutdown()
 
     # ---------------------------------------------------------------- loading
-    def _on_loaded(self, drawing: object) -> None:
-        assert isinstance(drawing, Drawing)
-        self.drawing, self.message = drawing, ""
-        self._record()
-        self.fit()
-        self.loaded.emit(self._ref or "")
+    def _on_loaded(self, result: object) -> None:
+        assert isinstance(result, tuple)
+        drawing, dark, tiles = cast(tuple[Drawing, bool, Tiles], result)
+        first = drawing is not self.drawing
+        self.drawing, self.message, self._tiles = drawing, "", tiles
+        if dark != (self._theme == "dark"):  # the theme changed meanwhile: once more
+            self._runner.start(_record, drawing, self._theme == "dark")
+        self.redraw()
+        if first:
+            self.fit()
+            self.loaded.emit(self._ref or "")
+        self.recorded.emit()
 
     def _on_failed(self, exc: object) -> None:
         reason = str(exc) if isinstance(exc, DrawingError) else f"{type(exc).__name__}: {exc}"
-        self.drawing, self._chunks = None, []
+        self.drawing, self._tiles, self._cache = None, [], None
         self.message = f"This drawing cannot be shown: it {reason}." if isinstance(
             exc, DrawingError) else f"This drawing cannot be shown ({reason})."  # fmt: skip
         self.update()
         self.loaded.emit(self._ref or "")
-
-    def _record(self) -> None:
-        """Record the shapes into pictures of :data:`CHUNK` consecutive shapes."""
-        self._chunks, self._cache = [], None
-        if self.drawing is None:
-            return
-        painter = ShapePainter(self.drawing, self._theme == "dark")
-        shapes = self.drawing.shapes
-        for start in range(0, len(shapes), CHUNK):
-            part = shapes[start : start + CHUNK]
-            picture = QPicture()
-            p = QPainter(picture)
-            p.setRenderHint(QPainter.RenderHint.Antialiasing)
-            left = top = math.inf
-            right = bottom = -math.inf
-            for s in part:
-                painter.paint(p, s)
-                b = s.bounds()
-                left, top = min(left, b[0]), min(top, b[1])
-                right, bottom = max(right, b[2]), max(bottom, b[3])
-            p.end()
-            self._chunks.append((QRectF(left, top, right - left, bottom - top), picture))
 
     # ---------------------------------------------------------------- view
     def transform(self) -> QTransform:
@@ -504,7 +566,7 @@ class DrawingView(QWidget):
         p.end()
 
     def paint_frame(self, p: QPainter) -> int:
-        """Paint the view as it stands; the number of chunks replayed for it (0: the frame
+        """Paint the view as it stands; the number of tiles replayed for it (0: the frame
         came from the cached image)."""
         pal = palette(self._theme)
         drawing = self.drawing
@@ -550,7 +612,7 @@ class DrawingView(QWidget):
         high at this scale (no pan needs another), else the view and a margin of half a
         view around it (a pan within the margin is then one blit). A pan past the margin
         keeps what the last image showed and draws only what it did not (clipped): the
-        chunks replayed for it are returned."""
+        tiles replayed for it are returned."""
         assert self.drawing is not None
         dpr = max(1.0, self.devicePixelRatioF())
         margin = round(max(self.width(), self.height()) / 2)
@@ -560,31 +622,63 @@ class DrawingView(QWidget):
         whole = drawn.width() <= 3 * self.width() and drawn.height() <= 3 * self.height()
         area = (drawn.adjusted(-2, -2, 2, 2) if whole
                 else QRectF(self.rect()).adjusted(-margin, -margin, margin, margin))  # fmt: skip
+        old = self._cache
+        reuse = (old is not None and not whole and not old.whole and old.scale == self._scale
+                 and old.size == self.size())  # fmt: skip
+        if reuse:
+            assert old is not None
+            # along an axis the last image still covers, keep its place: the strip to draw
+            # is then the one the pan uncovered, not an L around the view
+            moved = old.area.translated(self._offset - old.offset)
+            view = QRectF(self.rect())
+            if (
+                moved.left() <= view.left() - margin / 4
+                and moved.right() >= view.right() + margin / 4
+            ):
+                area.moveLeft(moved.left())
+            if (
+                moved.top() <= view.top() - margin / 4
+                and moved.bottom() >= view.bottom() + margin / 4
+            ):
+                area.moveTop(moved.top())
         image = QImage(max(1, round(area.width() * dpr)), max(1, round(area.height() * dpr)),
                        QImage.Format.Format_ARGB32_Premultiplied)  # fmt: skip
         image.setDevicePixelRatio(dpr)
-        image.fill(Qt.GlobalColor.transparent)
-        p = QPainter(image)
-        todo = QRectF(0, 0, area.width(), area.height())  # image coordinates
-        old = self._cache
-        clip: QRegion | None = None
-        if old is not None and not whole and old.scale == self._scale and old.size == self.size():
+        todo = [QRectF(0, 0, area.width(), area.height())]  # image coordinates
+        kept = QRectF()
+        if reuse:
+            assert old is not None
             kept = old.area.translated(self._offset - old.offset).translated(-area.topLeft())
-            if kept.intersects(todo):
-                p.drawImage(kept.topLeft(), old.image)
-                clip = QRegion(todo.toAlignedRect()).subtracted(QRegion(kept.toAlignedRect()))
-                todo = QRectF(clip.boundingRect())
+        clip: QRegion | None = None
+        if kept.intersects(todo[0]):
+            assert old is not None
+            p = QPainter(image)
+            # copied as it is (its clear pixels too), then only the rest cleared: no fill
+            # of the whole image first (a fifth of the cost of a pan past the margin)
+            p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+            p.drawImage(kept.topLeft(), old.image)
+            clip = QRegion(todo[0].toAlignedRect()).subtracted(QRegion(kept.toAlignedRect()))
+            todo = _minus(todo[0], kept)
+            for band in todo:
+                p.fillRect(band, Qt.GlobalColor.transparent)
+            p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+        else:
+            image.fill(Qt.GlobalColor.transparent)
+            p = QPainter(image)
         transform = transform * QTransform.fromTranslate(-area.left(), -area.top())
         inverse, _ok = transform.inverted()
-        seen = inverse.mapRect(todo)
+        seen = [inverse.mapRect(r) for r in todo]
         replayed = 0
         if clip is not None:
             p.setClipRegion(clip)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setTransform(transform)
-        for bounds, picture in self._chunks:
-            if bounds.intersects(seen):
+        for bounds, picture in self._tiles:
+            if any(bounds.intersects(r) for r in seen):
+                p.save()
+                p.setClipRect(bounds, Qt.ClipOperation.IntersectClip)
                 p.drawPicture(0, 0, picture)
+                p.restore()
                 replayed += 1
         p.end()
         self._cache = _Frame(image, self._scale, QPointF(self._offset), area, whole, self.size())
