@@ -253,7 +253,7 @@ def test_a_pan_past_the_kept_margin_draws_what_a_fresh_frame_draws(qtbot, tmp_pa
     view.zoom(5.0)
     view.redraw()
     first = view.grab().toImage()
-    for _ in range(40):  # 40 × 12 px: past the 300 px margin, both ways at once
+    for _ in range(40):  # 480 × 360 px: past the 150 px margin, often, both ways
         view.pan(-12, -9)
         view.grab()  # a frame at each step, as a drag paints them
     panned = view.grab().toImage()

@@ -609,13 +609,13 @@ class DrawingView(QWidget):
 
     def _render_cache(self) -> int:
         """Draw the drawing into an image: all of it when it is at most 3 views wide and
-        high at this scale (no pan needs another), else the view and a margin of half a
-        view around it (a pan within the margin is then one blit). A pan past the margin
+        high at this scale (no pan needs another), else the view and a margin of a quarter
+        of a view around it (a pan within the margin is then one blit). A pan past the margin
         keeps what the last image showed and draws only what it did not (clipped): the
         tiles replayed for it are returned."""
         assert self.drawing is not None
         dpr = max(1.0, self.devicePixelRatioF())
-        margin = round(max(self.width(), self.height()) / 2)
+        margin = round(max(self.width(), self.height()) / 4)
         transform = self.transform()
         left, top, right, bottom = self.drawing.bounds
         drawn = transform.mapRect(QRectF(left, top, right - left, bottom - top))
@@ -627,20 +627,26 @@ class DrawingView(QWidget):
                  and old.size == self.size())  # fmt: skip
         if reuse:
             assert old is not None
-            # along an axis the last image still covers, keep its place: the strip to draw
-            # is then the one the pan uncovered, not an L around the view
+            # along an axis the last image still covers, keep its place; along one the view
+            # has just left, step it half a margin that way: the strip to draw is then
+            # half a margin wide (a pan is steps of a few pixels), not an L round the view
             moved = old.area.translated(self._offset - old.offset)
             view = QRectF(self.rect())
-            if (
-                moved.left() <= view.left() - margin / 4
-                and moved.right() >= view.right() + margin / 4
-            ):
-                area.moveLeft(moved.left())
-            if (
-                moved.top() <= view.top() - margin / 4
-                and moved.bottom() >= view.bottom() + margin / 4
-            ):
-                area.moveTop(moved.top())
+            step = margin / 2
+            lo, hi = moved.left(), moved.right()
+            if lo <= view.left() and hi >= view.right():
+                area.moveLeft(lo)
+            elif lo - step <= view.left() <= lo and hi - step >= view.right():
+                area.moveLeft(lo - step)
+            elif hi <= view.right() <= hi + step and lo + step <= view.left():
+                area.moveLeft(lo + step)
+            lo, hi = moved.top(), moved.bottom()
+            if lo <= view.top() and hi >= view.bottom():
+                area.moveTop(lo)
+            elif lo - step <= view.top() <= lo and hi - step >= view.bottom():
+                area.moveTop(lo - step)
+            elif hi <= view.bottom() <= hi + step and lo + step <= view.top():
+                area.moveTop(lo + step)
         image = QImage(max(1, round(area.width() * dpr)), max(1, round(area.height() * dpr)),
                        QImage.Format.Format_ARGB32_Premultiplied)  # fmt: skip
         image.setDevicePixelRatio(dpr)
