@@ -69,6 +69,7 @@ TILE_SHAPES = 40  # shapes per tile, on average: the grid's size follows the dra
 MAX_TILES_A_SIDE = 32
 MIN_SCALE, MAX_SCALE = 0.01, 30.0
 FIT_MARGIN = 24  # px around a fitted drawing
+MAX_WHOLE_PIXELS = 24_000_000  # device pixels of an image of the whole drawing (96 MB)
 
 
 def opens(rel: str) -> bool:
@@ -608,7 +609,7 @@ class DrawingView(QWidget):
         return cache.area.translated(self._offset - cache.offset).contains(QRectF(self.rect()))
 
     def _render_cache(self) -> int:
-        """Draw the drawing into an image: all of it when it is at most 3 views wide and
+        """Draw the drawing into an image: all of it when it is at most 2 views wide and
         high at this scale (no pan needs another), else the view and a margin of a quarter
         of a view around it (a pan within the margin is then one blit). A pan past the margin
         keeps what the last image showed and draws only what it did not (clipped): the
@@ -619,7 +620,8 @@ class DrawingView(QWidget):
         transform = self.transform()
         left, top, right, bottom = self.drawing.bounds
         drawn = transform.mapRect(QRectF(left, top, right - left, bottom - top))
-        whole = drawn.width() <= 3 * self.width() and drawn.height() <= 3 * self.height()
+        whole = (drawn.width() <= 2 * self.width() and drawn.height() <= 2 * self.height()
+                 and drawn.width() * drawn.height() * dpr * dpr <= MAX_WHOLE_PIXELS)  # fmt: skip
         area = (drawn.adjusted(-2, -2, 2, 2) if whole
                 else QRectF(self.rect()).adjusted(-margin, -margin, margin, margin))  # fmt: skip
         old = self._cache
