@@ -153,19 +153,25 @@ def test_dark_theme_draws_the_colours_as_excalidraws_dark_mode(tmp_path: Path) -
 def test_embeds_draw_the_drawing_at_the_size_written(tmp_path: Path) -> None:
     root = vault(tmp_path, {
         "Note.md": "# Note\n\nBefore.\n\n![[Mind map.excalidraw|400]]\n\n![[sketch.excalidraw]]"
-                   "\n\n![[plain drawing]]\n\nAfter.\n",
+                   "\n\n![[plain drawing]]\n\n![[Mind map.excalidraw.md|300x50]]\n\nAfter.\n",
         "Mind map.excalidraw.md": plugin_markdown(MAP),
         "files/sketch.excalidraw": json.dumps(MAP),
         "plain drawing.md": plugin_markdown(MAP, compressed=False),  # not named .excalidraw
     })  # fmt: skip
     rendered = page(root, tmp_path, "Note")
     keys = [k for k in rendered.resources if k.startswith("figure:drawing-")]
-    assert len(keys) == 2  # the same drawing at its own size twice: one picture
-    widths = sorted(re.search(rb'width="([\d.]+)"', rendered.resources[k]).group(1)
-                    for k in keys)  # fmt: skip
-    assert b"400" in widths
+    assert len(keys) == 3  # the same drawing at its own size thrice: one picture
+    sizes = sorted(
+        tuple(float(v) for v in re.search(rb'width="([\d.]+)" height="([\d.]+)"',
+                                          rendered.resources[k]).groups())  # type: ignore[union-attr]
+        for k in keys
+    )  # fmt: skip
+    drawing = load_drawing(root, "files/sketch.excalidraw", TAB)
+    ratio = (drawing.width + 20) / (drawing.height + 20)  # with the picture's padding
+    assert sizes[0] == pytest.approx((50 * ratio, 50), rel=0.01)  # fits 300x50: 50 high
+    assert sizes[1] == pytest.approx((400, 400 / ratio), rel=0.01)  # |400: 400 wide
     html = rendered.html
-    assert html.count('<img src="figure:drawing-') == 3
+    assert html.count('<img src="figure:drawing-') == 4
     for href in ("vault:Mind%20map.excalidraw.md", "vault:files/sketch.excalidraw"):
         assert f'href="{href}"' in html  # a click opens the tab
     assert "vault:plain%20drawing.md" not in html  # drawn; the tab opens drawings by name

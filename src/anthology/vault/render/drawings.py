@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from ..drawing.load import INLINE, load_drawing
 from ..drawing.scene import DrawingError
-from ..drawing.svg import drawing_svg
+from ..drawing.svg import PADDING, drawing_svg
 from .context import RenderContext
 
 _SIZE_RE = re.compile(r"(\d{1,5})(?:x(\d{1,5}))?")
@@ -73,8 +73,9 @@ def drawing_picture_html(ctx: RenderContext, rel: str, alias: str | None = None)
             block=True,
         )  # fmt: skip
     width, height = _size(alias)
-    if width and height and drawing.height * width / max(drawing.width, 1.0) > height:
-        width = height * drawing.width / max(drawing.height, 1.0)  # fits the box written
+    shown_w, shown_h = drawing.width + 2 * PADDING, drawing.height + 2 * PADDING
+    if width and height and shown_h * width / shown_w > height:
+        width = height * shown_w / shown_h  # fits the box written
     svg = drawing_svg(drawing, dark=ctx.palette.name == "dark", width=width)
     key = "figure:drawing-" + hashlib.sha1(svg).hexdigest()[:20]
     ctx.resources[key] = svg
