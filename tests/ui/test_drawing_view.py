@@ -270,3 +270,25 @@ def channels(image: QImage) -> np.ndarray:
     image = image.convertToFormat(QImage.Format.Format_RGB32)
     data = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes())
     return data.reshape(image.height(), image.bytesPerLine())[:, : image.width() * 4].astype(int)
+
+
+def test_a_drawing_tab_follows_the_window_exports_and_survives_a_restart(
+    open_window, qtbot, tmp_path: Path
+) -> None:
+    win = open_window()
+    assert win.open_document("drawing", "drawings/sketch.excalidraw", new_tab=True)
+    view = shown_drawing(win, qtbot)
+    with qtbot.waitSignal(view.recorded, timeout=20000):
+        win.set_theme("dark")  # the window's theme reaches the tab
+    assert pixel(view, 500, 100).lightness() < 40
+    out = win.export_html(tmp_path / "sketch.html")  # File › Export as HTML
+    assert out is not None and "<svg" in out.read_text(encoding="utf-8")
+    pdf = win.export_pdf(tmp_path / "sketch.pdf")
+    assert pdf is not None and pdf.read_bytes().startswith(b"%PDF")
+    win.close()
+
+    again = open_window(entry=None)
+    assert again.tabs.count() == 2 and again.tabs.currentIndex() == 1
+    restored = shown_drawing(again, qtbot)
+    assert restored.document_id() == "drawings/sketch.excalidraw"
+    assert restored.drawing is not None and len(restored.drawing.shapes) == 4
