@@ -14,9 +14,9 @@ from anthology.vault.render import clear_render_cache, embeds, render_entry
 from sample_vault import write_vault
 
 NOTES = {
-    "Talk.md": "# Talk\n\n![[media/talk.mp3#t=30|Keynote]]\n\n![[board.canvas]]\n",
+    "Talk.md": "# Talk\n\n![[media/talk.mp3#t=30|Keynote]]\n\n![[slides.pdf]]\n",
     "media/talk.mp3": "not really sound",
-    "board.canvas": "{}",
+    "slides.pdf": "%PDF-1.4 not really a PDF",
 }
 
 
@@ -39,8 +39,9 @@ def test_an_embedded_file_goes_to_the_renderer_of_its_extension(
         return '<p class="player">▶ drawn in place</p>'
 
     monkeypatch.setitem(embeds.ATTACHMENT_EMBEDS, "mp3", player)
+    monkeypatch.delitem(embeds.ATTACHMENT_EMBEDS, "pdf")  # as if nothing drew PDFs
     html = render(tmp_path)
     assert seen == [("media/talk.mp3", "Keynote", "t=30")]
     assert "▶ drawn in place" in html
     # a kind with no renderer is still a link to the file
-    assert "vault:board.canvas" in hrefs(html) and "▤ board.canvas" in html
+    assert "vault:slides.pdf" in hrefs(html) and "▤ slides.pdf" in html

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple
 
+from anthology.vault.excalidraw_md import index_text, is_drawing_note
 from anthology.vault.frontmatter import FrontMatterError, load_properties, split_front_matter
 from anthology.vault.links import find_links, iter_tags, mask_code
 from anthology.vault.resolve import path_id, target_key
@@ -348,8 +349,19 @@ def parse_entry(text: str, path: str, *, for_index: bool = False) -> ParsedEntry
             relation_links = _relation_links(properties, split.yaml_text, for_index)
     body = split.body
     masked = mask_code(body)
+    headings_of = masked
+    if is_drawing_note(path, properties):
+        # an Excalidraw drawing: its text elements are its words and their [[links]] its
+        # links, though the plugin keeps them in a %% comment; its compressed JSON is
+        # no text (see vault.excalidraw_md)
+        body, data = index_text(body)
+        if data is not None:
+            headings_of = mask_code(body[:data])
+            masked = headings_of + mask_code(body[data:].replace("%%", "  "))
+        else:
+            headings_of = masked = mask_code(body)
 
-    headings = _headings(masked)
+    headings = _headings(headings_of)
     entry_id = _scalar(properties.get("id")) or path_id(path)
     title = _scalar(properties.get("title"))
     if not title:

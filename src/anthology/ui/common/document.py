@@ -138,6 +138,10 @@ class DocumentKind:
     # the files (vault-relative paths, lower case) a link opens as this kind rather than
     # with the system: e.g. ``lambda rel: rel.endswith(".pdf")``
     opens: Callable[[str], bool] = lambda rel: False
+    # an entry whose file this kind opens is shown as this kind, not as a page (a canvas is
+    # an entry of the index and shows as its board); False: the entry shows as a page and
+    # only a link to its file opens this kind (a drawing note: its page, then the tab)
+    shows_entries: bool = False
 
 
 _KINDS: dict[str, DocumentKind] = {}

@@ -1029,6 +1029,11 @@ def canvas_exists(vault: OpenVault, ref: str) -> bool:
 
 register(
     DocumentKind(
-        KIND, CanvasView, canvas_exists, "Canvas", opens=lambda rel: rel.endswith(".canvas")
+        KIND,
+        CanvasView,
+        canvas_exists,
+        "Canvas",
+        opens=lambda rel: rel.endswith(".canvas"),
+        shows_entries=True,  # a canvas entry opens as its board
     )
 )

@@ -597,7 +597,8 @@ class MainWindow(QMainWindow, actions.WindowParts):
         if entry is None:
             self.statusBar().showMessage(f"No entry “{entry_id}”", 5000)
             return False
-        if (kind := kind_for_file(entry.path)) is not None:  # a canvas: an entry shown as a board
+        kind = kind_for_file(entry.path)
+        if kind is not None and kind.shows_entries:  # a canvas: an entry shown as a board
             return self.navigation.open_document(kind.name, entry.path, push=push)
         tab = self.tabs.tab()
         pane, history, left = tab.pane, tab.history, tab.current

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from html import escape
 
+from ..excalidraw_md import drawing_block, is_drawing_note
 from ..links import (
     is_attachment,
     mask_code,
@@ -21,6 +22,7 @@ from .context import (
     MAX_EMBEDS,
     RenderContext,
 )
+from .drawings import drawing_file_embed, drawing_picture_html
 from .media_card import MEDIA_EXTENSIONS, media_card
 from .pdf_embed import pdf_embed_html
 from .urls import attachment_src, escapes_vault, image_html, other_file_src
@@ -30,7 +32,10 @@ from .urls import attachment_src, escapes_vault, image_html, other_file_src
 # after "#" ("page=3&height=400") or None) → HTML, block-level. One line here per kind of
 # file drawn in place (a PDF's page, a player…); a kind not listed shows as a link.
 AttachmentEmbed = Callable[[RenderContext, str, str | None, str | None], str]
-ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {"canvas": canvas_embed}
+ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {
+    "canvas": canvas_embed,
+    "excalidraw": drawing_file_embed,  # an Excalidraw drawing (JSON): render/drawings.py
+}
 ATTACHMENT_EMBEDS.update(dict.fromkeys(MEDIA_EXTENSIONS, media_card))  # audio, video: a card
 
 
@@ -51,6 +56,9 @@ def markdown_embed_html(ctx: RenderContext, raw: str, alt: str) -> str | None:
 
 
 ATTACHMENT_EMBEDS["pdf"] = pdf_embed_html  # a page of the PDF, drawn by the pane
+# Kinds whose files are entries of the index too, embedded by their registry's renderer
+# all the same (it says "not found" itself): ![[Board.canvas]] is the board, not its cards
+DRAWN_AS_FILES = frozenset({"canvas"})
 
 
 def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, bool]:
@@ -63,7 +71,13 @@ def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, boo
             f"⊘ Refused: “{escape(target)}” lies outside the vault", error=True
         ), False
     ext = target.rsplit(".", 1)[-1].lower() if "." in target else ""
-    if embed and (is_attachment(target) or ext in ATTACHMENT_EMBEDS):  # (a canvas: an entry)
+    # A file drawn in place: an attachment, or a file of a kind the registry draws that is
+    # there by that very name (a canvas, which is an entry too; sketch.excalidraw) — not
+    # "Drawing.excalidraw" naming the note "Drawing.excalidraw.md" (embed_html draws it).
+    drawn_file = ext in ATTACHMENT_EMBEDS and (
+        ext in DRAWN_AS_FILES or bool(other_file_src(ctx, target))
+    )
+    if embed and (is_attachment(target) or drawn_file):
         size = alias if alias and re.fullmatch(r"\d+(x\d+)?", alias) else None
         if ext in ("png", "jpg", "jpeg", "gif", "webp", "svg", "bmp"):
             return image_html(ctx, target, alias if not size and alias else target, size), False
@@ -74,7 +88,7 @@ def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, boo
             return ctx.notice(refusal or "", error=True), False
         return f'<a href="{escape(src)}">▤ {escape(target)}</a>', False
     if embed:
-        return embed_html(ctx, target, heading, block), True
+        return embed_html(ctx, target, heading, block, alias), True
     if not target:  # [[#Heading]]: this entry
         shown = alias or (heading or block or "")
         return ctx.internal_link(EntryRef(ctx.entry_id, "", ""), escape(shown), frag), False
@@ -93,9 +107,19 @@ def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, boo
 
 
 # ---------------------------------------------------------------- embeds
-def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str | None) -> str:
+def embed_html(
+    ctx: RenderContext,
+    target: str,
+    heading: str | None,
+    block: str | None,
+    alias: str | None = None,
+) -> str:
     p = ctx.palette
     ref = ctx.resolve(target)
+    ext = target.rsplit(".", 1)[-1].lower() if "." in target else ""
+    if ref is None and ext in ATTACHMENT_EMBEDS and other_file_src(ctx, target):
+        # a file no entry is named after, of a kind drawn in place (drawing.excalidraw)
+        return ATTACHMENT_EMBEDS[ext](ctx, target, alias, heading or block)
     if ref is None:
         ctx.problems.append(f"unresolved embed: {target}")
         return ctx.notice(
@@ -124,6 +148,8 @@ def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str 
             block=True,
         )
     ctx.budget.embeds += 1
+    if is_drawing_note(ref.path):  # the plugin's drawing: drawn, not its Markdown
+        return drawing_picture_html(ctx, ref.path, alias)
     try:
         body = ctx.resolver.embed_body(ref.id)
     except Exception as exc:
@@ -133,6 +159,8 @@ def embed_html(ctx: RenderContext, target: str, heading: str | None, block: str 
         return ctx.notice(
             f"Embedded entry has no body: {escape(ref.short_label)}", error=True, block=True
         )
+    if drawing_block(body) is not None:  # the plugin's drawing, not named *.excalidraw.md
+        return drawing_picture_html(ctx, ref.path, alias)
     if heading:
         body = section_of(body, heading)
     elif block:

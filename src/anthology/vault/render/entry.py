@@ -12,10 +12,12 @@ from functools import lru_cache
 from html import escape
 from pathlib import Path
 
+from ..excalidraw_md import is_drawing_note, reader_text
 from ..links import match_heading
 from ..lru import LockedLru
 from ..model import Entry, EntryLookup, is_path_id
 from .context import RenderContext, quote_all
+from .drawings import drawing_page_html
 from .markdown_ext import markdown_to_html
 from .properties import byline_html, properties_html, property_rows, tag_chips
 from .theme import palette
@@ -207,7 +209,11 @@ def render_size(entry: Entry) -> int:
     each, its properties, relations and tags (a note of 100k front-matter keys and a line
     of body is a long render too). The pane renders past a size off the GUI thread."""
     extra = len(entry.properties or {}) + len(entry.relations) + len(entry.tags)
-    return len(entry.body or "") + 10 * extra
+    body = entry.body or ""
+    # a drawing (its own page, or embedded) is read from its file and drawn: off the GUI
+    # thread like a long body (a drawing of 2,000 elements is ~1.5 MB of JSON)
+    drawings = body.count(".excalidraw") + is_drawing_note(entry.path, entry.properties)
+    return len(body) + 10 * extra + 100_000 * drawings
 
 
 def pending_html(entry: Entry, *, theme: str = "light") -> str:
@@ -290,6 +296,10 @@ def _render(
 
     body = entry.body or ""
     notices: list[str] = []
+    drawing = ""
+    if is_drawing_note(entry.path, entry.properties):  # the plugin's: its drawing first
+        drawing = drawing_page_html(ctx)
+        body = reader_text(body)  # then the reader's notes and the drawing's text
     if len(body) > MAX_BODY_CHARS:
         cut = body.rfind("\n", 0, MAX_BODY_CHARS)
         cut = cut if cut > MAX_BODY_CHARS // 2 else MAX_BODY_CHARS
@@ -334,7 +344,7 @@ def _render(
         ctx,
         entry,
         f"{break_long_runs(''.join(head))}{''.join(notices)}"
-        f'<div class="body">{body_html}</div>{"".join(tail)}',
+        f'<div class="body">{drawing}{body_html}</div>{"".join(tail)}',
     )
 
 

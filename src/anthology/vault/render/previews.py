@@ -11,10 +11,12 @@ from pathlib import Path
 
 from anthology.palette import EntryColours
 
+from ..excalidraw_md import is_drawing_note, reader_text
 from ..links import WIKILINK_RE, split_wikilink
 from ..lru import LockedLru
 from ..model import Entry, EntryLookup
 from .context import RenderContext
+from .drawings import drawing_page_html
 from .embeds import block_of, section_of
 from .entry import (
     RenderedEntry,
@@ -62,7 +64,10 @@ def preview_html(entry: Entry, *, theme: str = "light") -> str:
     )
     facts = [f for f in (entry.kind, entry.status.capitalize() if entry.status else "") if f]
     facts.append(f"{minutes_to_read(entry)} min read")
-    excerpt = plain_excerpt(entry.body or "")
+    body = entry.body or ""
+    if is_drawing_note(entry.path, entry.properties):  # its text, not its data
+        body = reader_text(body)
+    excerpt = plain_excerpt(body)
     return (
         f'<div style="max-width: 420px;"><p style="margin: 0;"><b>{label}</b></p>'
         f'<p style="color: {pal.muted}; margin: 2px 0 6px 0;">{escape(" · ".join(facts))}</p>'
@@ -154,6 +159,10 @@ def _render_preview(
                         palette=pal, vault_root=vault_root)  # fmt: skip
     body = entry.body or ""
     fragment = fragment.strip()
+    drawing = ""
+    if is_drawing_note(entry.path, entry.properties):  # the drawing, then its text
+        drawing = drawing_page_html(ctx) if not fragment else ""
+        body = reader_text(body)
     part = ""
     if fragment.startswith("^"):
         part = block_of(body, fragment[1:])
@@ -179,5 +188,5 @@ def _render_preview(
         ctx,
         entry,
         f'<h2 class="title" style="margin-top: 0;">{title}</h2>{_summary_html(entry, pal)}'
-        f'<div class="body">{break_long_runs(body_html)}</div>{notice}',
+        f'<div class="body">{drawing}{break_long_runs(body_html)}</div>{notice}',
     )
