@@ -132,8 +132,8 @@ def _cpu() -> float:
 def bench_view() -> dict:
     from PySide6.QtWidgets import QApplication
 
-    from anthology.ui.reading.canvas_view import CanvasView
     from anthology.ui.common.document import OpenVault
+    from anthology.ui.reading.canvas_view import CanvasView
     from anthology.vault.canvas import parse_canvas
     from anthology.vault.canvas.geometry import Board, detail
     from anthology.vault.index import VaultIndex
