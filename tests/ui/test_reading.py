@@ -158,6 +158,10 @@ def test_a_panel_opening_leaves_the_entry_readable_and_the_reader_in_place(
     assert pane.verticalScrollBar().value() > 0
     top_before = pane.cursorForPosition(QPoint(0, 0)).block().text()
     assert "Inner" in top_before
+    assert win.graph is not None
+    win.graph.controls_button.click()  # the graph's controls open: drawn over the graph,
+    assert win.graph.controls_area.isVisible()  # they no longer widen its column
+    assert win.graph.minimumSizeHint().width() < 300
     win.open_demo("attention-scaling")
     qtbot.waitUntil(lambda: win.demo_dock.isVisible(), timeout=5000)
     qtbot.waitUntil(lambda: win.tabs.width() >= ENTRY_READABLE_WIDTH - 10, timeout=3000)

@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QApplication,
@@ -193,7 +193,6 @@ class GraphView(QWidget):
         self.nodes.nodeHovered.connect(self._on_node_hovered)
         self.nodes.nodeDragged.connect(self._on_node_dragged)
         self.nodes.nodeContextMenu.connect(self._on_context_menu)
-        self.view.installEventFilter(self)
         self.vb.sigTransformChanged.connect(self._on_view_changed)
 
         self.legend = GraphLegend(self)  # a strip under the plot, not over it
@@ -204,11 +203,14 @@ class GraphView(QWidget):
 
         self.controls = GraphControls()
         self.controls.settingsChanged.connect(self._on_setting_changed)
-        self.controls_area = QScrollArea()
+        # Drawn over the graph's top right, as Obsidian draws its graph controls: a column
+        # beside the plot left a 454 px side pane a 190 px graph, and made 403 px its least
+        # width (the entry could not be given room).
+        self.controls_area = QScrollArea(self.view)
         self.controls_area.setObjectName("graphControlsArea")
         self.controls_area.setWidgetResizable(True)
         self.controls_area.setWidget(self.controls)
-        self.controls_area.setFixedWidth(260)
+        self.controls_area.setAutoFillBackground(True)
         self.controls_area.setVisible(False)
 
         plot = QVBoxLayout()
@@ -220,7 +222,6 @@ class GraphView(QWidget):
         body.setContentsMargins(0, 0, 0, 0)
         body.setSpacing(0)
         body.addLayout(plot, 1)
-        body.addWidget(self.controls_area)
         # The node search sits at the end of the toolbar row when the pane is wide enough,
         # else on a row of its own under it (at the window's default width the toolbar
         # pushed Fit, Export and Controls into its » menu).
@@ -237,6 +238,9 @@ class GraphView(QWidget):
         lay.addLayout(self._top_row)
         lay.addLayout(self._search_row)
         lay.addLayout(body, 1)
+        # (filters installed once every part they touch is made)
+        self.view.installEventFilter(self)
+        self.controls.installEventFilter(self)
 
     def _place_search(self, narrow: bool) -> None:
         row, other = self._search_row, self._top_row
@@ -255,12 +259,29 @@ class GraphView(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._place_search(self.width() < self.toolbar.sizeHint().width() + self.SEARCH_ROOM)
+        self._place_controls()
+
+    CONTROLS_WIDTH = 260  # the controls panel's width over the graph, room allowing
+
+    def _place_controls(self) -> None:
+        """The controls panel at the graph's top right, over it, as tall as its content
+        (scrolling past the graph's height), never wider than the graph less a margin."""
+        area, view = self.controls_area, self.view
+        width = max(120, min(self.CONTROLS_WIDTH, view.width() - 40))
+        content = self.controls.sizeHint().height() + 4
+        height = max(60, min(content, view.height() - 16))
+        area.setGeometry(view.width() - width - 8, 8, width, height)
+        area.raise_()
 
     def eventFilter(self, obj, event) -> bool:
+        if obj is self.controls and event.type() == QEvent.Type.LayoutRequest:
+            QTimer.singleShot(0, self._place_controls)  # a section opened or closed
+            return False
         if obj is self.view:
             et = event.type()
             if et == event.Type.Resize:
                 self.empty_label.setGeometry(0, 0, self.view.width(), self.view.height())
+                self._place_controls()
             elif et == event.Type.KeyPress and self.keys.handle(event):
                 return True
         return super().eventFilter(obj, event)
@@ -317,6 +338,7 @@ class GraphView(QWidget):
 
     def _toggle_controls(self, on: bool) -> None:
         self.controls_area.setVisible(on)
+        self._place_controls()
         if self.scene.settings.get("controls_open") != on:
             self.scene.settings["controls_open"] = on
             self.store.schedule()
@@ -577,6 +599,7 @@ class GraphView(QWidget):
         self.toolbar.show_values(int(values["depth"]), bool(values["controls_open"]))
         self.toolbar.show_mode(bool(values["local"]))
         self.controls_area.setVisible(bool(values["controls_open"]))
+        self._place_controls()
 
     # the camera's state per vault and mode -----------------------------------------------
     def _mode(self) -> str:
