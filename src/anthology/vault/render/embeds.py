@@ -14,6 +14,7 @@ from ..links import (
     split_wikilink,
 )
 from ..model import EntryRef
+from .bases import base_embed_html
 from .context import (
     MAX_EMBED_DEPTH,
     MAX_EMBEDS,
@@ -26,7 +27,7 @@ from .urls import attachment_src, escapes_vault, image_html, other_file_src
 # after "#" ("page=3&height=400") or None) → HTML, block-level. One line here per kind of
 # file drawn in place (a PDF's page, a player…); a kind not listed shows as a link.
 AttachmentEmbed = Callable[[RenderContext, str, str | None, str | None], str]
-ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {}
+ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {"base": base_embed_html}
 
 
 def wikilink_html(ctx: RenderContext, inner: str, embed: bool) -> tuple[str, bool]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..links import match_heading
 from ..lru import LockedLru
 from ..model import Entry, EntryLookup, is_path_id
+from .bases import query_cost
 from .context import RenderContext
 from .markdown_ext import markdown_to_html
 from .properties import byline_html, properties_html, property_rows, tag_chips
@@ -175,7 +176,7 @@ def render_size(entry: Entry) -> int:
     each, its properties, relations and tags (a note of 100k front-matter keys and a line
     of body is a long render too). The pane renders past a size off the GUI thread."""
     extra = len(entry.properties or {}) + len(entry.relations) + len(entry.tags)
-    return len(entry.body or "") + 10 * extra
+    return len(entry.body or "") + 10 * extra + query_cost(entry.body or "")
 
 
 def pending_html(entry: Entry, *, theme: str = "light") -> str:
