@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .expr import Compiled, Context, Env, compile_expression, compile_node, formula_refs, parse
+from .env import Compiled, Context, Env
+from .expr import compile_expression, compile_node, formula_refs, parse
 from .functions import file_field
 from .rows import Budget, Dataset, FileRow
 from .values import (
@@ -491,7 +492,7 @@ def run_view(
         get = getter(pid)
         keyed = [(get(env), env) for env in matched]
         tick(len(keyed))
-        keyed.sort(key=lambda pair, desc=desc: _order_key(pair[0], desc), reverse=desc)
+        keyed.sort(key=_pair_key(desc), reverse=desc)
         matched = [env for _v, env in keyed]
     total = len(matched)
     if view.limit is not None:
@@ -551,6 +552,10 @@ def run_view(
         card_size=view.card_size,
         steps=budget.steps,
     )
+
+
+def _pair_key(desc: bool) -> Callable[[tuple[Any, Env]], tuple]:
+    return lambda pair: _order_key(pair[0], desc)
 
 
 def _order_key(value: Any, desc: bool) -> tuple:

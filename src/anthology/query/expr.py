@@ -15,106 +15,24 @@ type is refused when the expression is compiled, not when a row first reaches it
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .rows import Budget, Dataset, FileRow
+from . import functions as lib
+from .env import Compiled, Env, make_regex
 from .values import (
-    EvalError,
     FileValue,
-    Link,
     QueryError,
-    Regex,
     compare,
     equals,
+    to_number,
     truthy,
 )
 
+Node = tuple
+
 MAX_CHARS = 10_000
 MAX_DEPTH = 64
-
-Node = tuple
-Compiled = Callable[["Env"], Any]
-
-
-# ---------------------------------------------------------------- evaluation context
-@dataclass
-class Context:
-    """What every row of one query shares: the data, the budget, ``this``, the formulas."""
-
-    dataset: Dataset
-    budget: Budget
-    this: FileRow | None = None
-    formulas: dict[str, Compiled] = field(default_factory=dict)
-    formula_errors: dict[str, str] = field(default_factory=dict)
-    link_source: str = ""  # the file link("…") is read from (the base, or the embedding note)
-
-    def make_link(self, target: str, display: str | None = None, source: str | None = None) -> Link:
-        target = target.strip()
-        if target.startswith("[[") and target.endswith("]]"):
-            inner = target[2:-2]
-            target, _, alias = inner.partition("|")
-            target = target.split("#", 1)[0].strip()
-            display = display if display is not None else (alias or None)
-        src = self.link_source if source is None else source
-        return Link(target, display, self.dataset.resolve_link(target, src))
-
-
-class Env:
-    """One row's evaluation: the row, its formulas' values so far, and the names a list
-    function binds (``value``, ``index``, ``acc``) or a summary binds (``values``)."""
-
-    __slots__ = ("ctx", "evaluating", "formula_values", "locals", "row")
-
-    def __init__(self, ctx: Context, row: FileRow | None, local: dict[str, Any] | None = None):
-        self.ctx = ctx
-        self.row = row
-        self.locals = local
-        self.formula_values: dict[str, Any] = {}
-        self.evaluating: set[str] = set()
-
-    def child(self, local: dict[str, Any]) -> Env:
-        env = Env(self.ctx, self.row, local)
-        env.formula_values = self.formula_values
-        env.evaluating = self.evaluating
-        return env
-
-    def properties(self, row: FileRow | None = None) -> dict[str, Any]:
-        row = row if row is not None else self.row
-        if row is None:
-            return {}
-        ctx = self.ctx
-        return row.properties(lambda t, d: ctx.make_link(t, d, row.path))
-
-    def formula(self, name: str) -> Any:
-        values = self.formula_values
-        if name in values:
-            return values[name]
-        fn = self.ctx.formulas.get(name)
-        if fn is None:
-            if name in self.ctx.formula_errors:
-                raise EvalError(self.ctx.formula_errors[name])
-            raise EvalError(f"there is no formula “{name}”")
-        if name in self.evaluating:
-            raise EvalError(f"formula “{name}” refers to itself")
-        self.evaluating.add(name)
-        try:
-            value = fn(self.root())
-        finally:
-            self.evaluating.discard(name)
-        values[name] = value
-        return value
-
-    def root(self) -> Env:
-        """This row's environment without the names a list function bound."""
-        if self.locals is None:
-            return self
-        env = Env(self.ctx, self.row)
-        env.formula_values = self.formula_values
-        env.evaluating = self.evaluating
-        return env
-
 
 # ---------------------------------------------------------------- tokens
 _TOKEN_RE = re.compile(
@@ -357,36 +275,6 @@ def parse(text: str) -> Node:
     return _Parser(text).parse()
 
 
-# ---------------------------------------------------------------- regular expressions
-# Python's re cannot be interrupted: a pattern that backtracks exponentially ((a+)+$ on
-# "aaaa…b") would hold the thread for ever. Such patterns are refused when compiled: a
-# quantified group that itself holds a quantifier or an alternation.
-_NESTED_QUANTIFIER_RE = re.compile(r"\((?:[^()\\]|\\.)*(?:[+*}]|\|)(?:[^()\\]|\\.)*\)[+*{]")
-MAX_REGEX_SUBJECT = 100_000
-
-
-def make_regex(source: str, flags: str) -> Regex:
-    if len(source) > 1000:
-        raise QueryError("a regular expression longer than 1,000 characters")
-    if _NESTED_QUANTIFIER_RE.search(source):
-        raise QueryError(
-            f"the regular expression /{source}/ repeats a group that itself repeats; such "
-            "patterns can take exponential time, and are refused"
-        )
-    py = re.sub(r"\(\?<([A-Za-z_]\w*)>", r"(?P<\1>", source)  # JavaScript's named groups
-    py = re.sub(r"\\k<([A-Za-z_]\w*)>", r"(?P=\1)", py)
-    bits = 0
-    for f in flags:
-        if f not in "gimsuyd":
-            raise QueryError(f"unknown regular expression flag “{f}” in /{source}/{flags}")
-        bits |= {"i": re.I, "m": re.M, "s": re.S}.get(f, 0)
-    try:
-        compiled = re.compile(py, bits)
-    except re.error as exc:
-        raise QueryError(f"invalid regular expression /{source}/: {exc}") from None
-    return Regex(source, flags, compiled)
-
-
 # ---------------------------------------------------------------- compilation
 def _props(env: Env) -> dict[str, Any]:
     return env.properties()
@@ -412,8 +300,6 @@ def _name(name: str) -> Compiled:
 
 
 def _member(node: Node) -> Compiled:
-    from .functions import get_field
-
     _, obj, name = node
     if obj[0] == "name" and not _is_local(obj[1]):
         head = obj[1]
@@ -428,7 +314,7 @@ def _member(node: Node) -> Compiled:
                 env.properties(env.ctx.this).get(name) if env.ctx.this is not None else None
             )
     target = compile_node(obj)
-    return lambda env: get_field(env, target(env), name)
+    return lambda env: lib.get_field(env, target(env), name)
 
 
 def _is_local(name: str) -> bool:
@@ -436,8 +322,6 @@ def _is_local(name: str) -> bool:
 
 
 def _index(node: Node) -> Compiled:
-    from .functions import get_field
-
     _, obj, key = node
     key_fn = compile_node(key)
     if obj[0] == "name" and obj[1] in ("note", "formula") and key[0] == "lit":
@@ -451,14 +335,12 @@ def _index(node: Node) -> Compiled:
             return v[i] if 0 <= i < len(v) and i == k else None
         if v is None:
             return None
-        return get_field(env, v, k if isinstance(k, str) else str(k))
+        return lib.get_field(env, v, k if isinstance(k, str) else str(k))
 
     return index
 
 
 def _binary(node: Node) -> Compiled:
-    from .functions import arithmetic
-
     _, op, left, right = node
     a, b = compile_node(left), compile_node(right)
     if op == "&&":
@@ -472,12 +354,10 @@ def _binary(node: Node) -> Compiled:
     if op in ("<", ">", "<=", ">="):
         want = {"<": (-1,), ">": (1,), "<=": (-1, 0), ">=": (1, 0)}[op]
         return lambda env: compare(a(env), b(env)) in want
-    return lambda env: arithmetic(op, a(env), b(env))
+    return lambda env: lib.arithmetic(op, a(env), b(env))
 
 
 def _unary(node: Node) -> Compiled:
-    from .values import to_number
-
     _, op, operand = node
     f = compile_node(operand)
     if op == "!":
@@ -488,14 +368,12 @@ def _unary(node: Node) -> Compiled:
 
 
 def _call(node: Node) -> Compiled:
-    from .functions import GLOBALS, LAZY_GLOBALS
-
     _, name, args, _pos = node
     fns = [compile_node(a) for a in args]
-    if name in LAZY_GLOBALS:
-        lazy = LAZY_GLOBALS[name]
+    if name in lib.LAZY_GLOBALS:
+        lazy = lib.LAZY_GLOBALS[name]
         return lambda env: lazy(env, fns)
-    impl = GLOBALS.get(name)
+    impl = lib.GLOBALS.get(name)
     if impl is None:
         raise QueryError(f"unknown function “{name}()”")
 
@@ -507,20 +385,18 @@ def _call(node: Node) -> Compiled:
 
 
 def _method(node: Node) -> Compiled:
-    from .functions import ALL_METHODS, LAZY_METHODS, call_method
-
     _, obj, name, args, _pos = node
-    if name not in ALL_METHODS:
+    if name not in lib.ALL_METHODS:
         raise QueryError(f"unknown function “{name}()”")
     recv = compile_node(obj)
     fns = [compile_node(a) for a in args]
-    if name in LAZY_METHODS:
-        lazy = LAZY_METHODS[name]
+    if name in lib.LAZY_METHODS:
+        lazy = lib.LAZY_METHODS[name]
         return lambda env: lazy(env, recv(env), fns)
 
     def method(env: Env) -> Any:
         env.ctx.budget.tick()
-        return call_method(env, recv(env), name, [f(env) for f in fns])
+        return lib.call_method(env, recv(env), name, [f(env) for f in fns])
 
     return method
 

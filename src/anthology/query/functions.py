@@ -16,7 +16,7 @@ import statistics
 from collections.abc import Callable
 from typing import Any
 
-from .expr import MAX_REGEX_SUBJECT, Compiled, Env
+from .env import MAX_REGEX_SUBJECT, Compiled, Env
 from .rows import MAX_LIST, MAX_TEXT, FileRow
 from .values import (
     Date,
@@ -541,7 +541,7 @@ def _flat(env: Env, items: list[Any], args: list[Any]) -> list[Any]:
 
 def _unique(env: Env, items: list[Any], args: list[Any]) -> list[Any]:
     seen: set[Any] = set()
-    out = []
+    out: list[Any] = []
     env.ctx.budget.tick(len(items))
     for x in items:
         try:

@@ -20,10 +20,7 @@ import datetime as dt
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .rows import FileRow
+from typing import Any
 
 
 class QueryError(Exception):
@@ -173,7 +170,8 @@ class FileValue:
 
     __slots__ = ("row",)
 
-    def __init__(self, row: FileRow) -> None:
+    # a :class:`~anthology.query.rows.FileRow` (rows imports this module, not the reverse)
+    def __init__(self, row: Any) -> None:
         self.row = row
 
     def __eq__(self, other: object) -> bool:
@@ -307,8 +305,8 @@ def equals(a: Any, b: Any) -> bool:
         return isinstance(o, str) and o == f.row.path
     if isinstance(a, Date) and isinstance(b, Date):
         return a.at == b.at
-    if isinstance(a, Duration) and isinstance(b, Duration):
-        return a.total_ms == b.total_ms
+    if isinstance(a, Duration) or isinstance(b, Duration):  # a duration is its milliseconds
+        return to_number(a) == to_number(b)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(equals(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
@@ -316,6 +314,7 @@ def equals(a: Any, b: Any) -> bool:
     if isinstance(a, str | int | float | Date) and isinstance(b, str | int | float | Date):
         if isinstance(a, Date) or isinstance(b, Date):  # a date and its text
             d, o = (a, b) if isinstance(a, Date) else (b, a)
+            assert isinstance(d, Date)
             if isinstance(o, str):
                 try:
                     other = parse_date(o)

@@ -98,15 +98,15 @@ def _load(conn: sqlite3.Connection, root: Path) -> Dataset:
     for source, target, status, resolved, text, embed in conn.execute(
         "SELECT source, target, status, resolved_path, text, embed FROM links ORDER BY lid"
     ):
-        row = by_eid.get(source)
-        if row is None:
+        source_row = by_eid.get(source)
+        if source_row is None:
             continue
-        path: str | None = None
+        to: str | None = None
         if target is not None and status in (RESOLVED, AMBIGUOUS) and target in by_eid:
-            path = by_eid[target].path
+            to = by_eid[target].path
         elif status == ATTACHMENT and resolved:
-            path = resolved
-        row.links.append(LinkOut(text, path, bool(embed)))
+            to = resolved
+        source_row.links.append(LinkOut(text, to, bool(embed)))
 
     paths_by_id = {n.id: n.path for n in named}
     resolver: list[Resolver] = []
@@ -124,8 +124,11 @@ def _load(conn: sqlite3.Connection, root: Path) -> Dataset:
         return None
 
     def stat(path: str) -> tuple[int, int, int] | None:
+        place = vault_file(root, path)
+        if place is None:
+            return None
         try:
-            st = os.stat(vault_file(root, path))
+            st = os.stat(place)
         except (OSError, ValueError):
             return None
         return st.st_size, st.st_mtime_ns, st.st_ctime_ns
@@ -145,7 +148,7 @@ def load_base_text(text: str) -> Base:
         message = str(exc).replace("front matter", "the base")
         if "not a set of properties" in message:
             message = message.replace("not a set of properties", "not a set of keys")
-        line = f" (line {exc.line - 1})" if getattr(exc, "line", None) else ""
+        line = f" (line {exc.line - 1})" if exc.line else ""
         raise QueryError(f"{message}{line}") from None
     return load_base(data)
 
