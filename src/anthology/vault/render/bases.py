@@ -197,9 +197,21 @@ def _summary_text(ctx: RenderContext, name: str, v: Any, data: Dataset) -> str:
             f"{value_html(ctx, v, data)}")  # fmt: skip
 
 
-def result_html(ctx: RenderContext, result: ViewResult, data: Dataset, base: Base,
-                title: str | None = None, *, page: int = 0) -> str:  # fmt: skip
-    """The view as HTML, rows ``page * PAGE_ROWS`` onwards (at most :data:`PAGE_ROWS`)."""
+def result_html(
+    ctx: RenderContext,
+    result: ViewResult,
+    data: Dataset,
+    base: Base,
+    title: str | None = None,
+    *,
+    page: int = 0,
+    controls: bool = False,
+    sorted_by: tuple[int, bool] | None = None,
+) -> str:
+    """The view as HTML, rows ``page * PAGE_ROWS`` onwards (at most :data:`PAGE_ROWS`).
+
+    With ``controls`` (a base open in its tab) the headers are ``base-sort:N`` links (the
+    column ``sorted_by`` marked ▲/▼) and the pages ``base-page:N`` links."""
     p = ctx.palette
     views = " · ".join(
         f"<b>{escape(v)}</b>" if v == result.view else escape(v) for v in result.views
@@ -226,8 +238,9 @@ def result_html(ctx: RenderContext, result: ViewResult, data: Dataset, base: Bas
         body.append(_group_html(ctx, result, group, rows, columns, data))
     if result.layout == "table":
         header = "".join(
-            f'<th align="left"{f" width={c.width}" if c.width else ""}>{escape(c.label)}</th>'
-            for c in columns
+            f'<th align="left"{f" width={c.width}" if c.width else ""}>'
+            f"{_header_html(ctx, i, c.label, controls, sorted_by)}</th>"
+            for i, c in enumerate(columns)
         )
         summary = ""
         if result.summaries:
@@ -248,7 +261,18 @@ def result_html(ctx: RenderContext, result: ViewResult, data: Dataset, base: Bas
         html = "".join(body)
     rest = len(result.rows) - end
     more = ""
-    if rest > 0 or start:
+    if controls and (rest > 0 or start):
+        pages = (len(result.rows) + PAGE_ROWS - 1) // PAGE_ROWS
+        links = " ".join(
+            f"<b>{n + 1}</b>" if n == page else
+            f'<a href="base-page:{n}" style="color: {p.link};">{n + 1}</a>'
+            for n in range(pages)
+        )  # fmt: skip
+        more = (
+            f'<p style="color: {p.muted}; font-size: small;">Rows {start + 1:,}–'
+            f"{start + drawn:,} of {len(result.rows):,} · page {links}</p>"
+        )
+    elif rest > 0 or start:
         more = (f'<p style="color: {p.muted}; font-size: small;">Rows {start + 1:,}–'
                 f"{start + drawn:,} of {len(result.rows):,}"
                 + (f"; {rest:,} more: open the base to page through them" if rest > 0 else "")
@@ -256,6 +280,20 @@ def result_html(ctx: RenderContext, result: ViewResult, data: Dataset, base: Bas
     if not result.rows:
         html = f'<p style="color: {p.muted};">No results.</p>'
     return f'<div class="base">{head}{notes}{html}{more}</div>'
+
+
+def _header_html(
+    ctx: RenderContext, i: int, label: str, controls: bool, sorted_by: tuple[int, bool] | None
+) -> str:
+    if not controls:
+        return escape(label)
+    mark = ""
+    if sorted_by is not None and sorted_by[0] == i:
+        mark = " ▼" if sorted_by[1] else " ▲"
+    return (
+        f'<a href="base-sort:{i}" style="color: {ctx.palette.text}; text-decoration: none;">'
+        f"{escape(label)}{mark}</a>"
+    )
 
 
 def _group_html(ctx: RenderContext, result: ViewResult, group: Any, rows: list[Any],
