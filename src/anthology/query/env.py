@@ -28,6 +28,7 @@ class Context:
     formulas: dict[str, Compiled] = field(default_factory=dict)
     formula_errors: dict[str, str] = field(default_factory=dict)
     link_source: str = ""  # the file link("…") is read from (the base, or the embedding note)
+    constants: dict[object, Any] = field(default_factory=dict)  # see expr._call
 
     def make_link(self, target: str, display: str | None = None, source: str | None = None) -> Link:
         target = target.strip()
@@ -63,6 +64,8 @@ class Env:
         row = row if row is not None else self.row
         if row is None:
             return {}
+        if row._values is not None:
+            return row._values
         ctx = self.ctx
         return row.properties(lambda t, d: ctx.make_link(t, d, row.path))
 

@@ -377,11 +377,35 @@ def _call(node: Node) -> Compiled:
     if impl is None:
         raise QueryError(f"unknown function “{name}()”")
 
+    if name in _CONSTANT_GLOBALS and all(a[0] == "lit" for a in args):
+        # link("Books") in a filter: the same for every row, made once per query
+        values = [a[1] for a in args]
+        key = object()
+
+        def constant(env: Env) -> Any:
+            consts = env.ctx.constants
+            try:
+                return consts[key]
+            except KeyError:
+                consts[key] = impl(env, values)
+                return consts[key]
+
+        return constant
+
     def call(env: Env) -> Any:
         env.ctx.budget.tick()
         return impl(env, [f(env) for f in fns])
 
     return call
+
+
+# Global functions whose value depends on their arguments alone (and the query's data):
+# called with literals, they are evaluated once per query, not once per row (now() and
+# today() too: one query sees one moment, as one render of a view should).
+_CONSTANT_GLOBALS = frozenset(
+    ("link", "date", "duration", "number", "list", "escapeHTML", "html", "icon", "image",
+     "file", "max", "min", "now", "today")
+)  # fmt: skip
 
 
 def _method(node: Node) -> Compiled:

@@ -683,7 +683,7 @@ def _in_folder(env: Env, row: FileRow, args: list[Any]) -> bool:
 FILE: dict[str, Method] = {
     "asLink": lambda env, f, a: _link_of(f.row, None if _arg(a, 0) is None else display(a[0])),
     "hasLink": lambda env, f, a: _has_link(env, f.row, _arg(a, 0)),
-    "hasProperty": lambda env, f, a: display(_arg(a, 0, "")) in f.row.raw_properties,
+    "hasProperty": lambda env, f, a: display(_arg(a, 0, "")) in f.row.front_matter(),
     "hasTag": lambda env, f, a: _has_tag(env, f.row, a),
     "inFolder": lambda env, f, a: _in_folder(env, f.row, a),
     "linksTo": lambda env, f, a: _has_link(env, f.row, _arg(a, 0)),

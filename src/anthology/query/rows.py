@@ -9,6 +9,7 @@ any thread. Property values are turned into query values (:mod:`.values`) on fir
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from .values import Date, EvalError, Link, QueryError, parse_date
 # A query's budget: past it the query stops with a message in place of its results. The
 # render of an entry allows less than a script (`anthology query`) does.
 MAX_STEPS = 2_000_000  # expression nodes evaluated, list elements visited included
-MAX_SECONDS = 2.0
+MAX_SECONDS = 10.0
 MAX_LIST = 100_000  # elements a list, or characters a text built by a query may hold
 MAX_TEXT = 1_000_000
 
@@ -95,35 +96,45 @@ class FileRow:
     mtime_ns: int | None = None
     ctime_ns: int | None = None
     tags: list[str] = field(default_factory=list)  # without "#", front matter's first
-    raw_properties: dict[str, Any] = field(default_factory=dict)
+    raw_properties: dict[str, Any] | None = None  # None: still the JSON in props_json
+    props_json: str | None = None  # the index's JSON, parsed on first use
     links: list[LinkOut] = field(default_factory=list)
     eid: int | None = None
     _values: dict[str, Any] | None = None
 
-    @property
-    def name(self) -> str:
-        return self.path.rsplit("/", 1)[-1]
+    # what a query reads of the path most often, cut once
+    name: str = field(init=False)
+    basename: str = field(init=False)
+    ext: str = field(init=False)
+    folder: str = field(init=False)
 
-    @property
-    def basename(self) -> str:
-        name = self.name
-        return name.rsplit(".", 1)[0] if "." in name[1:] else name
-
-    @property
-    def ext(self) -> str:
-        name = self.name
-        return name.rsplit(".", 1)[1].lower() if "." in name[1:] else ""
-
-    @property
-    def folder(self) -> str:
-        return self.path.rsplit("/", 1)[0] if "/" in self.path else "/"
+    def __post_init__(self) -> None:
+        path = self.path
+        cut = path.rfind("/")
+        self.name = name = path[cut + 1 :]
+        self.folder = path[:cut] if cut >= 0 else "/"
+        dot = name.rfind(".")
+        if dot > 0:
+            self.basename, self.ext = name[:dot], name[dot + 1 :].lower()
+        else:
+            self.basename, self.ext = name, ""
 
     def properties(self, make_link: Callable[[str, str | None], Link]) -> dict[str, Any]:
         """The note's properties as query values: ``"[[X]]"`` a :class:`Link`, an ISO date
         a :class:`Date` (the index keeps front matter as JSON, where YAML's dates are text)."""
         if self._values is None:
-            self._values = {k: _value(v, make_link) for k, v in self.raw_properties.items()}
+            self._values = {k: _value(v, make_link) for k, v in self.front_matter().items()}
         return self._values
+
+    def front_matter(self) -> dict[str, Any]:
+        """The note's properties as the index keeps them (JSON values)."""
+        if self.raw_properties is None:
+            try:
+                loaded = json.loads(self.props_json or "{}")
+            except ValueError:
+                loaded = {}
+            self.raw_properties = loaded if isinstance(loaded, dict) else {}
+        return self.raw_properties
 
 
 def _value(v: Any, make_link: Callable[[str, str | None], Link]) -> Any:

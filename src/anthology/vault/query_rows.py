@@ -69,29 +69,25 @@ def dataset(index: IndexConnection) -> Dataset:
 def _load(conn: sqlite3.Connection, root: Path) -> Dataset:
     rows: list[FileRow] = []
     by_eid: dict[int, FileRow] = {}
-    named: list[NamedEntry] = []
+    named: list[tuple[str, str, str | None]] = []
     for eid, ident, path, tags, aliases, props, size, mtime_ns, ctime_ns in conn.execute(
         "SELECT e.eid, e.id, e.path, e.tags, e.aliases, e.properties, f.size, "
         "coalesce(f.mtime_ns, e.mtime_ns), f.ctime_ns FROM entries e "
         "LEFT JOIN files f ON f.path = e.path ORDER BY e.path"
     ):
-        try:
-            properties = json.loads(props or "{}")
-        except ValueError:
-            properties = {}
         row = FileRow(
             path=path,
             entry_id=ident,
             size=size,
             mtime_ns=mtime_ns,
             ctime_ns=ctime_ns,
-            tags=json.loads(tags or "[]"),
-            raw_properties=properties if isinstance(properties, dict) else {},
+            tags=json.loads(tags) if tags and tags != "[]" else [],
+            props_json=props,  # parsed when a query first reads this note's properties
             eid=eid,
         )
         rows.append(row)
         by_eid[eid] = row
-        named.append(NamedEntry(ident, path, aliases_of(aliases)))
+        named.append((ident, path, aliases))
     attachments = [p for (p,) in conn.execute("SELECT path FROM attachments ORDER BY path")]
     rows += [FileRow(path=p) for p in attachments]
     rows.sort(key=lambda r: r.path)
@@ -108,14 +104,15 @@ def _load(conn: sqlite3.Connection, root: Path) -> Dataset:
             to = resolved
         source_row.links.append(LinkOut(text, to, bool(embed)))
 
-    paths_by_id = {n.id: n.path for n in named}
+    paths_by_id = {ident: path for ident, path, _a in named}
     resolver: list[Resolver] = []
     lock = threading.Lock()
 
     def resolve(target: str, source: str) -> str | None:
         with lock:  # built on the first link a query makes itself (link("…"), "[[…]]")
             if not resolver:
-                resolver.append(Resolver(named, attachments))
+                entries = (NamedEntry(i, p, aliases_of(a)) for i, p, a in named)
+                resolver.append(Resolver(entries, attachments))
         res = resolver[0].resolve(target, source)
         if res.status in (RESOLVED, AMBIGUOUS) and res.target:
             return paths_by_id.get(res.target)
