@@ -478,7 +478,8 @@ def cmd_query(args: argparse.Namespace) -> int:
         except (ValueError, OSError):
             pass
         if rel is None or not (index.root / rel).is_file():
-            rel = args.base if (index.root / args.base).is_file() else None
+            written = not given.is_absolute() and (index.root / given).is_file()
+            rel = given.as_posix() if written else None
         try:
             if rel is not None:
                 text = read_base_file(index.root, rel)
