@@ -13,6 +13,7 @@ from reader_window import window_opener
 
 from anthology.ui.reading.base_view import BaseView
 from anthology.ui.reading.document import kind_for_file
+from sample_vault import write_newer
 
 BASES_VAULT = Path(__file__).resolve().parents[1] / "vaults" / "bases"
 
@@ -75,3 +76,31 @@ def test_a_broken_base_says_why_in_its_tab(open_window, qtbot) -> None:
     assert isinstance(view, BaseView)
     assert "Base error: the base is not valid YAML" in view.browser.toPlainText()
     assert not win.open_document("base", "Bases/Nowhere.base")
+
+
+NEW_BOOK = (
+    '---\ncategories:\n  - "[[Books]]"\nauthor: "[[Frank Herbert]]"\nyear: 1969\n'
+    "rating: 3\nlast: 2022-05-05\n---\nThe sequel.\n"
+)
+
+
+def test_results_follow_the_notes(open_window, qtbot) -> None:
+    """A book written on disk after the page was shown: a refresh of the index renders
+    again the page holding the base (no note of it changed) and the base's tab."""
+    win = open_window()
+    assert win.current_id() == "Categories/Books"
+    assert "3 results" in win.entry_pane.toPlainText()
+    assert win.entry_pane.ran_query
+    write_newer(win.index.root / "Books" / "Dune Messiah.md", NEW_BOOK)
+    win.reindex()
+    qtbot.waitUntil(lambda: "4 results" in win.entry_pane.toPlainText(), timeout=20000)
+    assert "Dune Messiah" in win.entry_pane.toPlainText()
+
+    assert win.open_document("base", "Bases/Books.base")
+    view = win.tabs.document()
+    assert isinstance(view, BaseView)
+    qtbot.waitUntil(lambda: view.status.text() == "4 results", timeout=10000)
+    (win.index.root / "Books" / "Dune Messiah.md").unlink()
+    win.reindex()
+    qtbot.waitUntil(lambda: view.status.text() == "3 results", timeout=20000)
+    assert "Dune Messiah" not in view.browser.toPlainText()

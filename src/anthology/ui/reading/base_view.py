@@ -191,6 +191,14 @@ class BaseView(QWidget):
         borrow = lend(self._vault.lookup, self._vault.reader)
         self._runner.start(_evaluate, borrow, self._base, view, self._ref)
 
+    def index_changed(self) -> None:
+        """The index was refreshed: the view shown is evaluated again (its file too)."""
+        if self._ref is not None and self._vault is not None:
+            view = self.views.currentText() or None
+            if self.open_document(self._ref) and view and self.views.findText(view) >= 0:
+                self.views.setCurrentIndex(self.views.findText(view))
+                self._run(view)
+
     def _on_view_chosen(self, index: int) -> None:
         self._run(self.views.itemText(index))
 

@@ -435,12 +435,19 @@ class MainWindow(QMainWindow, actions.WindowParts):
         reader was in it), another shown if it was deleted; other tabs when next shown."""
         index, current = self.index, self.current_id()
         assert index is not None
-        if self.tabs.document().kind != ENTRY:
-            return  # another kind of document is shown: its entries follow when shown again
+        shown = self.tabs.document()
+        if shown.kind != ENTRY:
+            # another kind of document is shown: its entries follow when shown again; a
+            # kind that reads the whole index (a base) is asked again now
+            if (again := getattr(shown, "index_changed", None)) is not None:
+                again()
+            return
         if current is None:
             self._show_first_entry()
             return
         what = self.session.after_refresh(changes, current, index)
+        if what == "keep" and self.entry_pane.ran_query:
+            what = "render"  # a base in the page: its rows may be among what changed
         if what == "deleted":
             self.statusBar().showMessage(f"{current} was deleted on disk", 6000)
             self.go_home()
