@@ -173,3 +173,22 @@ def test_a_click_on_a_header_sorts_without_evaluating_again(bases_index: VaultIn
     by_year = resort(result, 3, descending=True)
     assert names(by_year) == ["Piranesi 📚", "The Left Hand of Darkness", "Dune"]
     assert names(result) == ["Dune", "Piranesi 📚", "The Left Hand of Darkness"]
+
+
+def test_the_first_bases_spellings(bases_index: VaultIndex) -> None:
+    """Files made with Obsidian 1.9's early Bases (kepano's Games.base, Shows.base): display
+    names under a top-level ``display:``, and global functions that became methods."""
+    data = dataset(bases_index)
+    base = load_base_text(
+        "filters:\n  and:\n"
+        '    - contains(note.categories, link("Books"))\n'
+        "    - not(empty(note.last))\n"
+        '    - taggedWith(file.file, "book")\n'
+        "    - '!inFolder(file.file, \"Required Reading\")'\n"
+        "display:\n  file.name: Book\n  note.last: Last read\n"
+        "views:\n  - type: table\n    order: [file.name, last]\n"
+    )
+    result = run_view(base, data)
+    assert [c.label for c in result.columns] == ["Book", "Last read"]
+    assert names(result) == ["Dune", "Piranesi 📚", "The Left Hand of Darkness"]
+    assert result.notices == []

@@ -194,7 +194,7 @@ def load_base(data: Any) -> Base:
         raise QueryError(f"a base is a set of keys (filters, formulas, views…), "
                          f"not a {type(data).__name__}")  # fmt: skip
     problems: list[str] = []
-    known = {"filters", "formulas", "properties", "summaries", "views"}
+    known = {"filters", "formulas", "properties", "summaries", "views", "display"}
     for key in data:
         if key not in known:
             problems.append(f"unknown key “{key}” ignored")
@@ -231,6 +231,12 @@ def load_base(data: Any) -> Base:
                 label = conf.get("displayName", conf.get("display"))
                 if label is not None:
                     labels[property_id(pid)] = str(label)
+
+    shown = data.get("display")  # the first Bases' display names: property → name
+    if isinstance(shown, dict):
+        for pid, label in shown.items():
+            if label is not None:
+                labels.setdefault(property_id(pid), str(label))
 
     summaries: dict[str, Compiled] = {}
     raw_summaries = data.get("summaries") or {}

@@ -420,6 +420,28 @@ GLOBALS: dict[str, Impl] = {
 LAZY_GLOBALS: dict[str, Callable[[Env, list[Compiled]], Any]] = {"if": _if}
 
 
+def _as_method(name: str) -> Impl:
+    """An early Bases global function (``contains(list, x)``, ``taggedWith(file.file, t)``)
+    as the method it became, called on its first argument."""
+    return lambda env, a: call_method(env, _arg(a, 0), name, a[1:])
+
+
+# The first Bases (Obsidian 1.9 early access) wrote these as global functions; files made
+# then still hold them (kepano's Shows.base: ``not(empty(note.last))``).
+GLOBALS.update({
+    "not": lambda env, a: not truthy(_arg(a, 0)),
+    "empty": lambda env, a: is_empty(_arg(a, 0)),
+    "contains": _as_method("contains"),
+    "containsAny": _as_method("containsAny"),
+    "containsAll": _as_method("containsAll"),
+    "startsWith": _as_method("startsWith"),
+    "endsWith": _as_method("endsWith"),
+    "taggedWith": _as_method("hasTag"),
+    "linksTo": _as_method("hasLink"),
+    "inFolder": _as_method("inFolder"),
+})  # fmt: skip
+
+
 # ---------------------------------------------------------------- methods by type
 def _contains_text(s: str, v: Any) -> bool:
     return display(v) in s
