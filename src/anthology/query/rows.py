@@ -20,7 +20,7 @@ from .values import Date, EvalError, Link, QueryError, parse_date
 
 # A query's budget: past it the query stops with a message in place of its results. The
 # render of an entry allows less than a script (`anthology query`) does.
-MAX_STEPS = 2_000_000  # expression nodes evaluated, list elements visited included
+MAX_STEPS = 20_000_000  # expression nodes evaluated, list elements visited included
 MAX_SECONDS = 10.0
 MAX_LIST = 100_000  # elements a list, or characters a text built by a query may hold
 MAX_TEXT = 1_000_000

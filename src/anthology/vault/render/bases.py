@@ -39,7 +39,7 @@ from .context import MAX_TABLE_COLUMNS, RenderContext
 from .urls import attachment_src, image_html
 
 PAGE_ROWS = 1000
-RENDER_STEPS = 1_000_000
+RENDER_STEPS = 20_000_000  # a view over 100,000 notes takes about 1,000,000
 RENDER_SECONDS = 5.0  # off the GUI thread; only a runaway query meets it
 MAX_BASES_PER_RENDER = 20
 MAX_LIST_ITEMS = 20  # items of a list value drawn in a cell
