@@ -9,7 +9,7 @@ from pathlib import Path
 from anthology.cli import COMMANDS, build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = ("vault", "layout", "demo", "graph")
+CORE = ("vault", "query", "layout", "demo", "graph")
 # Qt-free modules beside the packages
 CORE_MODULES = ("palette.py", "paths.py", "tasks.py", "user_state.py")
 QT = ("PySide6", "pyqtgraph", "shiboken6")

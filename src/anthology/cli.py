@@ -36,7 +36,8 @@ from anthology import __version__
 from anthology.paths import entries_dir
 from anthology.vault.shown import one_line
 
-COMMANDS = ("index", "check", "export", "search", "show", "screenshot", "demo", "install-desktop")
+COMMANDS = ("index", "check", "export", "search", "show", "query", "screenshot", "demo",
+            "install-desktop")  # fmt: skip
 
 WINDOW_USAGE = "anthology [VAULT | NOTE.md] [--entry ID] [--bundled] [--db FILE]"
 WINDOW_HELP = """\
@@ -138,6 +139,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id")
     _add_vault(p)
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("query", help="answer a Bases view (a .base file) from the index")
+    _add_vault(p)
+    p.add_argument("--base", required=True, help="the .base file (in the vault, or a path)")
+    p.add_argument("--view", default=None, help="the view's name (default: the first)")
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text")
 
     p = sub.add_parser("screenshot", help="render the main window offscreen to a PNG")
     _add_vault(p)
@@ -524,6 +531,43 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_query(args: argparse.Namespace) -> int:
+    from anthology.query.bases import run_view
+    from anthology.query.output import FORMATS
+    from anthology.query.rows import Budget
+    from anthology.query.values import QueryError
+    from anthology.vault.query_rows import dataset, load_base_text, read_base_file
+
+    with _open_index(args) as index:
+        given = Path(args.base)
+        rel: str | None = None
+        try:  # a path in the vault, as written or from here
+            inside = (given if given.is_absolute() else Path.cwd() / given).resolve()
+            rel = inside.relative_to(index.root.resolve()).as_posix()
+        except (ValueError, OSError):
+            pass
+        if rel is None or not (index.root / rel).is_file():
+            written = not given.is_absolute() and (index.root / given).is_file()
+            rel = given.as_posix() if written else None
+        try:
+            if rel is not None:
+                text = read_base_file(index.root, rel)
+            else:  # a base kept outside the vault: read as the user named it
+                if not given.is_file():
+                    raise QueryError(f"no such base: {args.base}")
+                text = given.read_text(encoding="utf-8", errors="replace")
+            base = load_base_text(text)
+            data = dataset(index)
+            this = data.by_path.get(rel) if rel else None
+            result = run_view(base, data, args.view, this=this, link_source=rel or "",
+                              budget=Budget(max_steps=50_000_000, seconds=60))  # fmt: skip
+        except QueryError as exc:
+            print(f"anthology: {args.base}: {exc}", file=sys.stderr)
+            return 2
+        sys.stdout.write(FORMATS[args.format](result))
+    return 0
+
+
 def cmd_screenshot(args: argparse.Namespace) -> int:
     from anthology.ui.app import screenshot
 
@@ -613,6 +657,7 @@ HANDLERS = {
     "export": cmd_export,
     "search": cmd_search,
     "show": cmd_show,
+    "query": cmd_query,
     "screenshot": cmd_screenshot,
     "demo": cmd_demo,
     "install-desktop": cmd_install_desktop,

@@ -53,6 +53,12 @@ class LentLookup:
     def embed_body(self, entry_id: str) -> str | None:
         return self._reader.embed_body(entry_id)
 
+    @property
+    def index(self) -> VaultIndex:
+        """The borrowed reader itself, for the questions a query asks of the whole index
+        (:func:`anthology.vault.query_rows.dataset`)."""
+        return self._reader
+
 
 class SharedReader:
     """A reader of ``index`` (:meth:`VaultIndex.reader`), opened by the first work that

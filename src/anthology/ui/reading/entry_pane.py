@@ -302,6 +302,12 @@ class EntryPane(QTextBrowser):
     def rendered(self) -> RenderedEntry | None:
         return self._rendered
 
+    @property
+    def ran_query(self) -> bool:
+        """The page shown evaluated a query (a base): any change to the index may change it."""
+        rendered = self._rendered
+        return rendered is not None and any(k[0] == "query" for k in rendered.lookups)
+
     # -- what a tab asks of its document (anthology.ui.common.document.DocumentView) -------
     def widget(self) -> QWidget:
         return self

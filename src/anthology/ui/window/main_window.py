@@ -51,6 +51,7 @@ from anthology.ui.panels.file_explorer import FileExplorer
 from anthology.ui.panels.path_finder import PathFinderDialog
 from anthology.ui.panels.problems_dialog import ProblemsDialog
 from anthology.ui.panels.quick_switcher import QuickSwitcher
+from anthology.ui.reading import base_view  # noqa: F401  (registers the kind "base")
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.reading.find_bar import FindBar
 from anthology.ui.reading.outline_panel import OutlinePanel
@@ -459,8 +460,13 @@ class MainWindow(QMainWindow, actions.WindowParts):
         reader was in it), another shown if it was deleted; other tabs when next shown."""
         index, current = self.index, self.current_id()
         assert index is not None
-        if self.tabs.document().kind != ENTRY:
-            return  # another kind of document is shown: its entries follow when shown again
+        shown = self.tabs.document()
+        if shown.kind != ENTRY:
+            # another kind of document is shown: its entries follow when shown again; a
+            # kind that reads the whole index (a base) is asked again now
+            if (again := getattr(shown, "index_changed", None)) is not None:
+                again()
+            return
         if current is None:
             self._show_first_entry()
             return
@@ -472,6 +478,8 @@ class MainWindow(QMainWindow, actions.WindowParts):
             self.show_entry(new, push=False, keep_scroll=True)
             self.navigation.save_timer.start()
             return
+        if what == "keep" and self.entry_pane.ran_query:
+            what = "render"  # a base in the page: its rows may be among what changed
         if what == "deleted":
             self.statusBar().showMessage(f"{current} was deleted on disk", 6000)
             self.go_home()

@@ -66,6 +66,9 @@ class Navigation(QObject):
         view.set_reading(win.reading.style, readable=win.reading.readable,
                          width=win.reading.width)  # fmt: skip
         win.themes.themeChanged.connect(view.set_theme)
+        # a kind whose documents link to entries (a base's cells) says so with this signal
+        if (links := getattr(view, "entryLinkActivated", None)) is not None:
+            links.connect(win.follow_link)
         if (vault := self.open_vault()) is not None:
             view.attach_vault(vault)
         if isinstance(view, GraphFed):

@@ -13,6 +13,7 @@ from html import escape
 from anthology.demo import DEMOS
 
 from . import mathtex
+from .bases import base_block_html
 from .callouts import callout_shell
 from .context import (
     MAX_FORMULAS,
@@ -162,6 +163,7 @@ FENCED: dict[str, FencedRenderer] = {
     "demo": lambda ctx, _lang, code: demo_html(
         ctx, code.strip().splitlines()[0] if code.strip() else ""
     ),
+    "base": base_block_html,
 }
 FENCED_PREFIXES: dict[str, FencedRenderer] = {
     "ad-": lambda ctx, lang, code: admonition_html(ctx, lang[3:], code),

@@ -16,6 +16,7 @@ from ..links import (
     split_wikilink,
 )
 from ..model import EntryRef
+from .bases import base_embed_html
 from .canvas_embed import canvas_embed
 from .context import (
     MAX_EMBED_DEPTH,
@@ -33,6 +34,7 @@ from .urls import attachment_src, escapes_vault, image_html, other_file_src
 # file drawn in place (a PDF's page, a player…); a kind not listed shows as a link.
 AttachmentEmbed = Callable[[RenderContext, str, str | None, str | None], str]
 ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {
+    "base": base_embed_html,  # a view of a .base: render/bases.py
     "canvas": canvas_embed,
     "excalidraw": drawing_file_embed,  # an Excalidraw drawing (JSON): render/drawings.py
 }

@@ -16,6 +16,7 @@ from ..excalidraw_md import is_drawing_note, reader_text
 from ..links import match_heading
 from ..lru import LockedLru
 from ..model import Entry, EntryLookup, is_path_id
+from .bases import query_cost
 from .context import RenderContext, quote_all
 from .drawings import drawing_page_html
 from .markdown_ext import markdown_to_html
@@ -213,7 +214,7 @@ def render_size(entry: Entry) -> int:
     # a drawing (its own page, or embedded) is read from its file and drawn: off the GUI
     # thread like a long body (a drawing of 2,000 elements is ~1.5 MB of JSON)
     drawings = body.count(".excalidraw") + is_drawing_note(entry.path, entry.properties)
-    return len(body) + 10 * extra + 100_000 * drawings
+    return len(body) + 10 * extra + 100_000 * drawings + query_cost(body)
 
 
 def pending_html(entry: Entry, *, theme: str = "light") -> str:
