@@ -261,5 +261,10 @@ def test_f6_moves_the_keyboard_between_panes_and_shows_where(qtbot, open_window)
     assert seen == [*names[1:], names[0]]  # round every pane, back to the document
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_F6, Qt.KeyboardModifier.ShiftModifier)
     assert QApplication.focusWidget() is dict(panes)[names[-1]]
-    # the pane with the keyboard draws a ring (the window's style sheet)
-    assert ":focus" in QApplication.instance().styleSheet()
+    # the pane with the keyboard has a ring around it, gone once a click puts focus elsewhere
+    ring = win.focus_ring
+    target = dict(panes)[names[-1]]
+    assert ring.isVisible() and ring.target is target and ring.size() == target.size()
+    win.entry_pane.setFocus(Qt.FocusReason.MouseFocusReason)
+    if names[-1] != "Document":
+        assert not ring.isVisible()

@@ -45,7 +45,7 @@ from anthology.paths import entries_dir
 from anthology.session import Changes, ReaderSession, watch_set
 from anthology.session.moves import moved_entries
 from anthology.ui.common.document import ENTRY, kind_for_file
-from anthology.ui.common.theme import ThemeController
+from anthology.ui.common.theme import ThemeController, colours, qcolor
 from anthology.ui.panels.backlinks_panel import BacklinksPanel
 from anthology.ui.panels.file_explorer import FileExplorer
 from anthology.ui.panels.path_finder import PathFinderDialog
@@ -60,6 +60,7 @@ from anthology.ui.reading.reading_settings import PreferencesDialog, ReadingSett
 from anthology.ui.window import actions, print_export
 from anthology.ui.window.command_palette import CommandPalette
 from anthology.ui.window.docks import ENTRY_MIN_WIDTH, Docks
+from anthology.ui.window.focus_ring import FocusRing
 from anthology.ui.window.live_reload import LiveReload
 from anthology.ui.window.navigation import Navigation
 from anthology.ui.window.surroundings import Surroundings, adopt_old_graph_settings
@@ -234,6 +235,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
         self.right.setStretchFactor(1, 2)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
+        self.focus_ring = FocusRing(self)  # around the pane F6 moved the keyboard to
         # the find bar (Ctrl+F) over the tabs: it finds in the active tab's document
         self.find_bar = FindBar()
         self.find_bar.closed.connect(lambda: self.tabs.document().widget().setFocus())
@@ -543,6 +545,8 @@ class MainWindow(QMainWindow, actions.WindowParts):
         name, widget = panes[(at + step) % len(panes)] if at >= 0 else panes[0]
         widget.setFocus(Qt.FocusReason.TabFocusReason if step > 0 else
                         Qt.FocusReason.BacktabFocusReason)  # fmt: skip
+        self.focus_ring.colour = qcolor(colours(self.theme)["highlight"])
+        self.focus_ring.around(widget)
         self.statusBar().showMessage(f"Keyboard in: {name} (F6: next pane)", 3000)
 
     # -- finding in the note -----------------------------------------------------------------
