@@ -76,7 +76,7 @@ def run(quick: bool = False) -> list[dict]:
             win.show_entry("Home")
             win.search_panel.search("rare landmark")
             t0 = time.perf_counter()
-            win.open_search_result("Notes/Long note")
+            win.finding.open_search_result("Notes/Long note")
             while win.entry_pane.rendering or win.find_bar.count.text() != "1 of 1":
                 app.processEvents()
             win.entry_pane.viewport().repaint()

@@ -248,7 +248,7 @@ def test_f6_moves_the_keyboard_between_panes_and_shows_where(qtbot, open_window)
     Shift+F6 go round the panes shown, each takes the focus and the status bar names it."""
     win = open_window("Home")
     win.entry_pane.setFocus()
-    panes = win.panes()
+    panes = win.finding.panes()
     names = [name for name, _w in panes]
     assert names[:3] == ["Document", "Graph", "Backlinks"] and "Outline" in names
     seen = []

@@ -58,7 +58,6 @@ from PySide6.QtGui import (
     QImage,
     QKeyEvent,
     QMouseEvent,
-    QTextCharFormat,
     QTextCursor,
     QTextDocument,
 )
@@ -66,7 +65,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QMessageBox,
     QTextBrowser,
-    QTextEdit,
     QToolTip,
     QWidget,
 )
@@ -93,6 +91,7 @@ from anthology.ui.reading.diagram_images import (
 )
 from anthology.ui.reading.paper import paper_copy
 from anthology.ui.reading.pdf_pages import PdfPictures
+from anthology.ui.reading.text_find import TextMatches
 from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg_picture, vault_file
 from anthology.vault import Entry, EntryLookup
 from anthology.vault.attachments import describe, open_policy
@@ -253,10 +252,9 @@ class EntryPane(QTextBrowser):
         self._preview: Callable[[str], str | None] | None = None
         self._hovered_link: tuple[str, str] | None = None  # the entry link under the pointer
         self._showing_url = False  # the status bar shows the web link pointed at
-        # find in the page: the text sought, its matches (start, end) and the one selected
-        self._find_text = ""
-        self._matches: list[tuple[int, int]] = []
-        self._match = -1
+        # find in the page: the matches of the text sought, the one selected strong
+        self._found = TextMatches(self, lambda: (QColor(palette(self._theme).highlight_bg),
+                                                 QColor(palette(self._theme).link)))  # fmt: skip
         # Injectable for tests: (parent, vault-relative path, "a .sh file") → show in folder?
         self.ask_attachment: Callable[[QWidget, str, str], bool] = ask_attachment
         # 0: always render on the GUI thread (what the tests of the pane alone expect).
@@ -344,77 +342,19 @@ class EntryPane(QTextBrowser):
         flags = QTextDocument.FindFlag.FindBackward if backward else QTextDocument.FindFlag(0)
         return bool(text) and self.find(text, flags)
 
-    # -- find in the page (ui/reading/find_bar.py) -------------------------------------------
+    # -- find in the page (ui/reading/find_bar.py, ui/reading/text_find.py) ----------------
     def find_all(self, text: str, limit: int = 10_000) -> int:
         """Highlight every match of ``text`` on the page as shown (plain, any case), up
         to ``limit``; how many. An empty ``text`` clears them."""
-        self._matches = []
-        self._match = -1
-        doc = self.document()
-        if text:
-            cursor = QTextCursor(doc)
-            while len(self._matches) < limit:
-                cursor = doc.find(text, cursor)
-                if cursor.isNull():
-                    break
-                self._matches.append((cursor.selectionStart(), cursor.selectionEnd()))
-        self._find_text = text
-        self._paint_matches()
-        return len(self._matches)
+        return self._found.find_all(text, limit)
 
     def find_step(self, backward: bool = False) -> int:
-        """Select the next (previous) match and scroll it into view; the first step goes
-        to the first match from the top of the view. Its number from 0; -1: none."""
-        if not self._matches:
-            return -1
-        if self._match < 0:
-            top = self.cursorForPosition(self.viewport().rect().topLeft()).position()
-            after = next((i for i, (a, _b) in enumerate(self._matches) if a >= top), 0)
-            self._match = (after - 1) % len(self._matches) if backward else after
-        else:
-            self._match = (self._match + (-1 if backward else 1)) % len(self._matches)
-        start, end = self._matches[self._match]
-        # the caret at the match, not a selection: the browser draws its own selection
-        # (grey while the find box has the focus) over the match's colour
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(end)
-        self.setTextCursor(cursor)
-        self.ensureCursorVisible()
-        cursor.setPosition(start)
-        self.setTextCursor(cursor)
-        self.ensureCursorVisible()
-        self._paint_matches()
-        return self._match
+        """Select the next (previous) match and show it; its number from 0 (-1: none)."""
+        return self._found.step(backward)
 
     def current_match(self) -> str:
         """The text of the match the find bar is on ("" for none)."""
-        if not 0 <= self._match < len(self._matches):
-            return ""
-        start, end = self._matches[self._match]
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(start)
-        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-        return cursor.selectedText()
-
-    def _paint_matches(self) -> None:
-        colours = palette(self._theme)
-        every = QColor(colours.highlight_bg)
-        current = QColor(colours.link)  # the match selected: strong, white text on it
-        found: list[QTextEdit.ExtraSelection] = []
-        doc = self.document()
-        for i, (start, end) in enumerate(self._matches):
-            sel = QTextEdit.ExtraSelection()
-            cursor = QTextCursor(doc)
-            cursor.setPosition(start)
-            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-            sel.cursor = cursor
-            fmt = QTextCharFormat()
-            fmt.setBackground(current if i == self._match else every)
-            if i == self._match:
-                fmt.setForeground(QColor("#ffffff"))
-            sel.format = fmt
-            found.append(sel)
-        self.setExtraSelections(found)
+        return self._found.current()
 
     def printable(self) -> QTextDocument | None:
         """The page as shown, for paper (see :func:`~anthology.ui.reading.paper.paper_copy`)."""

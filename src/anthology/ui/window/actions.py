@@ -156,15 +156,15 @@ def build_actions(win: MainWindow) -> None:
     win.act_search = action(
         win, "&Search…", lambda: focus_search(win), K("Ctrl+Shift+F"), "Full-text search"
     )
-    win.act_find = action(win, "&Find in Note…", win.find_in_note, K("Ctrl+F"),
+    win.act_find = action(win, "&Find in Note…", win.finding.find_in_note, K("Ctrl+F"),
                           "Find words in the open note")  # fmt: skip
-    win.act_find_next = action(win, "Find &Next", win.find_again, K("F3"))
+    win.act_find_next = action(win, "Find &Next", win.finding.find_again, K("F3"))
     win.act_find_previous = action(
-        win, "Find Pre&vious", lambda: win.find_again(backward=True), K("Shift+F3")
+        win, "Find Pre&vious", lambda: win.finding.find_again(backward=True), K("Shift+F3")
     )
-    win.act_next_pane = action(win, "Next &Pane", lambda: win.cycle_panes(1), K("F6"),
+    win.act_next_pane = action(win, "Next &Pane", lambda: win.finding.cycle_panes(1), K("F6"),
                                "Move the keyboard to the next pane")  # fmt: skip
-    win.act_previous_pane = action(win, "Previous Pa&ne", lambda: win.cycle_panes(-1),
+    win.act_previous_pane = action(win, "Previous Pa&ne", lambda: win.finding.cycle_panes(-1),
                                    K("Shift+F6"))  # fmt: skip
     win.act_graph_tab = action(
         win, "Open &Graph in a Tab", lambda: open_graph_tab(win), K("Ctrl+Shift+G"),

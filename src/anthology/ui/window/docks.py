@@ -55,7 +55,7 @@ class Docks(QObject):
         super().__init__(win)
         self.win = win
         self.search_panel = SearchPanel()
-        self.search_panel.entryActivated.connect(win.open_search_result)
+        self.search_panel.entryActivated.connect(lambda i: win.finding.open_search_result(i))
         self.search_panel.entryActivatedNewTab.connect(win.open_in_new_tab)
         win.themes.follow(self.search_panel.set_theme)
         self.search_dock = _dock(win, "Search", "searchDock", self.search_panel)

@@ -22,7 +22,6 @@ import gc
 import html
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,9 +42,8 @@ from PySide6.QtWidgets import (
 from anthology import paths
 from anthology.paths import entries_dir
 from anthology.session import Changes, ReaderSession, watch_set
-from anthology.session.moves import moved_entries
 from anthology.ui.common.document import ENTRY, kind_for_file
-from anthology.ui.common.theme import ThemeController, colours, qcolor
+from anthology.ui.common.theme import ThemeController
 from anthology.ui.panels.backlinks_panel import BacklinksPanel
 from anthology.ui.panels.file_explorer import FileExplorer
 from anthology.ui.panels.path_finder import PathFinderDialog
@@ -60,6 +58,7 @@ from anthology.ui.reading.reading_settings import PreferencesDialog, ReadingSett
 from anthology.ui.window import actions, print_export
 from anthology.ui.window.command_palette import CommandPalette
 from anthology.ui.window.docks import ENTRY_MIN_WIDTH, Docks
+from anthology.ui.window.finding import Finding
 from anthology.ui.window.focus_ring import FocusRing
 from anthology.ui.window.live_reload import LiveReload
 from anthology.ui.window.navigation import Navigation
@@ -78,7 +77,6 @@ from anthology.vault import (
     read_first_entry,
     vault_root,
 )
-from anthology.vault.query import words_to_find
 from anthology.vault.render.entry import CITED_BY_SHOWN
 from anthology.vault.render.freshness import carry_renders
 from anthology.vault.render.safe_text import plain_text
@@ -146,7 +144,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
         self.set_theme(self.theme)
         # What a refresh changed, told to each part of the window that shows the vault.
         self._listeners: list[Callable[[Changes], None]] = [
-            self._reading_changed, self.navigation.changed, self.docks.changed
+            self.navigation.reading_changed, self.navigation.changed, self.docks.changed
         ]  # fmt: skip
 
         if vault is None:
@@ -236,10 +234,10 @@ class MainWindow(QMainWindow, actions.WindowParts):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
         self.focus_ring = FocusRing(self)  # around the pane F6 moved the keyboard to
+        self.finding = Finding(self)  # the find bar's part, and F6's
         # the find bar (Ctrl+F) over the tabs: it finds in the active tab's document
         self.find_bar = FindBar()
         self.find_bar.closed.connect(lambda: self.tabs.document().widget().setFocus())
-        self._find_after_render: tuple[str, list[str]] | None = None  # (entry id, words)
         reading_area = QWidget()
         reading_area.setObjectName("readingArea")
         column = QVBoxLayout(reading_area)
@@ -389,7 +387,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
         for view in self.tabs.views():
             view.attach_vault(vault)
         self.search_panel.set_search_function(index.search, index.search_total)
-        self._show_first_entry()
+        self.show_first_entry()
         self.surroundings.load(with_positions=True)
 
     def _recent_vaults(self) -> list[str]:
@@ -419,15 +417,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
             self._attach_index(VaultIndex.open(self.root, self.db_path, refresh=False))
         elif report.added or report.changed or report.removed:
             changes = Changes.from_report(report)
-            if changes.removed:  # notes renamed or moved on disk: the reader follows them
-                known = {e.id: e.body for p in self.tabs.panes() if (e := p.shown_entry)}
-                moves = moved_entries(changes, self.index, known)
-                if moves:
-                    changes = replace(changes, moved=tuple(moves.items()))
-                    self.session.follow_moves(moves)
-                    self.switcher.set_recent(self.session.recent)
-                    for i in range(self.tabs.count()):
-                        self.tabs.tab(i).history.follow_moves(moves)
+            changes = self.navigation.follow_moves(changes)  # notes renamed on disk
             # the pages and previews an edit leaves true are kept (a revisit stays instant)
             carry_renders(self.index, changes.changed | changes.removed
                           | {old for old, _new in changes.renamed})  # fmt: skip
@@ -443,7 +433,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
         if self.root is not None and self.index is not None:
             self.live.watch(watch_set(self.root, (ref.path for ref in self.index.entries())))
 
-    def _show_first_entry(self) -> None:
+    def show_first_entry(self) -> None:
         """No entry is shown yet (the index is new): the saved tabs, else the entry the
         session picks (asked for, followed from the first look, last read, home)."""
         assert self.index is not None
@@ -457,48 +447,6 @@ class MainWindow(QMainWindow, actions.WindowParts):
             self.entry_pane.setHtml("<h2>This vault has no entries yet.</h2>")
             self.ready = True
 
-    def _reading_changed(self, changes: Changes) -> None:
-        """The tabs and the backlinks: the open entry rendered again if it changed (where the
-        reader was in it), another shown if it was deleted; other tabs when next shown."""
-        index, current = self.index, self.current_id()
-        assert index is not None
-        shown = self.tabs.document()
-        if shown.kind != ENTRY:
-            # another kind of document is shown: its entries follow when shown again; a
-            # kind that reads the whole index (a base) is asked again now
-            if (again := getattr(shown, "index_changed", None)) is not None:
-                again()
-            return
-        if current is None:
-            self._show_first_entry()
-            return
-        what = self.session.after_refresh(changes, current, index)
-        if what == "moved" and (new := changes.new_id(current)) is not None:
-            self.statusBar().showMessage(
-                f"{plain_text(current, 120)} was renamed on disk: now {plain_text(new, 120)}", 6000
-            )
-            self.show_entry(new, push=False, keep_scroll=True)
-            self.navigation.save_timer.start()
-            return
-        if what == "keep" and self.entry_pane.ran_query:
-            what = "render"  # a base in the page: its rows may be among what changed
-        if what == "deleted":
-            self.statusBar().showMessage(f"{current} was deleted on disk", 6000)
-            self.go_home()
-            return
-        if what == "render" and (entry := self.entry_for_pane(current)) is not None:
-            if self.graph is not None:
-                self.graph.hold_layout()  # the GIL is the pane's until it is painted
-            pane = self.entry_pane
-            pane.show_entry(entry, keep_scroll=True)
-            if pane.isVisible() and not pane.rendering:
-                pane.viewport().repaint()  # the edit is seen now, the backlinks follow
-            if self.outline is not None:
-                self.outline.follow(pane)
-            # its title may be new (the graph is told by the views, if anything of it changed)
-            self.navigation.show_titles(pane, EntryRef(entry.id, entry.title, entry.path))
-        self.surroundings.show_backlinks(current)
-
     @property
     def settled(self) -> bool:
         """The entry is shown (its page, not "Rendering…") and the graph, switcher and
@@ -509,84 +457,6 @@ class MainWindow(QMainWindow, actions.WindowParts):
             and not self.surroundings.pending
             and not self.entry_pane.rendering
         )
-
-    def reveal_folder(self, path: str) -> None:
-        """A breadcrumb's folder clicked: the explorer shows it, open and selected."""
-        self.docks.place_side_panels()
-        self.explorer_dock.show()
-        self.explorer_dock.raise_()
-        if self.explorer is None or not self.explorer.reveal_folder(path):
-            self.statusBar().showMessage(f"No folder “{plain_text(path, 120)}” listed", 4000)
-
-    def panes(self) -> list[tuple[str, QWidget]]:
-        """The panes the keyboard can be in, in F6's order, those shown only: the document,
-        the graph, the backlinks, the outline, the explorer, search, bookmarks, tags."""
-        found: list[tuple[str, QWidget | None]] = [
-            ("Document", self.tabs.document().widget()),
-            ("Graph", self.graph.view if self.graph is not None else None),
-            ("Backlinks", self.backlinks.tree),
-            ("Outline", self.outline.tree if self.outline is not None else None),
-            ("Files", self.explorer.tree if self.explorer is not None else None),
-            ("Search", self.search_panel.box),
-            ("Bookmarks", self.docks.bookmarks_panel.list),
-            ("Tags", self.docks.tag_panel),
-        ]
-        return [(name, w) for name, w in found if w is not None and w.isVisible()]
-
-    def cycle_panes(self, step: int = 1) -> None:
-        """F6 / Shift+F6: the keyboard to the next (previous) pane, which shows a focus
-        ring; the status bar names it."""
-        panes = self.panes()
-        if not panes:
-            return
-        focus = QApplication.focusWidget()
-        at = next((i for i, (_n, w) in enumerate(panes)
-                   if focus is not None and (w is focus or w.isAncestorOf(focus))), -1)  # fmt: skip
-        name, widget = panes[(at + step) % len(panes)] if at >= 0 else panes[0]
-        widget.setFocus(Qt.FocusReason.TabFocusReason if step > 0 else
-                        Qt.FocusReason.BacktabFocusReason)  # fmt: skip
-        self.focus_ring.colour = qcolor(colours(self.theme)["highlight"])
-        self.focus_ring.around(widget)
-        self.statusBar().showMessage(f"Keyboard in: {name} (F6: next pane)", 3000)
-
-    # -- finding in the note -----------------------------------------------------------------
-    def find_in_note(self) -> None:
-        """Ctrl+F: the find bar, on the text selected in the page if there is some."""
-        pane = self.tabs.document()
-        selected = pane.textCursor().selectedText() if isinstance(pane, EntryPane) else ""
-        self.find_bar.attach(pane)
-        self.find_bar.open_bar(selected if selected and "\u2029" not in selected else None)
-
-    def find_again(self, backward: bool = False) -> None:
-        """F3 / Shift+F3: the next (previous) match; the bar opens if it is closed."""
-        if not self.find_bar.isVisible():
-            self.find_in_note()
-        self.find_bar.step(backward=backward)
-
-    def open_search_result(self, entry_id: str) -> None:
-        """A full-text search result opened: the note, scrolled to the first match of the
-        words sought, every match highlighted, the find bar on them (as Obsidian does)."""
-        words = words_to_find(self.search_panel.box.text())
-        if not self.show_entry(entry_id) or not words:
-            return
-        if self.entry_pane.rendering:  # a long note renders off the GUI thread: then
-            self._find_after_render = (entry_id, words)
-        else:
-            self.find_bar.attach(self.tabs.document())
-            self.find_bar.open_on(words)
-
-    def page_rendered(self, pane: EntryPane, entry_id: str) -> None:
-        """A page is shown anew (opened, edited on disk, restyled): the find bar's
-        matches are found again on it; a search result waiting for it lands on its match."""
-        if pane is not self.tabs.document():
-            return
-        pending, self._find_after_render = self._find_after_render, None
-        if pending is not None and pending[0] == entry_id:
-            self.find_bar.attach(pane)
-            self.find_bar.open_on(pending[1])
-        elif self.find_bar.isVisible():
-            self.find_bar.attach(pane)
-            self.find_bar.refind()
 
     # -- reading -----------------------------------------------------------------------
     def current_id(self) -> str | None:

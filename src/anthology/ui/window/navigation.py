@@ -10,6 +10,7 @@ shown, where the reader was in it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from anthology.session import Changes, Visit
+from anthology.session.moves import moved_entries
 from anthology.ui.common.document import (
     ENTRY,
     DocumentView,
@@ -113,8 +115,8 @@ class Navigation(QObject):
             lambda target, frag, ctrl: win.previews.hover(target, frag, immediate=ctrl)
         )
         pane.linkLeft.connect(win.previews.leave)
-        pane.renderFinished.connect(lambda entry_id: win.page_rendered(pane, entry_id))
-        pane.folderActivated.connect(win.reveal_folder)
+        pane.renderFinished.connect(lambda entry_id: win.finding.page_rendered(pane, entry_id))
+        pane.folderActivated.connect(lambda path: win.finding.reveal_folder(path))
         pane.statusMessage.connect(
             lambda text, ms: (
                 win.statusBar().showMessage(text, ms) if text else win.statusBar().clearMessage()
@@ -240,6 +242,65 @@ class Navigation(QObject):
         return found is not None and vault is not None and found.exists(vault, ref)
 
     # -- what a refresh changed ------------------------------------------------------------
+    def follow_moves(self, changes: Changes) -> Changes:
+        """Notes renamed or moved on disk (session/moves.py): the session's bookmarks and
+        recent entries and every tab's history follow them; ``changes`` with its moves."""
+        win = self.win
+        if not changes.removed or win.index is None:
+            return changes
+        known = {e.id: e.body for p in self.tabs.panes() if (e := p.shown_entry)}
+        moves = moved_entries(changes, win.index, known)
+        if not moves:
+            return changes
+        win.session.follow_moves(moves)
+        win.switcher.set_recent(win.session.recent)
+        for i in range(self.tabs.count()):
+            self.tabs.tab(i).history.follow_moves(moves)
+        return replace(changes, moved=tuple(moves.items()))
+
+    def reading_changed(self, changes: Changes) -> None:
+        """The tabs and the backlinks: the open entry rendered again if it changed (where the
+        reader was in it), another shown if it was deleted; other tabs when next shown."""
+        win = self.win
+        index, current = win.index, win.current_id()
+        assert index is not None
+        shown = win.tabs.document()
+        if shown.kind != ENTRY:
+            # another kind of document is shown: its entries follow when shown again; a
+            # kind that reads the whole index (a base) is asked again now
+            if (again := getattr(shown, "index_changed", None)) is not None:
+                again()
+            return
+        if current is None:
+            win.show_first_entry()
+            return
+        what = win.session.after_refresh(changes, current, index)
+        if what == "moved" and (new := changes.new_id(current)) is not None:
+            win.statusBar().showMessage(
+                f"{plain_text(current, 120)} was renamed on disk: now {plain_text(new, 120)}", 6000
+            )
+            win.show_entry(new, push=False, keep_scroll=True)
+            self.save_timer.start()
+            return
+        if what == "keep" and win.entry_pane.ran_query:
+            what = "render"  # a base in the page: its rows may be among what changed
+        if what == "deleted":
+            win.statusBar().showMessage(f"{current} was deleted on disk", 6000)
+            win.go_home()
+            return
+        if what == "render" and (entry := win.entry_for_pane(current)) is not None:
+            if win.graph is not None:
+                win.graph.hold_layout()  # the GIL is the pane's until it is painted
+            pane = win.entry_pane
+            pane.show_entry(entry, keep_scroll=True)
+            if pane.isVisible() and not pane.rendering:
+                pane.viewport().repaint()  # the edit is seen now, the backlinks follow
+            if win.outline is not None:
+                win.outline.follow(pane)
+            # its title may be new (the graph is told by the views, if anything of it changed)
+            self.show_titles(pane, EntryRef(entry.id, entry.title, entry.path))
+        win.surroundings.show_backlinks(current)
+
     def changed(self, changes: Changes) -> None:
         """Background tabs whose entry changed are rendered again when next shown."""
         active = self.tabs.pane()
