@@ -52,6 +52,7 @@ class LabelLayer(pg.GraphicsObject):
         self._rel_font.setPixelSize(9)
         self._fm = QFontMetricsF(self._font)
         self._widths: dict[tuple[int, bool], float] = {}
+        self._widest: float | None = None
         self._elide: Callable[[str], str] | None = None
         self._short: dict[int, str] = {}
         self._edges = np.zeros((0, 2), dtype=np.int64)
@@ -78,6 +79,7 @@ class LabelLayer(pg.GraphicsObject):
     ) -> None:
         """``text``: the full labels; ``elide`` shortens one for the zoomed-out view."""
         self._text = list(text)
+        self._widest = None  # the widest label as drawn (fit_margin): measured again
         self._elide = elide
         self._short.clear()
         self.rank = LabelRank(degree)
@@ -91,12 +93,13 @@ class LabelLayer(pg.GraphicsObject):
         widest label as drawn zoomed out (elided), and a label's height under its node."""
         if not self._text:
             return (0.0, 0.0)
-        shorten = self._elide or (lambda t: t)
-        # the longest few (by characters) stand for all: measuring 100,000 would cost
-        longest = heapq.nlargest(50, self._text, key=len)
-        widest = max(self._fm.horizontalAdvance(shorten(t)) for t in longest)
+        if self._widest is None:  # once a graph (a local graph refits at every click)
+            shorten = self._elide or (lambda t: t)
+            # the longest few (by characters) stand for all: measuring 100,000 would cost
+            longest = heapq.nlargest(50, self._text, key=len)
+            self._widest = max(self._fm.horizontalAdvance(shorten(t)) for t in longest)
         radius = float(self._radius.max()) if len(self._radius) else 0.0
-        return (widest / 2 + 6, self._fm.height() + radius + 6)
+        return (self._widest / 2 + 6, self._fm.height() + radius + 6)
 
     def set_radius(self, radius: np.ndarray) -> None:
         self._radius = np.asarray(radius, dtype=np.float64)
