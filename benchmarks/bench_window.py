@@ -203,12 +203,21 @@ def clicks(src: Path, vault: Path, db: Path, tmpdir: Path, hub: str, rounds: int
 
     ini = tmpdir / f"clicks-{abs(hash((str(src), str(vault))))}-{time.time_ns()}.ini"
     env = {**child_env(db), "PYTHONPATH": str(src)}
-    out = subprocess.run(
+    # Read the figures as soon as they are printed: a base commit's child may hang at exit
+    # (af0ffb6 joins its index pool while a refresh runs: the quit bug #28 fixed).
+    child = subprocess.Popen(
         [sys.executable, str(Path(__file__).with_name("click_child.py")), str(vault), str(db),
          str(ini), hub, str(rounds)],
-        capture_output=True, text=True, check=True, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
     )  # fmt: skip
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    assert child.stdout is not None
+    for line in child.stdout:
+        if line.startswith("{"):
+            child.kill()
+            child.wait()
+            return json.loads(line)
+    child.wait()
+    raise RuntimeError(f"click_child.py on {src} printed no figures (exit {child.returncode})")
 
 
 def click_rows(vault: Path, db: Path, tmpdir: Path, label: str, rounds: int,
