@@ -49,7 +49,6 @@ from anthology.ui.panels.file_explorer import FileExplorer
 from anthology.ui.panels.path_finder import PathFinderDialog
 from anthology.ui.panels.problems_dialog import ProblemsDialog
 from anthology.ui.panels.quick_switcher import QuickSwitcher
-from anthology.ui.reading import base_view  # noqa: F401  (registers the kind "base")
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.reading.find_bar import FindBar
 from anthology.ui.reading.outline_panel import OutlinePanel

@@ -28,7 +28,6 @@ from anthology.ui.common.document import (
     document_kind,
 )
 from anthology.ui.graph import tab_kind  # noqa: F401  (registers the graph tab's kind)
-from anthology.ui.reading import canvas_view  # noqa: F401  (registers the canvas kind)
 from anthology.ui.reading.entry_pane import BACKGROUND_RENDER_CHARS, EntryPane
 from anthology.ui.reading.entry_tabs import EntryTabs
 from anthology.vault import EntryRef

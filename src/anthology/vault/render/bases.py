@@ -43,17 +43,7 @@ RENDER_STEPS = 20_000_000  # a view over 100,000 notes takes about 1,000,000
 RENDER_SECONDS = 5.0  # off the GUI thread; only a runaway query meets it
 MAX_BASES_PER_RENDER = 20
 MAX_LIST_ITEMS = 20  # items of a list value drawn in a cell
-_COST = 50_000  # what a base weighs in render_size: always past the background threshold
-_FENCE_RE = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*base\b", re.M | re.I)
-
-
-def query_cost(body: str) -> int:
-    """How much the bases a body holds add to its render's cost (see module doc)."""
-    if "base" not in body:
-        return 0
-    # counted, not parsed (str.count: linear and fast whatever the body holds)
-    embeds = sum(body.count(f".base{end}") for end in ("]]", "#", "|"))
-    return _COST * min(embeds + len(_FENCE_RE.findall(body)), 10)
+from .base_cost import query_cost  # noqa: E402,F401  (what a page with bases weighs)
 
 
 # ---------------------------------------------------------------- entry points

@@ -13,14 +13,13 @@ from html import escape
 from anthology.demo import DEMOS
 
 from . import mathtex
-from .bases import base_block_html
 from .callouts import callout_shell
 from .context import (
     MAX_FORMULAS,
     RenderContext,
     quote_all,
 )
-from .mermaid import mermaid_html
+from .lazy import lazy
 
 
 # ---------------------------------------------------------------- math
@@ -159,11 +158,11 @@ def admonition_html(ctx: RenderContext, kind: str, code: str) -> str:
 FencedRenderer = Callable[[RenderContext, str, str], str]
 FENCED: dict[str, FencedRenderer] = {
     "math": lambda ctx, _lang, code: math_html(ctx, code, True, True),
-    "mermaid": mermaid_html,  # drawn by whoever shows the page (see .mermaid)
+    "mermaid": lazy("mermaid", "mermaid_html"),  # drawn by whoever shows the page (see .mermaid)
     "demo": lambda ctx, _lang, code: demo_html(
         ctx, code.strip().splitlines()[0] if code.strip() else ""
     ),
-    "base": base_block_html,
+    "base": lazy("bases", "base_block_html"),
 }
 FENCED_PREFIXES: dict[str, FencedRenderer] = {
     "ad-": lambda ctx, lang, code: admonition_html(ctx, lang[3:], code),

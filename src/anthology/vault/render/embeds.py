@@ -16,16 +16,13 @@ from ..links import (
     split_wikilink,
 )
 from ..model import EntryRef
-from .bases import base_embed_html
-from .canvas_embed import canvas_embed
 from .context import (
     MAX_EMBED_DEPTH,
     MAX_EMBEDS,
     RenderContext,
 )
-from .drawings import drawing_file_embed, drawing_picture_html
+from .lazy import lazy
 from .media_card import MEDIA_EXTENSIONS, media_card
-from .pdf_embed import pdf_embed_html
 from .urls import attachment_src, escapes_vault, image_html, other_file_src
 
 # An embedded file that is neither a picture nor a note, by its extension (lower case):
@@ -34,9 +31,9 @@ from .urls import attachment_src, escapes_vault, image_html, other_file_src
 # file drawn in place (a PDF's page, a player…); a kind not listed shows as a link.
 AttachmentEmbed = Callable[[RenderContext, str, str | None, str | None], str]
 ATTACHMENT_EMBEDS: dict[str, AttachmentEmbed] = {
-    "base": base_embed_html,  # a view of a .base: render/bases.py
-    "canvas": canvas_embed,
-    "excalidraw": drawing_file_embed,  # an Excalidraw drawing (JSON): render/drawings.py
+    "base": lazy("bases", "base_embed_html"),  # a view of a .base
+    "canvas": lazy("canvas_embed", "canvas_embed"),  # the board drawn small
+    "excalidraw": lazy("drawings", "drawing_file_embed"),  # an Excalidraw drawing (JSON)
 }
 ATTACHMENT_EMBEDS.update(dict.fromkeys(MEDIA_EXTENSIONS, media_card))  # audio, video: a card
 
@@ -57,7 +54,7 @@ def markdown_embed_html(ctx: RenderContext, raw: str, alt: str) -> str | None:
     return draw(ctx, parts[0], alt or None, frag)
 
 
-ATTACHMENT_EMBEDS["pdf"] = pdf_embed_html  # a page of the PDF, drawn by the pane
+ATTACHMENT_EMBEDS["pdf"] = lazy("pdf_embed", "pdf_embed_html")  # a page, drawn by the pane
 # Kinds whose files are entries of the index too, embedded by their registry's renderer
 # all the same (it says "not found" itself): ![[Board.canvas]] is the board, not its cards
 DRAWN_AS_FILES = frozenset({"canvas"})
@@ -151,7 +148,7 @@ def embed_html(
         )
     ctx.budget.embeds += 1
     if is_drawing_note(ref.path):  # the plugin's drawing: drawn, not its Markdown
-        return drawing_picture_html(ctx, ref.path, alias)
+        return lazy("drawings", "drawing_picture_html")(ctx, ref.path, alias)
     try:
         body = ctx.resolver.embed_body(ref.id)
     except Exception as exc:
@@ -162,7 +159,7 @@ def embed_html(
             f"Embedded entry has no body: {escape(ref.short_label)}", error=True, block=True
         )
     if drawing_block(body) is not None:  # the plugin's drawing, not named *.excalidraw.md
-        return drawing_picture_html(ctx, ref.path, alias)
+        return lazy("drawings", "drawing_picture_html")(ctx, ref.path, alias)
     if heading:
         body = section_of(body, heading)
     elif block:

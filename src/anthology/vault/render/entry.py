@@ -16,9 +16,8 @@ from ..excalidraw_md import is_drawing_note, reader_text
 from ..links import match_heading
 from ..lru import LockedLru
 from ..model import Entry, EntryLookup, is_path_id
-from .bases import query_cost
+from .base_cost import query_cost
 from .context import RenderContext, quote_all
-from .drawings import drawing_page_html
 from .markdown_ext import markdown_to_html
 from .properties import byline_html, properties_html, property_rows, tag_chips
 from .theme import palette
@@ -299,6 +298,8 @@ def _render(
     notices: list[str] = []
     drawing = ""
     if is_drawing_note(entry.path, entry.properties):  # the plugin's: its drawing first
+        from .drawings import drawing_page_html  # (the drawing model: only when met)
+
         drawing = drawing_page_html(ctx)
         body = reader_text(body)  # then the reader's notes and the drawing's text
     if len(body) > MAX_BODY_CHARS:
