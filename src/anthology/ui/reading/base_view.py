@@ -261,7 +261,7 @@ class BaseView(QWidget):
             self.browser.verticalScrollBar().setValue(0)
 
 
-def _exists(vault: OpenVault, ref: str) -> bool:
+def base_exists(vault: OpenVault, ref: str) -> bool:
     try:
         read_base_file(vault.root, ref)
     except QueryError:
@@ -269,4 +269,4 @@ def _exists(vault: OpenVault, ref: str) -> bool:
     return True
 
 
-register(DocumentKind(BASE, BaseView, _exists, "Base", opens=lambda rel: rel.endswith(".base")))
+register(DocumentKind(BASE, BaseView, base_exists, "Base", opens=lambda rel: rel.endswith(".base")))

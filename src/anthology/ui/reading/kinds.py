@@ -34,9 +34,9 @@ def _canvas_exists(vault: OpenVault, ref: str) -> bool:
 
 
 def _base_exists(vault: OpenVault, ref: str) -> bool:
-    from anthology.ui.reading.base_view import _exists  # (reading it needs the query engine)
+    from anthology.ui.reading.base_view import base_exists  # (it reads with the query engine)
 
-    return _exists(vault, ref)
+    return base_exists(vault, ref)
 
 
 def _ends(*suffixes: str) -> Callable[[str], bool]:
