@@ -1,5 +1,9 @@
 """The entry pane: one entry rendered as a document, its links turned into signals.
 
+The pane is three layers: :class:`~anthology.ui.reading.page_links.PageLinks` (what a link
+of the page does), :class:`~anthology.ui.reading.page_diagrams.PageDiagrams` (its Mermaid
+diagrams) and :class:`EntryPane` here (rendering, the pages kept, pictures, the looks).
+
 Rendering is :func:`anthology.vault.render.render_entry` (pure Python, cached); this widget
 only shows the result, serves its images (``math:`` from the render, ``vault:`` from disk,
 inside the vault only) and never touches the network: ``http(s)`` and ``mailto`` links open
@@ -45,27 +49,19 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import unquote
 
-from PySide6.QtCore import QByteArray, QPoint, QPointF, Qt, QThread, QTimer, QUrl, Signal
+from PySide6.QtCore import QByteArray, QPoint, Qt, QThread, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
-    QCursor,
-    QDesktopServices,
     QFont,
     QFontMetricsF,
     QIcon,
     QImage,
-    QKeyEvent,
-    QMouseEvent,
     QTextCursor,
     QTextDocument,
 )
 from PySide6.QtWidgets import (
-    QApplication,
-    QMessageBox,
     QTextBrowser,
-    QToolTip,
     QWidget,
 )
 
@@ -75,7 +71,6 @@ from anthology.ui.common.document import (
     ENTRY,
     DocumentKind,
     OpenVault,
-    kind_for_file,
     register,
 )
 from anthology.ui.common.task_runner import TaskRunner
@@ -83,18 +78,15 @@ from anthology.ui.reading.diagram_images import (
     DiagramDrawer,
     diagram_image,
     drawing_placeholder,
-    link_in,
     outcome_of,
-    picture_at,
-    picture_positions,
-    replace_pictures,
 )
+from anthology.ui.reading.page_diagrams import PageDiagrams
+from anthology.ui.reading.page_links import split_href
 from anthology.ui.reading.paper import paper_copy
 from anthology.ui.reading.pdf_pages import PdfPictures
 from anthology.ui.reading.text_find import TextMatches
 from anthology.ui.reading.vault_images import load_vault_image, placeholder, svg_picture, vault_file
 from anthology.vault import Entry, EntryLookup
-from anthology.vault.attachments import describe, open_policy
 from anthology.vault.render import (
     RenderedEntry,
     find_heading,
@@ -105,30 +97,19 @@ from anthology.vault.render import (
 )
 from anthology.vault.render.entry import cached_render, pending_html, render_size
 from anthology.vault.render.reading import BASE_SIZE, ReadingStyle, restyle
-from anthology.vault.render.safe_text import html_text, plain_text
+from anthology.vault.render.safe_text import html_text
 from anthology.vault.render.theme import palette
 from anthology.vault.shared_reader import Lend, SharedReader, lend
 
 BACKGROUND_RENDER_CHARS = 20_000  # what the app passes: longer bodies render in a thread
 READING_WIDTH = 760  # px of text column (readable line width's default); the rest is margin
 NARROW_MARGIN = 24  # px each side when the readable line width is off
-_EXTERNAL = ("http", "https", "mailto")
 _PAGE_NAME = "entryPage"  # the documents the pane makes (Qt's own first one is unnamed)
 # A link pointed at this long is likely to be clicked: its page is made meanwhile (a click
 # comes a few hundred ms after the pointer, the preview popover after 400 ms).
 PREFETCH_DELAY_MS = 120
 
 __all__ = ["PAGE_CACHE_SIZE", "EntryPane"]  # PAGE_CACHE_SIZE: the session's, named here too
-
-
-def _split(url: QUrl) -> tuple[str, str, str]:
-    """(scheme, decoded path, decoded fragment) of an href as the renderer wrote it."""
-    raw = bytes(url.toEncoded().data()).decode("ascii", "replace")
-    scheme, sep, rest = raw.partition(":")
-    if not sep or "/" in scheme or "#" in scheme:
-        scheme, rest = "", raw
-    path, _, frag = rest.partition("#")
-    return scheme.lower(), unquote(path), unquote(frag)
 
 
 # The one warm-up of the process, on the project's task runner (parentless: it outlives the
@@ -151,23 +132,6 @@ def _warm_up_math() -> None:
     if _warm_up is None:
         _warm_up = TaskRunner(priority=QThread.Priority.LowPriority)
         _warm_up.start(_warm_up_off_thread)
-
-
-def ask_attachment(parent: QWidget, rel_path: str, kind: str) -> bool:
-    """Ask before handing a file the system might run; True means "Show in folder"."""
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Open attachment?")
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(
-        f"“{rel_path}” is {kind}. Opening it with the system could run it as a program, "
-        "so Anthology does not open it. You can show it in its folder instead."
-    )
-    show = box.addButton("Show in folder", QMessageBox.ButtonRole.AcceptRole)
-    box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-    box.exec()
-    return box.clickedButton() is show
 
 
 _Page = Page[QTextDocument, QImage]
@@ -195,26 +159,11 @@ def _render_off_thread(
     return token, result
 
 
-class EntryPane(QTextBrowser):
+class EntryPane(PageDiagrams):
     """An entry page: the first kind of :class:`~anthology.ui.common.document.DocumentView`."""
 
     kind = ENTRY
-    entryLinkActivated = Signal(str, str)  # entry id, heading ("" for none; "^id" for a block)
-    entryLinkActivatedNewTab = Signal(str, str)  # the same, Ctrl+clicked or middle-clicked
-    tagActivated = Signal(str)
-    demoRequested = Signal(str)
-    unresolvedLinkActivated = Signal(str)
-    # a link to a vault file a kind of document opens (ui/common/document.py): kind, the
-    # file's vault-relative path, whether in a new tab (Ctrl+click, middle click)
-    documentRequested = Signal(str, str, bool)
-    # a line for the window's status bar (the URL of a web link pointed at; "Copied";
-    # a link nothing on this system opens), and for how long in ms (0: until replaced)
-    statusMessage = Signal(str, int)
-    folderActivated = Signal(str)  # a breadcrumb's folder clicked: its vault-relative path
     renderFinished = Signal(str)  # entry id, once its rendered page is shown
-    # the pointer came onto an entry link (id, heading or "^block", Ctrl held) or left it
-    linkHovered = Signal(str, str, bool)
-    linkLeft = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -222,7 +171,7 @@ class EntryPane(QTextBrowser):
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setFrameShape(QTextBrowser.Shape.NoFrame)
-        self.open_external: Callable[[QUrl], object] = QDesktopServices.openUrl
+        self._links_start()  # the links' layer (page_links.py): signals, opener, asker
         self._resolver: EntryLookup | None = None
         self._vault_root: Path | None = None
         self._theme = "light"
@@ -250,13 +199,9 @@ class EntryPane(QTextBrowser):
         # what background work asks instead of the resolver (see set_vault)
         self._reader: SharedReader | None = None
         self._preview: Callable[[str], str | None] | None = None
-        self._hovered_link: tuple[str, str] | None = None  # the entry link under the pointer
-        self._showing_url = False  # the status bar shows the web link pointed at
         # find in the page: the matches of the text sought, the one selected strong
         self._found = TextMatches(self, lambda: (QColor(palette(self._theme).highlight_bg),
                                                  QColor(palette(self._theme).link)))  # fmt: skip
-        # Injectable for tests: (parent, vault-relative path, "a .sh file") → show in folder?
-        self.ask_attachment: Callable[[QWidget, str, str], bool] = ask_attachment
         # 0: always render on the GUI thread (what the tests of the pane alone expect).
         self.background_render_chars = 0
         self._token = 0
@@ -274,9 +219,7 @@ class EntryPane(QTextBrowser):
         # the page's Mermaid diagrams, drawn off the GUI thread and swapped in as they come
         self._diagrams = DiagramDrawer(self)
         self._diagrams.arrived.connect(self._on_diagram)
-        self._over_node: mermaid.NodeLink | None = None  # the linked node under the pointer
-        self.anchorClicked.connect(self._on_anchor_clicked)
-        self.highlighted.connect(self._on_highlighted)
+        self._over_node = None  # the linked node of a diagram under the pointer
         self._apply_theme_palette()
         # Warm the TeX typesetter once the window is up, not while it starts: the worker
         # holds the GIL for ~0.2 s and would delay the first painted entry.
@@ -726,121 +669,7 @@ class EntryPane(QTextBrowser):
             block = block.next()
         return False
 
-    # ------------------------------------------------------------------ diagrams
-    def _ask_diagrams(self, rendered: RenderedEntry) -> None:
-        """The page's Mermaid diagrams: those drawn before are put in at once, the rest
-        are drawn off the GUI thread (:meth:`_on_diagram` puts each in as it comes)."""
-        for key, diagram in mermaid.diagrams_of(rendered.resources).items():
-            outcome = mermaid.cached(diagram)
-            if outcome is None:
-                self._diagrams.want(key, diagram)
-            else:
-                self._place_diagram(key, diagram, outcome)
-
-    def _on_diagram(self, key: str, outcome: object) -> None:
-        rendered = self._rendered
-        if rendered is None or key not in rendered.resources:
-            return  # a diagram of a page no longer shown: it is in the cache for a revisit
-        diagram = mermaid.Diagram.from_bytes(rendered.resources[key])
-        if diagram is not None and isinstance(outcome, mermaid.Drawn | mermaid.Failed):
-            self._place_diagram(key, diagram, outcome)
-
-    def _place_diagram(self, key: str, diagram: mermaid.Diagram, outcome: mermaid.Outcome) -> None:
-        """Put a drawn diagram where its placeholder is (laying out only its blocks), or
-        the diagram's source and why it could not be drawn."""
-        doc = self.document()
-        if isinstance(outcome, mermaid.Failed):
-            html_ = mermaid.failure_html(palette(self._theme), diagram.source, outcome.reason)
-            replace_pictures(doc, key, html_)
-            return
-        if key in self._images:
-            return  # drawn when the page was laid out
-        image = diagram_image(outcome, self._text_width(), max(2.0, self.devicePixelRatioF()))
-        if image is None:
-            return
-        self._images[key] = image
-        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(key), image)
-        for at in picture_positions(doc, key):
-            doc.markContentsDirty(at, 1)
-
-    def _draw_diagrams_now(self) -> None:
-        """For paper (an export the reader asked for, or a script's): the diagrams not
-        drawn yet, drawn now, each at most :data:`~anthology.vault.render.mermaid.DRAW_TIMEOUT`."""
-        if self._rendered is None:
-            return
-        wanted = mermaid.diagrams_of(self._rendered.resources)
-        if any(mermaid.cached(d) is None for d in wanted.values()):
-            self._diagrams.cancel()  # drawn here now: the worker lets go of the renderer
-        for key, diagram in wanted.items():
-            self._place_diagram(key, diagram, mermaid.draw(diagram))
-
-    @property
-    def drawing_diagrams(self) -> bool:
-        """Diagrams of the page are being drawn (or waiting to be)."""
-        return self._diagrams.busy
-
-    def _diagram_link(self, pos: QPoint) -> mermaid.NodeLink | None:
-        """The linked node (``class X internal-link``) of a diagram under ``pos``."""
-        if self._rendered is None or not any(
-            k.startswith(mermaid.SCHEME) for k in self._rendered.resources
-        ):
-            return None
-        point = QPointF(pos.x() + self.horizontalScrollBar().value(),
-                        pos.y() + self.verticalScrollBar().value())  # fmt: skip
-        hit = picture_at(self.document(), point)
-        if hit is None or not hit[0].startswith(mermaid.SCHEME):
-            return None
-        _diagram, outcome = outcome_of(self._rendered.resources, hit[0])
-        return link_in(outcome, hit[1]) if isinstance(outcome, mermaid.Drawn) else None
-
-    def _diagram_target(self, link: mermaid.NodeLink) -> tuple[str | None, str, str]:
-        """(entry id or None when unresolved, heading, the name written) of a node link."""
-        name, _sep, heading = link.target.partition("#")
-        name = name.strip()
-        ref = None
-        if self._resolver is not None and self._entry is not None and name:
-            try:
-                ref = self._resolver.resolve(name, self._entry.path)
-            except Exception:  # a failed look-up: the node is shown as unresolved
-                ref = None
-        return (ref.id if ref is not None else None), heading.strip(), name
-
-    def _follow_diagram_link(self, link: mermaid.NodeLink, new_tab: bool) -> None:
-        ident, heading, name = self._diagram_target(link)
-        if ident is None:
-            self.unresolvedLinkActivated.emit(name)
-        elif new_tab:
-            self.entryLinkActivatedNewTab.emit(ident, heading)
-        else:
-            self.entryLinkActivated.emit(ident, heading)
-
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        super().mouseMoveEvent(event)
-        node = self._diagram_link(event.position().toPoint())
-        if node is not None:
-            self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
-            if node == self._over_node:
-                return  # looked up when the pointer came onto it
-            self._over_node = node
-            ident, heading, _name = self._diagram_target(node)
-            if ident is not None:
-                self._hovered_link = (ident, heading)
-                ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
-                self.point_at(ident)
-                self.linkHovered.emit(ident, heading, ctrl)
-            elif self._hovered_link is not None:  # onto a node naming no entry
-                self._hovered_link = None
-                self.point_at("")
-                self.linkLeft.emit()
-        elif self._over_node is not None:
-            self._over_node = None
-            self.viewport().unsetCursor()
-            if self._hovered_link is not None:
-                self._hovered_link = None
-                self.point_at("")
-                self.linkLeft.emit()
-
-    # ------------------------------------------------------------------ links
+    # ------------------------------------------------------------------ folds
     def toggle_fold(self, number: str) -> None:
         """Open or close foldable callout ``number`` (``"3"``) or fold or unfold heading
         ``"h3"`` of the entry shown, where the reader is."""
@@ -857,143 +686,6 @@ class EntryPane(QTextBrowser):
         flipped ^= {key}
         self.show_entry(self._entry, keep_scroll=True)
 
-    def _on_anchor_clicked(self, url: QUrl) -> None:
-        scheme, path, frag = _split(url)
-        if scheme == "entry":
-            self.entryLinkActivated.emit(path, frag)
-        elif scheme == "tag":
-            self.tagActivated.emit(path)
-        elif scheme == "demo":
-            self.demoRequested.emit(path)
-        elif scheme == "unresolved":
-            self.unresolvedLinkActivated.emit(path)
-        elif scheme in _EXTERNAL:
-            if self.open_external(url) is False:  # no browser, no mail program…
-                self.statusMessage.emit(
-                    f"Nothing on this system opens {plain_text(url.toString(), 200)}", 10000
-                )
-        elif scheme == "copy":
-            self.copy_code(path)
-        elif scheme == "folder":
-            self.folderActivated.emit(path)
-        elif scheme == "vault":
-            if (kind := kind_for_file(path)) is not None:  # "doc.pdf#page=3" keeps its page
-                self.documentRequested.emit(kind.name, path + (f"#{frag}" if frag else ""), False)
-            else:
-                self.open_attachment(path)
-        elif scheme == "fold":
-            self.toggle_fold(path)
-        elif scheme == "" and frag and not self.scroll_to_heading(frag):
-            self.scrollToAnchor(frag)
-        # anything else (javascript:, file:, …) cannot come from the renderer: ignored
-
-    # Ctrl+click and middle-click on an entry link: "open in a new tab", taken here, before
-    # the browser's own handling (which would also follow the link, or select text).
-    def _new_tab_link(self, event: QMouseEvent) -> tuple[str, str] | None:
-        button = event.button()
-        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
-        if button != Qt.MouseButton.MiddleButton and not (button == Qt.MouseButton.LeftButton
-                                                          and ctrl):  # fmt: skip
-            return None
-        scheme, path, frag = _split(QUrl(self.anchorAt(event.position().toPoint())))
-        if scheme == "vault" and path and kind_for_file(path) is not None:
-            return (f"vault:{path}", frag)  # a document a tab opens (a PDF, a canvas…)
-        return (path, frag) if scheme == "entry" and path else None
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        # Ctrl pressed over a link: its preview at once, as a Ctrl+hover would
-        if event.key() == Qt.Key.Key_Control and self._hovered_link is not None:
-            self.linkHovered.emit(*self._hovered_link, True)
-        super().keyPressEvent(event)
-
-    def leaveEvent(self, event) -> None:
-        if self._hovered_link is not None:  # out of the pane: off the link too
-            self._hovered_link = None
-            self.point_at("")
-            self.linkLeft.emit()
-        super().leaveEvent(event)
-
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        if self._new_tab_link(event) is None:
-            super().mousePressEvent(event)
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        button = event.button()
-        if (
-            button in (Qt.MouseButton.LeftButton, Qt.MouseButton.MiddleButton)
-            and (node := self._diagram_link(event.position().toPoint())) is not None
-        ):
-            ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
-            self._follow_diagram_link(node, button == Qt.MouseButton.MiddleButton or ctrl)
-            event.accept()
-            return
-        link = self._new_tab_link(event)
-        if link is None:
-            super().mouseReleaseEvent(event)
-        elif link[0].startswith("vault:"):
-            rel = link[0][len("vault:") :]
-            if (kind := kind_for_file(rel)) is not None:
-                self.documentRequested.emit(
-                    kind.name, rel + (f"#{link[1]}" if link[1] else ""), True
-                )
-        else:
-            self.entryLinkActivatedNewTab.emit(*link)
-
-    def open_attachment(self, rel: str) -> None:
-        """Open an attachment the allow-list trusts; ask about anything else.
-
-        The decision looks at the real file (after resolving symlinks), never at the link
-        text; the question names its vault-relative path and offers only "Show in folder".
-        """
-        target = self._vault_path(rel)
-        if target is None or not target.is_file() or self._vault_root is None:
-            return
-        shown = target.relative_to(self._vault_root).as_posix()
-        if open_policy(target) == "open":
-            self.open_external(QUrl.fromLocalFile(str(target)))
-        elif self.ask_attachment(self, shown, describe(target)):
-            self.open_external(QUrl.fromLocalFile(str(target.parent)))
-
-    def copy_code(self, number: str) -> bool:
-        """A code block's "Copy": its text (as written, not as highlighted) to the
-        clipboard."""
-        blocks = self._rendered.code_blocks if self._rendered is not None else []
-        if not number.isdigit() or int(number) >= len(blocks):
-            return False
-        QApplication.clipboard().setText(blocks[int(number)])
-        self.statusMessage.emit("Copied the code", 3000)
-        return True
-
-    def _on_highlighted(self, url: QUrl) -> None:
-        scheme, path, frag = _split(url)
-        # a web link pointed at: where it leads, in the status bar (as a browser says it)
-        if scheme in _EXTERNAL:
-            self.statusMessage.emit(plain_text(url.toString(), 300), 0)
-            self._showing_url = True
-        elif self._showing_url:
-            self.statusMessage.emit("", 0)
-            self._showing_url = False
-        if scheme == "entry" and path:
-            self._hovered_link = (path, frag)
-            self.point_at(path)
-            ctrl = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
-            self.linkHovered.emit(path, frag, ctrl)
-        elif self._hovered_link is not None:
-            self._hovered_link = None
-            self.point_at("")
-            self.linkLeft.emit()
-        if scheme != "entry" or self._preview is None or not path:
-            QToolTip.hideText()
-            return
-        try:
-            tip = self._preview(path)
-        except Exception:  # a provider bug must not take the pane down
-            tip = None
-        if tip:
-            QToolTip.showText(QCursor.pos() + QPoint(12, 16), tip, self.viewport())
-        else:
-            QToolTip.hideText()
-
     # ------------------------------------------------------------------ resources
     def _vault_path(self, rel: str) -> Path | None:
         return vault_file(self._vault_root, rel)
@@ -1006,7 +698,7 @@ class EntryPane(QTextBrowser):
         cached = self._images.get(key)
         if cached is not None:
             return cached
-        scheme, path, _ = _split(url)
+        scheme, path, _ = split_href(url)
         image: QImage | None = None
         dpr = max(2.0, self.devicePixelRatioF())
         if scheme in ("math", "figure") and self._rendered is not None:
