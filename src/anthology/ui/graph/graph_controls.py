@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QSlider,
     QToolBox,
     QToolButton,
@@ -422,3 +423,35 @@ class GraphControls(QWidget):
                     lw.addItem(it)
         finally:
             self._updating = False
+
+
+class ControlsOverlay(QScrollArea):
+    """The controls panel drawn over the graph's top right, as Obsidian draws its graph's:
+    as a column beside the plot it left a 454 px side pane a 190 px graph and made 403 px
+    its least width (the entry could not be given room). As tall as its content (scrolling
+    past the graph's height), never wider than the graph less a margin; placed again when
+    a section opens or closes."""
+
+    WIDTH = 260  # px, room allowing
+
+    def __init__(self, controls: QWidget, view: QWidget) -> None:
+        super().__init__(view)
+        self.setObjectName("graphControlsArea")
+        self.setWidgetResizable(True)
+        self.setWidget(controls)
+        self.setAutoFillBackground(True)
+        self.setVisible(False)
+        self._controls, self._view = controls, view
+        controls.installEventFilter(self)
+
+    def place(self) -> None:
+        view = self._view
+        width = max(120, min(self.WIDTH, view.width() - 40))
+        height = max(60, min(self._controls.sizeHint().height() + 4, view.height() - 16))
+        self.setGeometry(view.width() - width - 8, 8, width, height)
+        self.raise_()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self._controls and event.type() == QEvent.Type.LayoutRequest:
+            QTimer.singleShot(0, self.place)  # a section opened or closed
+        return super().eventFilter(obj, event)

@@ -53,14 +53,13 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
     QLabel,
     QMenu,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -72,7 +71,7 @@ from anthology.graph.paths import LinkPath, PathFinder
 from anthology.graph.scene import GraphScene
 from anthology.graph.settings import FILTER_KEYS, FORCE_KEYS
 from anthology.ui.graph.graph_camera import GLIDE_MS, GraphCamera, bulk_box
-from anthology.ui.graph.graph_controls import GraphControls
+from anthology.ui.graph.graph_controls import ControlsOverlay, GraphControls
 from anthology.ui.graph.graph_keys import GraphKeys
 from anthology.ui.graph.graph_legend import GraphLegend
 from anthology.ui.graph.graph_menus import (
@@ -203,15 +202,7 @@ class GraphView(QWidget):
 
         self.controls = GraphControls()
         self.controls.settingsChanged.connect(self._on_setting_changed)
-        # Drawn over the graph's top right, as Obsidian draws its graph controls: a column
-        # beside the plot left a 454 px side pane a 190 px graph, and made 403 px its least
-        # width (the entry could not be given room).
-        self.controls_area = QScrollArea(self.view)
-        self.controls_area.setObjectName("graphControlsArea")
-        self.controls_area.setWidgetResizable(True)
-        self.controls_area.setWidget(self.controls)
-        self.controls_area.setAutoFillBackground(True)
-        self.controls_area.setVisible(False)
+        self.controls_area = ControlsOverlay(self.controls, self.view)  # over the graph
 
         plot = QVBoxLayout()
         plot.setContentsMargins(0, 0, 0, 0)
@@ -240,7 +231,6 @@ class GraphView(QWidget):
         lay.addLayout(body, 1)
         # (filters installed once every part they touch is made)
         self.view.installEventFilter(self)
-        self.controls.installEventFilter(self)
 
     def _place_search(self, narrow: bool) -> None:
         row, other = self._search_row, self._top_row
@@ -259,29 +249,14 @@ class GraphView(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._place_search(self.width() < self.toolbar.sizeHint().width() + self.SEARCH_ROOM)
-        self._place_controls()
-
-    CONTROLS_WIDTH = 260  # the controls panel's width over the graph, room allowing
-
-    def _place_controls(self) -> None:
-        """The controls panel at the graph's top right, over it, as tall as its content
-        (scrolling past the graph's height), never wider than the graph less a margin."""
-        area, view = self.controls_area, self.view
-        width = max(120, min(self.CONTROLS_WIDTH, view.width() - 40))
-        content = self.controls.sizeHint().height() + 4
-        height = max(60, min(content, view.height() - 16))
-        area.setGeometry(view.width() - width - 8, 8, width, height)
-        area.raise_()
+        self.controls_area.place()
 
     def eventFilter(self, obj, event) -> bool:
-        if obj is self.controls and event.type() == QEvent.Type.LayoutRequest:
-            QTimer.singleShot(0, self._place_controls)  # a section opened or closed
-            return False
         if obj is self.view:
             et = event.type()
             if et == event.Type.Resize:
                 self.empty_label.setGeometry(0, 0, self.view.width(), self.view.height())
-                self._place_controls()
+                self.controls_area.place()
             elif et == event.Type.KeyPress and self.keys.handle(event):
                 return True
         return super().eventFilter(obj, event)
@@ -338,7 +313,7 @@ class GraphView(QWidget):
 
     def _toggle_controls(self, on: bool) -> None:
         self.controls_area.setVisible(on)
-        self._place_controls()
+        self.controls_area.place()
         if self.scene.settings.get("controls_open") != on:
             self.scene.settings["controls_open"] = on
             self.store.schedule()
@@ -599,7 +574,7 @@ class GraphView(QWidget):
         self.toolbar.show_values(int(values["depth"]), bool(values["controls_open"]))
         self.toolbar.show_mode(bool(values["local"]))
         self.controls_area.setVisible(bool(values["controls_open"]))
-        self._place_controls()
+        self.controls_area.place()
 
     # the camera's state per vault and mode -----------------------------------------------
     def _mode(self) -> str:
