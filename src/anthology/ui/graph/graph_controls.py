@@ -8,6 +8,7 @@ emits ``settingsChanged(key)``; the view applies them and persists them per vaul
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -442,7 +443,8 @@ class ControlsOverlay(QScrollArea):
         self.setAutoFillBackground(True)
         self.setVisible(False)
         self._controls, self._view = controls, view
-        controls.installEventFilter(self)
+        self._relayout = _OnLayout(self, self.place)  # a section opened or closed
+        controls.installEventFilter(self._relayout)
 
     def place(self) -> None:
         view = self._view
@@ -451,7 +453,16 @@ class ControlsOverlay(QScrollArea):
         self.setGeometry(view.width() - width - 8, 8, width, height)
         self.raise_()
 
+
+class _OnLayout(QObject):
+    """Calls ``then`` (at the next turn) when the widget it watches lays itself out again
+    (an event filter of its own: QScrollArea's own filter of its widget must stay as is)."""
+
+    def __init__(self, parent: QObject, then: Callable[[], None]) -> None:
+        super().__init__(parent)
+        self._then = then
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self._controls and event.type() == QEvent.Type.LayoutRequest:
-            QTimer.singleShot(0, self.place)  # a section opened or closed
-        return super().eventFilter(obj, event)
+        if event.type() == QEvent.Type.LayoutRequest:
+            QTimer.singleShot(0, self._then)
+        return False
