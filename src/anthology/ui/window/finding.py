@@ -4,7 +4,7 @@ the panes, with the ring around the one the keyboard is in."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QWidget
@@ -15,14 +15,55 @@ from anthology.vault.query import words_to_find
 from anthology.vault.render.safe_text import plain_text
 
 if TYPE_CHECKING:
-    from anthology.ui.window.main_window import MainWindow
+    from PySide6.QtWidgets import QDockWidget, QStatusBar
+
+    from anthology.ui.graph.graph_view import GraphView
+    from anthology.ui.panels.backlinks_panel import BacklinksPanel
+    from anthology.ui.panels.file_explorer import FileExplorer
+    from anthology.ui.panels.search_panel import SearchPanel
+    from anthology.ui.reading.entry_tabs import EntryTabs
+    from anthology.ui.reading.find_bar import FindBar
+    from anthology.ui.reading.outline_panel import OutlinePanel
+    from anthology.ui.window.docks import Docks
+    from anthology.ui.window.focus_ring import FocusRing
+
+
+class FindingHost(Protocol):
+    """What :class:`Finding` asks of the window: its find bar, tabs and panes."""
+
+    tabs: EntryTabs
+    find_bar: FindBar
+    search_panel: SearchPanel
+    backlinks: BacklinksPanel
+    docks: Docks
+    focus_ring: FocusRing
+    explorer_dock: QDockWidget
+
+    @property
+    def entry_pane(self) -> EntryPane: ...
+
+    @property
+    def graph(self) -> GraphView | None: ...
+
+    @property
+    def outline(self) -> OutlinePanel | None: ...
+
+    @property
+    def explorer(self) -> FileExplorer | None: ...
+
+    @property
+    def theme(self) -> str: ...
+
+    def show_entry(self, entry_id: str) -> bool: ...
+
+    def statusBar(self) -> QStatusBar: ...
 
 
 class Finding(QObject):
     """The find bar's and F6's part of ``win``."""
 
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
+    def __init__(self, win: FindingHost, parent: QObject) -> None:
+        super().__init__(parent)
         self.win = win
         self._after_render: tuple[str, list[str]] | None = None  # (entry id, words)
 

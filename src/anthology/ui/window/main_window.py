@@ -233,7 +233,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
         self.focus_ring = FocusRing(self)  # around the pane F6 moved the keyboard to
-        self.finding = Finding(self)  # the find bar's part, and F6's
+        self.finding: Finding = Finding(self, self)  # the find bar's part, and F6's
         # the find bar (Ctrl+F) over the tabs: it finds in the active tab's document
         self.find_bar = FindBar()
         self.find_bar.closed.connect(lambda: self.tabs.document().widget().setFocus())
@@ -253,7 +253,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
         self.right.setSizes([480, 320])
         self.setCentralWidget(self.splitter)
 
-        self.docks = Docks(self)
+        self.docks: Docks = Docks(self)
         d = self.docks
         self.search_panel, self.search_dock = d.search_panel, d.search_dock
         self.explorer_dock, self.outline_dock = d.explorer_dock, d.outline_dock
