@@ -86,6 +86,27 @@ _WIKILINK_RE = re.compile(r"\[\[([^\[\]|#]*)(?:#[^\[\]|]*)?(?:\|([^\[\]]*))?\]\]
 _ISO_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z)?")
 
 
+@dataclass(frozen=True, slots=True)
+class ListItem:
+    """A list item of a note (Dataview's ``file.lists``); a task when ``status`` is set.
+
+    What the index keeps of it (``entries.items``, one JSON array per note, see
+    :meth:`FileRow.list_items`); the inline fields of its text (``[due:: …]``, the emoji
+    dates) are read from ``text`` by the query that wants them."""
+
+    line: int  # 0-based line of the note's file where the item starts
+    text: str  # without the marker and the checkbox; a continuation line joined with "\n"
+    status: str | None = None  # the checkbox's character (" ", "x", "-", "/", …); None: no box
+    parent: int | None = None  # ``line`` of the item it is nested under; None: top level
+    section: str | None = None  # the heading it sits under (its text); None: before any
+    symbol: str = "-"  # "-", "*", "+", or "1." / "1)"
+    line_count: int = 1
+
+    @property
+    def task(self) -> bool:
+        return self.status is not None
+
+
 @dataclass(eq=False, slots=True)
 class FileRow:
     """One file of the vault as a query sees it (``file.*``)."""
@@ -100,7 +121,13 @@ class FileRow:
     props_json: str | None = None  # the index's JSON, parsed on first use
     links: list[LinkOut] = field(default_factory=list)
     eid: int | None = None
+    # Dataview's inline fields as the index keeps them (JSON: key as written → its raw
+    # value texts, in order), and the note's list items (JSON, see :meth:`list_items`)
+    fields_json: str | None = None
+    items_json: str | None = None
     _values: dict[str, Any] | None = None
+    _fields: dict[str, list[str]] | None = None
+    _items: list[ListItem] | None = None
 
     # what a query reads of the path most often, cut once
     name: str = field(init=False)
@@ -135,6 +162,37 @@ class FileRow:
                 loaded = {}
             self.raw_properties = loaded if isinstance(loaded, dict) else {}
         return self.raw_properties
+
+    def inline_fields(self) -> dict[str, list[str]]:
+        """The note's inline fields (``Key:: value``, ``[key:: value]``, ``(key:: value)``):
+        each key as written (formatting such as ``**`` stripped) with the raw texts of its
+        values in the order they stand; Dataview's typing of them is the query's."""
+        if self._fields is None:
+            try:
+                loaded = json.loads(self.fields_json or "{}")
+            except ValueError:
+                loaded = {}
+            self._fields = loaded if isinstance(loaded, dict) else {}
+        return self._fields
+
+    def list_items(self) -> list[ListItem]:
+        """The note's list items in file order. The index keeps each as the JSON array
+        ``[line, text, status, parent, section, symbol, line_count]``."""
+        if self._items is None:
+            items: list[ListItem] = []
+            try:
+                loaded = json.loads(self.items_json or "[]")
+            except ValueError:
+                loaded = []
+            for raw in loaded if isinstance(loaded, list) else []:
+                try:
+                    line, text, status, parent, section, symbol, count = raw
+                    items.append(ListItem(int(line), str(text), status, parent, section,
+                                          str(symbol), int(count)))  # fmt: skip
+                except (TypeError, ValueError):
+                    continue  # an item the index wrote in another shape: left out
+            self._items = items
+        return self._items
 
 
 def _value(v: Any, make_link: Callable[[str, str | None], Link]) -> Any:
