@@ -140,9 +140,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_vault(p)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("query", help="answer a Bases view (a .base file) from the index")
+    p = sub.add_parser(
+        "query", help="answer a Dataview query (TABLE, LIST, TASK, CALENDAR) or a Bases view"
+    )
     _add_vault(p)
-    p.add_argument("--base", required=True, help="the .base file (in the vault, or a path)")
+    p.add_argument("dql", nargs="?", default=None,
+                   help="a Dataview query: 'TABLE rating FROM #book SORT rating DESC'")  # fmt: skip
+    p.add_argument("--base", default=None, help="a .base file (in the vault, or a path)")
     p.add_argument("--view", default=None, help="the view's name (default: the first)")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text")
 
@@ -538,6 +542,14 @@ def cmd_query(args: argparse.Namespace) -> int:
     from anthology.query.values import QueryError
     from anthology.vault.query_rows import dataset, load_base_text, read_base_file
 
+    if args.dql is None and args.base is None and args.vault and not Path(args.vault).is_dir():
+        args.dql, args.vault = args.vault, None  # `anthology query 'LIST …'`: the anthology
+    if (args.dql is None) == (args.base is None):
+        print("anthology: query: give a Dataview query or --base FILE (one of them)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if args.dql is not None:
+        return _query_dql(args)
     with _open_index(args) as index:
         given = Path(args.base)
         rel: str | None = None
@@ -563,6 +575,25 @@ def cmd_query(args: argparse.Namespace) -> int:
                               budget=Budget(max_steps=50_000_000, seconds=60))  # fmt: skip
         except QueryError as exc:
             print(f"anthology: {args.base}: {exc}", file=sys.stderr)
+            return 2
+        sys.stdout.write(FORMATS[args.format](result))
+    return 0
+
+
+def _query_dql(args: argparse.Namespace) -> int:
+    from anthology.query.dataview import parse_query, run_query
+    from anthology.query.dataview.output import FORMATS
+    from anthology.query.rows import Budget
+    from anthology.query.values import QueryError
+    from anthology.vault.query_rows import dataset
+
+    with _open_index(args) as index:
+        try:
+            query = parse_query(args.dql)
+            result = run_query(query, dataset(index), this_path=None,
+                               budget=Budget(max_steps=50_000_000, seconds=60))  # fmt: skip
+        except QueryError as exc:
+            print(f"anthology: query: {exc}", file=sys.stderr)
             return 2
         sys.stdout.write(FORMATS[args.format](result))
     return 0

@@ -686,6 +686,19 @@ class EntryPane(PageDiagrams):
         flipped ^= {key}
         self.show_entry(self._entry, keep_scroll=True)
 
+    def show_query_page(self, where: str) -> None:
+        """Show page N of the page's Dataview query K (``where`` is ``"K:N"``), where the
+        reader is: kept with the page's folds (as ``"qK:N"``), so the page comes back
+        there while the window is open."""
+        number, _, page = where.partition(":")
+        if self._entry is None or not number.isdigit() or not page.isdigit():
+            return
+        state = self._folds.setdefault(self._entry.id, set())
+        state -= {k for k in state if isinstance(k, str) and k.startswith(f"q{number}:")}
+        if int(page):
+            state.add(f"q{number}:{int(page)}")
+        self.show_entry(self._entry, keep_scroll=True)
+
     # ------------------------------------------------------------------ resources
     def _vault_path(self, rel: str) -> Path | None:
         return vault_file(self._vault_root, rel)

@@ -87,6 +87,8 @@ class PageLinks(QTextBrowser):
 
         def toggle_fold(self, number: str) -> None: ...
 
+        def show_query_page(self, where: str) -> None: ...
+
         def scroll_to_heading(self, text: str) -> bool: ...
 
         def _vault_path(self, rel: str) -> Path | None: ...
@@ -126,6 +128,8 @@ class PageLinks(QTextBrowser):
                 self.open_attachment(path)
         elif scheme == "fold":
             self.toggle_fold(path)
+        elif scheme == "dataview-page":
+            self.show_query_page(path)
         elif scheme == "" and frag and not self.scroll_to_heading(frag):
             self.scrollToAnchor(frag)
         # anything else (javascript:, file:, …) cannot come from the renderer: ignored

@@ -163,6 +163,8 @@ FENCED: dict[str, FencedRenderer] = {
         ctx, code.strip().splitlines()[0] if code.strip() else ""
     ),
     "base": lazy("bases", "base_block_html"),
+    "dataview": lazy("dataview", "dataview_block_html"),
+    "dataviewjs": lazy("dataview", "dataviewjs_block_html"),  # shown as code: JS never runs
 }
 FENCED_PREFIXES: dict[str, FencedRenderer] = {
     "ad-": lambda ctx, lang, code: admonition_html(ctx, lang[3:], code),

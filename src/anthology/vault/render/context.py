@@ -73,6 +73,7 @@ class RenderBudget:
     tags: int = 0  # body #tags drawn as chips
     callouts: int = 0  # callouts numbered so far: a fold link names one by its number
     media_probes: int = 0  # audio and video files whose header was read (media_card)
+    markup_cells: int = 0  # query cells whose text was rendered as Markdown (dataview)
     cuts: dict[str, str] = field(default_factory=dict)  # what was cut → how it is shown
     # every question the render asked the index, with its answer: ("entry", target, source
     # path) → the id it resolved to (None: unresolved); ("file", target, source path) → the
@@ -105,8 +106,9 @@ class RenderContext:
     chain: tuple[str, ...] = ()
     headings: list[tuple[int, str, str]] = field(default_factory=list)
     budget: RenderBudget = field(default_factory=RenderBudget)
-    # the foldable callouts (by number) the reader has flipped from how they are written,
-    # and the entry's headings (as "hN", N in reading order) whose sections are folded
+    # the reader's view of the page: the foldable callouts (by number) flipped from how they
+    # are written, the headings (as "hN", N in reading order) whose sections are folded, and
+    # the page of results shown of a Dataview query (as "qK:N": query K, page N > 0)
     folds: frozenset[int | str] = frozenset()
     # Renders a Markdown body as a page within this render (an embed is one): set by
     # markdown_ext.markdown_to_html, so the embeds it meets call back into it without

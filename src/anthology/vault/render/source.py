@@ -260,6 +260,12 @@ class SourcePreprocessor(TrustedStash, Preprocessor):
         for start, end in comment_spans(text):  # never inside code; an open one runs on
             if free(start, end):
                 add(start, end, "")
+        if "`=" in text or "`$=" in text:  # Dataview's inline queries (not in fences)
+            from .dataview import INLINE_RE, inline_query_html
+
+            for m in INLINE_RE.finditer(text):
+                if free(m.start(), m.end()):
+                    add(m.start(), m.end(), self.stash(inline_query_html(ctx, m[1], m[2])))
         masked = mask_code(text)
         # (skipped when there are hundreds: the scan would turn quadratic; the sanitiser
         # still drops the tags, only their text would show)
