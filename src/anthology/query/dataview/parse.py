@@ -139,9 +139,13 @@ class Parser:
     def fail(self, what: str, pos: int | None = None) -> _Fail:
         pos = self.i if pos is None else pos
         if pos > self.far:
-            self.far, self.wanted = pos, [what]
-        elif pos == self.far and what not in self.wanted:
-            self.wanted.append(what)
+            self.far, self.wanted = pos, []
+        if pos == self.far and what not in self.wanted:
+            if what.startswith("a closing") or (what.startswith("“") and any(
+                    c in what for c in ")]},")):  # fmt: skip
+                self.wanted.insert(0, what)  # a closing bracket missing: said first
+            else:
+                self.wanted.append(what)
         return _Fail()
 
     def error(self) -> QueryError:
@@ -218,8 +222,7 @@ class Parser:
             self.ws()
             m = self.match(self._LEVELS[level])
             if not m:
-                self.fail(("“and” or “or”", "a comparison", "“+” or “-”", "“*”, “/” or “%”")
-                          [level])  # fmt: skip
+                self.fail("an operator")
                 self.i = save
                 return left
             op = m.group(0).lower()
@@ -338,9 +341,15 @@ class Parser:
             if name == "null":
                 self.i = m.end()
                 return ("lit", None)
-            if name.upper() in KEYWORDS:
+            if name.upper() in KEYWORDS and not s.startswith("(", m.end()):
                 raise self.fail("a field name (not the keyword “" + name + "”)")
             self.i = m.end()
+            if s.startswith(" ", self.i) and _known_function(name):
+                # "list (1, 2)" (the reference writes one so): Dataview's grammar wants the
+                # "(" right after the name, and would fail on it
+                self.ws()
+                if not s.startswith("(", self.i):
+                    self.i = m.end()
             return ("var", name)
         raise self.fail("an expression")
 
@@ -606,6 +615,12 @@ class Parser:
                 raise self.fail("WHERE, SORT, GROUP BY, FLATTEN or LIMIT")
             self.comments()
         return q
+
+
+def _known_function(name: str) -> bool:
+    from .functions import FUNCTIONS  # here: functions import the evaluator, which this feeds
+
+    return name in FUNCTIONS
 
 
 def unescape(body: str) -> str:
