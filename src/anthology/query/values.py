@@ -158,6 +158,10 @@ class Link:
     target: str
     display: str | None = None
     path: str | None = None
+    # Dataview's links carry where in the file they point (a heading, or "^block") and
+    # whether they were written as an embed (``![[…]]``); Bases' links leave both unset
+    subpath: str | None = None
+    embed: bool = False
 
     @property
     def key(self) -> str:
