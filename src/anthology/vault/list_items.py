@@ -63,14 +63,14 @@ def heading_text(rest: str) -> str:
     return (rest.rstrip(" \t#") or rest[:1]).strip()
 
 
-def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int]:
+def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int]:
     """The list items of ``body`` (``masked``: the same text with code and comments
-    blanked, see the module's docstring) in order, and how many more there were past
-    :data:`MAX_ITEMS`."""
+    blanked, see the module's docstring) in order, how many more there were past
+    :data:`MAX_ITEMS`, and the body line of the first of those (-1: none)."""
     lines = masked.split("\n")
     orig: list[str] | None = None  # the body's own lines, split when first needed
     items: list[ScannedItem] = []
-    dropped = 0
+    dropped, cut = 0, -1
     stack: list[tuple[int, int]] = []  # open items: (content column, body line)
     open_item: ScannedItem | None = None  # the item whose text a next line may continue
     section: str | None = None
@@ -148,6 +148,8 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int]:
                 stack.append((indent + len(symbol) + width, n))
                 para = -1
                 if len(items) >= MAX_ITEMS:
+                    if not dropped:
+                        cut = n
                     dropped += 1
                     open_item = None
                     continue
@@ -168,7 +170,7 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int]:
             continue
         _close(stack, indent)
         para = n if not stack and not quote else -1
-    return items, dropped
+    return items, dropped, cut
 
 
 def _close(stack: list[tuple[int, int]], indent: int) -> None:

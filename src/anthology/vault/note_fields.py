@@ -74,10 +74,11 @@ def note_fields(body: str, masked: str, first_line: int) -> NoteFields:
     with code and comments blanked, as the parser has it), starting on the file's
     ``first_line`` (0-based)."""
     notes: list[str] = []
-    scanned, dropped = scan_list_items(body, masked)
+    scanned, dropped, cut = scan_list_items(body, masked)
     if dropped:
         notes.append(
-            f"only its first {MAX_ITEMS:,} list items of {MAX_ITEMS + dropped:,} are kept "
+            f"only its first {MAX_ITEMS:,} list items of {MAX_ITEMS + dropped:,}, and the "
+            f"inline fields above the next one (line {first_line + cut + 1:,}), are kept "
             "for Dataview queries"
         )
     fields: dict[str, list[str]] = {}
@@ -92,6 +93,8 @@ def note_fields(body: str, masked: str, first_line: int) -> NoteFields:
             scan_text = _without_math(scan_text)
         scan_lines = scan_text.split("\n")
         body_lines = body.split("\n")
+        if cut >= 0:  # past the last item kept, which lines are in lists is not known
+            del scan_lines[cut:]
         found = _page_fields(scanned, scan_lines, body_lines) if has_sep else []
         found += _item_fields(scanned, scan_lines, body_lines)
         found.sort(key=lambda f: f[0])  # stable: a line's fields stay in their order
