@@ -53,6 +53,23 @@ FAMILIES: dict[str, tuple[Callable[[int], str], bool]] = {
     "comments-left-open": (lambda n: "` <!-- %%" * (n // 9), True),
     "indented-code": (lambda n: "\n\n    [[a]] #t" * (n // 16), True),
     "indented-in-lists": (lambda n: "- i\n\n    [[a]]\n" * (n // 17), True),
+    # Dataview's list items and inline fields (vault/list_items.py, note_fields.py): tasks
+    # past the items kept, nesting in and out, lines of unclosed fields, fields in comments
+    "list-items-many": (lambda n: "- [ ] t [due:: 1] 📅 2024-01-01\n" * (n // 32), True),
+    "list-items-nesting": (lambda n: "- a\n  - b\n    - [x] c\n  d\n" * (n // 26), True),
+    "inline-fields-unclosed": (lambda n: ("[k:: (k:: " * 50 + "\n") * (n // 501), True),
+    "inline-fields-in-comments": (lambda n: "%% a:: b %% [c:: d]\n" * (n // 20), True),
+}
+
+# One line given to Dataview's inline-field reader (query/inline_fields.py), every bracket
+# a field that may open: Dataview's own loop scans to the end of the line from each one.
+# (A line longer than MAX_LINE is skipped whole, so these stay under it.)
+LINE_FAMILIES: dict[str, Callable[[int], str]] = {
+    "field-openers-unclosed": lambda n: "[k:: " * (n // 5),
+    "field-openers-mixed": lambda n: "(k:: [k:: " * (n // 10),
+    "field-nested-value": lambda n: "[a:: " + "[" * (n // 2) + "]" * (n // 2 - 1),
+    "field-escapes": lambda n: "[a:: " + "\\" * n + "]" + "[b:: " * 10,
+    "field-brackets-then-sep": lambda n: "[" * n + ":: x]",
 }
 
 
@@ -89,3 +106,40 @@ def test_parse_time_grows_linearly(family: str) -> None:
             break
         ratio = min(ratio, _ratio(make, for_index))
     assert ratio < MAX_RATIO, f"{family}: 4× the text took {ratio:.1f}× as long"
+
+
+def _best_line(line: str, repeat: int) -> float:
+    from anthology.query.inline_fields import extract_inline_fields
+
+    best = float("inf")
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            start = time.perf_counter()
+            for _ in range(repeat):
+                extract_inline_fields(line, task_fields=True)
+            best = min(best, time.perf_counter() - start)
+    finally:
+        gc.enable()
+    return best
+
+
+@pytest.mark.parametrize("family", sorted(LINE_FAMILIES))
+def test_inline_field_reading_grows_linearly(family: str) -> None:
+    """The same reading repeated until the short line takes 20 ms: 2,000 and 8,000
+    characters (both under MAX_LINE, past which a line is not read)."""
+    from anthology.query.inline_fields import MAX_LINE
+
+    make = LINE_FAMILIES[family]
+    small, large = make(2000), make(8000)
+    assert len(large) <= MAX_LINE
+    repeat = 1
+    while _best_line(small, repeat) < MIN_SECONDS:
+        repeat *= 2
+    ratio = _best_line(large, repeat) / _best_line(small, repeat)
+    for _ in range(2):
+        if ratio < MAX_RATIO:
+            break
+        ratio = min(ratio, _best_line(large, repeat) / _best_line(small, repeat))
+    assert ratio < MAX_RATIO, f"{family}: 4× the line took {ratio:.1f}× as long"

@@ -85,6 +85,7 @@ def sanitize_graph(data: GraphData) -> GraphData:
         ghost=ghost.copy(),
         paths=list(data.paths),
         properties=list(data.properties),
+        fields=list(data.fields),
     )
 
 
@@ -302,6 +303,7 @@ def node_record(data: GraphData, i: int) -> dict[str, Any]:
         "kind": data.kinds[i],
         "tags": data.tags[i],
         "properties": data.properties[i],
+        "fields": data.fields[i],
     }
 
 
@@ -420,6 +422,7 @@ def same_graph(a: GraphData | None, b: GraphData | None) -> bool:
         and a.relations == b.relations
         and a.paths == b.paths
         and a.properties == b.properties
+        and a.fields == b.fields
         and np.array_equal(a.edges, b.edges)
         and np.array_equal(a.ghost, b.ghost)
     )

@@ -86,14 +86,14 @@ class EntryQueries(IndexConnection):
         for a hub cited by thousands; ``cited_by_total`` counts them all."""
         rows = self._q(
             "SELECT eid, id, path, title, kind, status, tags, aliases, properties, body_line, "
-            "words, reading_minutes, headings, mtime_ns FROM entries "
+            "words, reading_minutes, headings, mtime_ns, fields FROM entries "
             "WHERE id = ? COLLATE NOCASE ORDER BY id = ? DESC",
             (entry_id, entry_id),
         )
         if not rows:
             return None
         (eid, eid_s, path, title, kind, status, tags, aliases, props, body_line,
-         words, minutes, headings, mtime_ns) = rows[0]  # fmt: skip
+         words, minutes, headings, mtime_ns, fields) = rows[0]  # fmt: skip
         shown = self._read_shown(path)
         body, body_line, body_chars = ("", 1, None) if shown is None else shown
         forward = [
@@ -125,6 +125,7 @@ class EntryQueries(IndexConnection):
             headings=[tuple(h) for h in json.loads(headings or "[]")],
             mtime=mtime_ns / 1e9,
             body_chars=body_chars,
+            inline_fields=json.loads(fields) if fields else {},
         )
 
     def _cited_by(self, eid: int, limit: int | None) -> tuple[list[Relation], dict[str, int]]:

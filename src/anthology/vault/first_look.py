@@ -90,6 +90,7 @@ def read_first_entry(root: Path, path: str) -> Entry | None:
         words=e.words,
         reading_minutes=e.reading_minutes,
         headings=list(e.headings),
+        inline_fields=e.fields,
     )
 
 

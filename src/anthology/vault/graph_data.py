@@ -33,6 +33,8 @@ class GraphData:
     # folder or property and the shared query language (:mod:`.query`) look at
     paths: list[str] = field(default_factory=list)
     properties: list[dict[str, Any]] = field(default_factory=list)
+    # Dataview's inline fields ({}: none), which ``[key:value]`` matches too
+    fields: list[dict[str, list[str]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.edges = np.asarray(self.edges, dtype=np.int64).reshape(-1, 2)
@@ -43,6 +45,8 @@ class GraphData:
         self.paths += [""] * (n - len(self.paths))
         self.properties = [p if isinstance(p, dict) else {} for p in list(self.properties)[:n]]
         self.properties += [{} for _ in range(n - len(self.properties))]
+        self.fields = [f if isinstance(f, dict) else {} for f in list(self.fields)[:n]]
+        self.fields += [{} for _ in range(n - len(self.fields))]
 
     @property
     def n(self) -> int:
@@ -73,6 +77,7 @@ class GraphData:
             ghost=self.ghost[keep],
             paths=[self.paths[i] for i in keep],
             properties=[self.properties[i] for i in keep],
+            fields=[self.fields[i] for i in keep],
         )
 
 

@@ -34,7 +34,7 @@ class GraphQueries(ReportQueries):
         ``?text``, so the view can show where the vault wants a note it does not have.
         """
         rows = self._q(
-            "SELECT eid, id, title, kind, tags, path, properties FROM entries ORDER BY id"
+            "SELECT eid, id, title, kind, tags, path, properties, fields FROM entries ORDER BY id"
         )
         index = {eid: i for i, (eid, *_rest) in enumerate(rows)}
         ids = [r[1] for r in rows]
@@ -43,6 +43,7 @@ class GraphQueries(ReportQueries):
         tags = [json.loads(r[4] or "[]") for r in rows]
         paths = [r[5] for r in rows]
         properties = [_json_dict(r[6]) for r in rows]
+        fields = [_json_dict(r[7]) if r[7] else {} for r in rows]
         pairs: dict[tuple[int, int], str | None] = {}
         for s, t, relation in self._q(
             "SELECT source, target, relation FROM links WHERE target IS NOT NULL "
@@ -65,10 +66,11 @@ class GraphQueries(ReportQueries):
                     ghost.append(True)
                     paths.append("")
                     properties.append({})
+                    fields.append({})
                 pairs.setdefault((index[s], ghost_index[key]), None)
         edges = np.array(list(pairs), dtype=np.int64).reshape(-1, 2)
         return GraphData(ids, titles, kinds, tags, edges, list(pairs.values()),
-                         np.array(ghost, dtype=bool), paths, properties)  # fmt: skip
+                         np.array(ghost, dtype=bool), paths, properties, fields)  # fmt: skip
 
     def link_graph(self) -> nx.MultiDiGraph:
         """The resolved links as a networkx multigraph (cached): nodes are entry ids with

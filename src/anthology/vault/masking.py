@@ -87,8 +87,9 @@ def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def mask_code(text: str) -> str:
-    """Blank fenced, indented and inline code and comments, keeping every offset and newline."""
+def mask_code(text: str, *, comments: bool = True) -> str:
+    """Blank fenced, indented and inline code and comments, keeping every offset and newline.
+    ``comments=False``: code only (Dataview reads inline fields inside ``%%comments%%``)."""
     # Each substring test looks for its first character alone first: that search is a
     # memchr, 20× faster than a search for the whole string through text without it.
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
@@ -96,7 +97,8 @@ def mask_code(text: str) -> str:
     if _may_hold_indented_code(text):
         text = _blank_spans(text, _indented_code_spans(text))
     if ("%" in text and "%%" in text) or ("<" in text and "<!--" in text):
-        text = _blank_spans(text, [(s, e) for s, e, _kind in _code_and_comment_spans(text)])
+        spans = _code_and_comment_spans(text)
+        text = _blank_spans(text, [(s, e) for s, e, kind in spans if comments or kind == "`"])
     elif "`" in text:
         text = _blank_spans(text, _inline_code_spans(text))
     return text

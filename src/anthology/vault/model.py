@@ -143,6 +143,9 @@ class Entry:
     # None: ``body`` is the whole body. Else ``body`` is only its head (a huge file is not
     # read whole to be shown) and this is about the whole body's length in characters.
     body_chars: int | None = None
+    # Dataview's inline fields of the page (``Key:: value``, ``[key:: value]``): key as
+    # written → the raw texts of its values (see anthology.vault.note_fields)
+    inline_fields: dict[str, list[str]] = field(default_factory=dict)
 
 
 # Search snippets mark matches with these control characters: the UI makes them bold,

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from anthology.vault.excalidraw_md import index_text, is_drawing_note
 from anthology.vault.frontmatter import FrontMatterError, load_properties, split_front_matter
 from anthology.vault.links import find_links, iter_tags, mask_code
+from anthology.vault.note_fields import note_fields
 from anthology.vault.resolve import path_id, target_key
 from anthology.vault.rows import ParsedLink
 
@@ -59,6 +60,10 @@ class ParsedEntry(NamedTuple):
     body_line: int  # the file line on which ``body`` starts (1-based)
     words: int
     problems: list[ParseProblem]
+    # Dataview's inline fields of the page (key as written → raw value texts, in order) and
+    # its list items (see anthology.vault.note_fields): what the index keeps for queries
+    fields: dict[str, list[str]] = {}  # noqa: RUF012 (never mutated: a new dict per parse)
+    items: list[list[Any]] = []  # noqa: RUF012
 
     @property
     def kind(self) -> str:
@@ -391,5 +396,8 @@ def parse_entry(text: str, path: str, *, for_index: bool = False) -> ParsedEntry
 
     links = relation_links + _body_link_rows(body, masked, split.body_line, not for_index)
     words = count_words(masked)
+    dataview = note_fields(body, masked, split.body_line - 1)
+    problems += [ParseProblem("dataview", note, None, "warning") for note in dataview.notes]
     return ParsedEntry(entry_id, title, properties, list(dict.fromkeys(aliases)), tags,
-                       headings, links, body, split.body_line, words, problems)  # fmt: skip
+                       headings, links, body, split.body_line, words, problems,
+                       dataview.fields, dataview.items)  # fmt: skip

@@ -8,7 +8,9 @@ its colour groups (it also matches the nested ``ml/vision``, as search has alway
     kind:x  status:x      the property, case-insensitive
     path:x                x in the vault-relative path (as Obsidian's path:)
     folder:x              inside the folder x (or one nested in it)
-    [key:value]  [key]    a property with that value (any item of a list), or present at all
+    [key:value]  [key]    a property with that value (any item of a list), or present at all;
+                          a Dataview inline field too (``Key:: value``), its key also in
+                          Dataview's lower-case dashed form (``[key-with-space:x]``)
     -anything             excludes it
 
 Values with spaces are quoted: ``tag:"two words"``, ``folder:"Daily notes"``,
@@ -31,6 +33,7 @@ __all__ = [
     "Query",
     "QueryTooLarge",
     "Term",
+    "field_matches",
     "filter_holds",
     "fold",
     "folder_matches",
@@ -180,6 +183,30 @@ def property_matches(name: str, value: str | None, properties: Mapping[str, Any]
     return False
 
 
+def field_key_matches(name: str, key: str) -> bool:
+    """Whether ``[name:…]`` names the inline field ``key``: in any case, or in Dataview's
+    dashed form (``key-with-space`` for ``Key With Space``; as search's SQL compares)."""
+    k = key.lower()
+    return k == name or k.replace(" ", "-") == name
+
+
+def field_matches(name: str, value: str | None, fields: Mapping[str, Any]) -> bool:
+    """Whether Dataview's inline ``fields`` (key → raw value texts) hold ``name`` (see
+    :func:`field_key_matches`) with ``value`` among its values (case-insensitive), or at
+    all when ``value`` is None."""
+    want_key = name.lower()
+    want = None if value is None else value.lower()
+    for key, values in fields.items():
+        if not field_key_matches(want_key, str(key)):
+            continue
+        if want is None:
+            return True
+        items = values if isinstance(values, list) else [values]
+        if any(isinstance(v, str) and v.lower() == want for v in items):
+            return True
+    return False
+
+
 def filter_holds(f: Filter, rec: Mapping[str, Any]) -> bool:
     """Whether ``f`` (its ``-`` aside) holds for a record (see :func:`matches`)."""
     if f.key == "tag":
@@ -193,7 +220,9 @@ def filter_holds(f: Filter, rec: Mapping[str, Any]) -> bool:
         return (f.value or "").lower() in (rec.get("path") or "").lower()
     if f.key == "folder":
         return folder_matches(f.value or "", rec.get("path") or "")
-    return property_matches(f.name, f.value, rec.get("properties") or {})
+    return property_matches(f.name, f.value, rec.get("properties") or {}) or field_matches(
+        f.name, f.value, rec.get("fields") or {}
+    )
 
 
 def matches(query: Query, rec: Mapping[str, Any]) -> bool:

@@ -70,9 +70,9 @@ def _load(conn: sqlite3.Connection, root: Path) -> Dataset:
     rows: list[FileRow] = []
     by_eid: dict[int, FileRow] = {}
     named: list[tuple[str, str, str | None]] = []
-    for eid, ident, path, tags, aliases, props, size, mtime_ns, ctime_ns in conn.execute(
+    for eid, ident, path, tags, aliases, props, size, mtime_ns, ctime_ns, *dataview in conn.execute(
         "SELECT e.eid, e.id, e.path, e.tags, e.aliases, e.properties, f.size, "
-        "coalesce(f.mtime_ns, e.mtime_ns), f.ctime_ns FROM entries e "
+        "coalesce(f.mtime_ns, e.mtime_ns), f.ctime_ns, e.fields, e.items FROM entries e "
         "LEFT JOIN files f ON f.path = e.path ORDER BY e.path"
     ):
         row = FileRow(
@@ -84,6 +84,9 @@ def _load(conn: sqlite3.Connection, root: Path) -> Dataset:
             tags=json.loads(tags) if tags and tags != "[]" else [],
             props_json=props,  # parsed when a query first reads this note's properties
             eid=eid,
+            # Dataview's inline fields and list items: JSON as well, most queries read neither
+            fields_json=dataview[0],
+            items_json=dataview[1],
         )
         rows.append(row)
         by_eid[eid] = row

@@ -26,6 +26,9 @@ class EntryRow(NamedTuple):
     aliases: str  # JSON list
     properties: str  # JSON object, front matter as written
     mtime_ns: int
+    # Dataview's (see anthology.vault.note_fields); None when the note has none
+    fields: str | None  # JSON object: inline field key as written → [raw value text, …]
+    items: str | None  # JSON array of [line, text, status, parent, section, symbol, count]
 
 
 class LinkTarget(NamedTuple):

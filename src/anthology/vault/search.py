@@ -62,15 +62,22 @@ def _filter_sql(f: Filter) -> tuple[str, list[Any]]:
             return "1", []
         return "e.path LIKE ? || '/%' ESCAPE '\\'", [_like(folder)]
     has_key = "SELECT 1 FROM json_each(e.properties) p WHERE lower(p.key) = lower(?)"
+    # Dataview's inline fields (key → [raw text, …]), by key or its dashed alias (see
+    # query.field_key_matches)
+    has_field = (
+        "SELECT 1 FROM json_each(e.fields) p WHERE (lower(p.key) = lower(?) "
+        "OR replace(lower(p.key), ' ', '-') = lower(?))"
+    )
     if f.value is None:
-        return f"EXISTS ({has_key})", [f.name]
+        return f"(EXISTS ({has_key}) OR EXISTS ({has_field}))", [f.name, f.name, f.name]
     item = _JSON_TEXT.format(t="p")
     nested = _JSON_TEXT.format(t="v")
     return (
-        f"EXISTS ({has_key} AND (lower({item}) = lower(?) OR (p.type = 'array' AND EXISTS "
+        f"(EXISTS ({has_key} AND (lower({item}) = lower(?) OR (p.type = 'array' AND EXISTS "
         f"(SELECT 1 FROM json_each(p.value) v WHERE v.type NOT IN ('array', 'object') "
-        f"AND lower({nested}) = lower(?)))))",
-        [f.name, value, value],
+        f"AND lower({nested}) = lower(?))))) OR EXISTS ({has_field} AND EXISTS "
+        "(SELECT 1 FROM json_each(p.value) v WHERE lower(v.value) = lower(?))))",
+        [f.name, value, value, f.name, f.name, value],
     )
 
 

@@ -140,7 +140,8 @@ def entry_row(eid: int, path: str, mtime_ns: int, e: ParsedEntry) -> EntryRow:
     duplicate as it copies)."""
     return EntryRow(eid, e.id, path, e.title, e.kind, e.status, e.words, e.reading_minutes,
                     e.body_line, _dumps(e.headings), _dumps(e.tags), _dumps(e.aliases),
-                    _dumps(e.properties), mtime_ns)  # fmt: skip
+                    _dumps(e.properties), mtime_ns, _dumps(e.fields) if e.fields else None,
+                    _dumps(e.items) if e.items else None)  # fmt: skip
 
 
 def fts_row(eid: int, e: ParsedEntry) -> tuple[int, str, str, str, str]:

@@ -101,6 +101,8 @@ def canvas_entry(text: str, path: str) -> tuple[list[ParseProblem], ParsedEntry]
         properties={"kind": KIND},
         links=links,
         body_line=1,
+        fields={},  # Dataview reads notes only: a board's cards hold no fields or tasks
+        items=[],
     )
     return problems, entry
 

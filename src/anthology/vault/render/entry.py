@@ -172,6 +172,7 @@ def _cache_key(
             entry.status,
             _keyed(entry.tags),
             _keyed(entry.properties),
+            _keyed(entry.inline_fields),
             _keyed(entry.relations),
             entry.cited_by,
             entry.cited_by_total,
@@ -209,6 +210,7 @@ def render_size(entry: Entry) -> int:
     each, its properties, relations and tags (a note of 100k front-matter keys and a line
     of body is a long render too). The pane renders past a size off the GUI thread."""
     extra = len(entry.properties or {}) + len(entry.relations) + len(entry.tags)
+    extra += len(entry.inline_fields or {})
     body = entry.body or ""
     # a drawing (its own page, or embedded) is read from its file and drawn: off the GUI
     # thread like a long body (a drawing of 2,000 elements is ~1.5 MB of JSON)

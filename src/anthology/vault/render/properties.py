@@ -125,6 +125,7 @@ def _tags_value(value: Any, pal: EntryColours) -> str:
 
 
 MORE = "\0more"  # the label of the last row when properties were left out; its value: how many
+GROUP = "\0group"  # the label of a row heading a group of rows (its value: the heading)
 
 
 def property_rows(entry: Entry, ctx: RenderContext) -> list[tuple[str, str]]:
@@ -169,6 +170,15 @@ def property_rows(entry: Entry, ctx: RenderContext) -> list[tuple[str, str]]:
                 html_text(humanise(rels[0].relation)),
                 functools.partial(_relations_value, rels, ctx, ", "),
             )
+    inline = entry.inline_fields or {}
+    if inline:
+        # Dataview's ``Key:: value`` fields, under a heading of their own: they are read
+        # from the note's text, not its front matter (values with [[links]] link)
+        if len(rows) < MAX_PROPERTY_ROWS:
+            rows.append((GROUP, "Inline fields"))
+        for key, values in inline.items():
+            shown: Any = values[0] if len(values) == 1 else values
+            add(html_text(humanise(key)), functools.partial(_format_value, key, shown, ctx))
     by_relation: dict[str, list[Relation]] = {}
     for rel in entry.cited_by:
         by_relation.setdefault(rel.relation, []).append(rel)
@@ -202,6 +212,13 @@ def properties_html(rows: list[tuple[str, str]], pal: EntryColours) -> str:
     count = len(rows)
     cells = []
     for label, value in rows:
+        if label == GROUP:
+            count -= 1
+            cells.append(
+                f'<tr><td colspan="2" class="group" style="color: {pal.muted}; '
+                f'padding: 10px 12px 2px 12px;"><i>{escape(value)}</i></td></tr>'
+            )
+            continue
         if label == MORE:
             count += int(value) - 1
             label = f'<span style="color: {pal.muted};">…</span>'
