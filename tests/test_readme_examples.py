@@ -106,8 +106,8 @@ def test_every_inline_example_parses(example: str) -> None:
                 return
             cli._gui_parser().parse_args(argv)
         else:
-            if argv[0] == "search":
-                argv = cli._search_argv(argv)
+            if argv[0] in cli._FREE_TEXT_OPTIONS:
+                argv = cli._free_text_argv(argv)
             cli.build_parser().parse_args(argv)
     except SystemExit as stop:
         pytest.fail(f"`{example}` does not parse (exit {stop.code})")

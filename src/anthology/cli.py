@@ -695,22 +695,28 @@ HANDLERS = {
 }
 
 
-_SEARCH_VALUED = ("--db", "--limit")
-_SEARCH_FLAGS = ("--json", "-h", "--help")
+# Options of the commands whose positional arguments are free text (a search, a Dataview
+# query): the text goes after "--", so it may start with "-" and stand after an option.
+_FREE_TEXT_OPTIONS = {
+    "search": (("--db", "--limit"), ("--json", "-h", "--help")),
+    "query": (("--db", "--base", "--view", "--format"), ("-h", "--help")),
+}
 
 
-def _search_argv(argv: list[str]) -> list[str]:
-    """``search`` arguments with the query and vault after ``--``, so a query that starts
-    with ``-`` (``anthology search -draft``, ``-tag:x``) is a query, not an unknown option."""
+def _free_text_argv(argv: list[str]) -> list[str]:
+    """``search`` and ``query`` arguments with the text and vault after ``--``, so a query
+    that starts with ``-`` (``anthology search -draft``, ``-tag:x``) is a query, not an
+    unknown option, and options may stand before or after it."""
+    valued, flags = _FREE_TEXT_OPTIONS[argv[0]]
     options: list[str] = []
     positional: list[str] = []
     rest = iter(argv[1:])
     for arg in rest:
         if arg == "--":
             positional.extend(rest)
-        elif arg in _SEARCH_FLAGS or (arg.split("=", 1)[0] in _SEARCH_VALUED and "=" in arg):
+        elif arg in flags or (arg.split("=", 1)[0] in valued and "=" in arg):
             options.append(arg)
-        elif arg in _SEARCH_VALUED:
+        elif arg in valued:
             options.extend([arg, next(rest, "")])
         else:
             positional.append(arg)
@@ -724,8 +730,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
             return cmd_gui(argv)
-        if argv[0] == "search":
-            argv = _search_argv(argv)
+        if argv[0] in _FREE_TEXT_OPTIONS:
+            argv = _free_text_argv(argv)
         args = build_parser().parse_args(argv)
         return HANDLERS[args.command](args)
     except VaultError as exc:
