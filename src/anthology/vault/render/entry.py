@@ -16,6 +16,7 @@ from ..excalidraw_md import is_drawing_note, reader_text
 from ..links import match_heading
 from ..lru import LockedLru
 from ..model import Entry, EntryLookup, is_path_id
+from ..obsidian_settings import settings_of
 from .base_cost import query_cost
 from .context import RenderContext, quote_all
 from .markdown_ext import markdown_to_html
@@ -189,6 +190,7 @@ def _cache_key(
         render_key(resolver),
         str(vault_root) if vault_root else None,
         tuple(sorted(folds, key=str)),
+        settings_of(vault_root),  # Obsidian's settings that change how a page reads
     )
 
 

@@ -23,6 +23,7 @@ import markdown
 from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
 from markdown.extensions.footnotes import FootnoteExtension
+from markdown.extensions.nl2br import Nl2BrExtension
 from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.smarty import SmartyExtension
 from markdown.extensions.tables import TableExtension
@@ -32,6 +33,7 @@ from markdown.postprocessors import Postprocessor
 from markdown.treeprocessors import Treeprocessor
 
 from ..links import mask_code
+from ..obsidian_settings import settings_of
 from .callouts import callout_shell
 from .context import (
     MAX_HEADING_ANCHORS,
@@ -498,6 +500,9 @@ def markdown_to_html(body: str, ctx: RenderContext) -> str:
             SmartyExtension(),
             SaneListExtension(),
             AnthologyExtension(ctx),
+            # a line break in a paragraph shows as one, as Obsidian shows it (unless the
+            # vault turned on Settings › Editor › Strict line breaks)
+            *([] if settings_of(ctx.vault_root).strict_line_breaks else [Nl2BrExtension()]),
         ],
         output_format="html",
     )
