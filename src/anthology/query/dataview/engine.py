@@ -22,7 +22,7 @@ from .evaluate import Context, check_functions, evaluate
 from .fields import Layered, PageObject
 from .parse import Node, Query, parse_expression
 from .result import CalendarDay, DqlResult, TaskGroup, TaskRow
-from .values import Lambda, compare, dv_type, sort_key
+from .values import Lambda, compare, dv_type, sort_key, truthy
 
 Row = tuple[Any, Mapping[str, Any]]
 MAX_DEPTH_PLAIN = 4  # how deep an object in a cell is copied out of the lazy page objects
@@ -124,7 +124,7 @@ def execute(rows: list[Row], ops: list[Node], ctx: Context) -> tuple[list[Row], 
             for row in rows:
                 tick()
                 try:
-                    if _truthy(_value(op[1], row[1], ctx, errors)):
+                    if truthy(_value(op[1], row[1], ctx, errors)):
                         kept.append(row)
                 except EvalError:
                     continue
@@ -192,12 +192,6 @@ def execute(rows: list[Row], ops: list[Node], ctx: Context) -> tuple[list[Row], 
 
 def _nth_key(n: int) -> Callable[[tuple[list[Any], Row]], tuple]:
     return lambda pair: sort_key(pair[0][n])
-
-
-def _truthy(v: Any) -> bool:
-    from .values import truthy
-
-    return truthy(v)
 
 
 # ---------------------------------------------------------------- values handed out
@@ -284,7 +278,7 @@ def _tasks(q: Query, ctx: Context) -> DqlResult:
         for item in page.list_items():
             if item["task"]:
                 ctx.budget.tick()
-                rows.append((f"{page.row.path}#{item['line']}", Layered(item, page)))
+                rows.append((None, Layered(item, page)))
     rows, meaning = execute(rows, q.ops, ctx)
     groups: list[TaskGroup] = []
     if meaning:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..rows import MAX_LIST, MAX_TEXT, Budget, Dataset
 from ..values import Date, Duration, EvalError, Link, QueryError
-from .fields import DvIndex, PageObject, duration_field, index_of
+from .fields import DvIndex, Layered, PageObject, duration_field, index_of
 from .values import Lambda, add_months, compare, date_diff, dv_type, to_string, truthy
 
 Node = tuple
@@ -37,6 +37,8 @@ class Context:
         self.globals: dict[str, Any] = {"this": self.this}
         self.now = dt.datetime.now()
         self._links: dict[Node, Link] = {}
+        self.compiled: dict[int, Callable[[Mapping[str, Any]], Any]] = {}
+        self.keep: list[Node] = []
         from .functions import FUNCTIONS
 
         self.functions = FUNCTIONS
@@ -255,72 +257,138 @@ def index(obj: Any, key: Any, ctx: Context) -> Any:
 
 
 # ---------------------------------------------------------------- evaluation
+Compiled = Callable[[Mapping[str, Any]], Any]
+_MISSING = object()
+
+
 def evaluate(node: Node, data: Mapping[str, Any], ctx: Context) -> Any:
+    """``node``'s value over one row's ``data`` (compiled once per query, then a call)."""
+    fn = ctx.compiled.get(id(node))
+    if fn is None:
+        fn = ctx.compiled[id(node)] = compile_node(node, ctx)
+        ctx.keep.append(node)  # the id stays this node's while the query runs
+    return fn(data)
+
+
+def compile_node(node: Node, ctx: Context) -> Compiled:
     kind = node[0]
     if kind == "lit":
-        return node[1]
+        value = node[1]
+        return lambda data: value
     if kind == "var":
         name = node[1]
-        if name in data:
-            return data[name]
-        return ctx.globals.get(name)
+        globals_ = ctx.globals
+
+        def var(data: Mapping[str, Any]) -> Any:
+            v = data.get(name, _MISSING)
+            return globals_.get(name) if v is _MISSING else v
+
+        return var
     if kind == "index":
-        obj = node[1]
-        key = evaluate(node[2], data, ctx)
-        if obj == ("var", "row"):
-            if key is None:
-                return None
-            if not isinstance(key, str):
-                raise EvalError('can only index into objects with strings (a.b or a["b"])')
-            return data[key] if key in data else ctx.globals.get(key)
-        return index(evaluate(obj, data, ctx), key, ctx)
+        return _compile_index(node, ctx)
     if kind == "bin":
-        return binary(node[1], evaluate(node[2], data, ctx), evaluate(node[3], data, ctx))
+        op, left, right = node[1], compile_node(node[2], ctx), compile_node(node[3], ctx)
+        if op in ("=", "!="):
+            want = op == "="
+            return lambda data: (compare(left(data), right(data)) == 0) is want
+        return lambda data: binary(op, left(data), right(data))
     if kind == "not":
-        return not truthy(evaluate(node[1], data, ctx))
+        inner = compile_node(node[1], ctx)
+        return lambda data: not truthy(inner(data))
     if kind == "call":
-        return call(node, data, ctx)
+        return _compile_call(node, ctx)
     if kind == "link":
-        return ctx.link(node)
+        link = ctx.link(node)
+        return lambda data: link
     if kind == "date":
-        return ctx.date_shorthand(node[1])
+        name = node[1]
+        return lambda data: ctx.date_shorthand(name)
     if kind == "list":
-        return [evaluate(n, data, ctx) for n in node[1]]
+        items = [compile_node(n, ctx) for n in node[1]]
+        return lambda data: [f(data) for f in items]
     if kind == "obj":
-        return {k: evaluate(n, data, ctx) for k, n in node[1]}
+        pairs = [(k, compile_node(n, ctx)) for k, n in node[1]]
+        return lambda data: {k: f(data) for k, f in pairs}
     if kind == "lambda":
-        params, body = node[1], node[2]
+        params, body = list(node[1]), compile_node(node[2], ctx)
+        tick = ctx.budget.tick
 
-        def run(args: list[Any]) -> Any:
-            ctx.budget.tick()
-            bound = dict(zip(params, args, strict=False))
-            from .fields import Layered
+        def make(data: Mapping[str, Any]) -> Lambda:
+            def run(args: list[Any]) -> Any:
+                tick()
+                return body(Layered(dict(zip(params, args, strict=False)), data))
 
-            return evaluate(body, Layered(bound, data), ctx)
+            return Lambda(params, run)
 
-        return Lambda(list(params), run)
-    if kind == "row":
-        return data
+        return make
     raise QueryError(f"cannot evaluate {kind}")  # pragma: no cover - the parser makes no other
 
 
-def call(node: Node, data: Mapping[str, Any], ctx: Context) -> Any:
+def _compile_index(node: Node, ctx: Context) -> Compiled:
+    obj, key_node = node[1], node[2]
+    if (key_node[0] == "lit" and isinstance(key_node[1], str) and obj[0] != "var") \
+            or (key_node[0] == "lit" and obj[0] == "var" and obj[1] != "row"):  # fmt: skip
+        key = key_node[1]
+        target = compile_node(obj, ctx)
+
+        def member(data: Mapping[str, Any]) -> Any:
+            v = target(data)
+            if type(v) is dict or (isinstance(v, Mapping) and isinstance(key, str)):
+                return v.get(key)
+            return index(v, key, ctx)
+
+        return member
+    key_fn = compile_node(key_node, ctx)
+    if obj == ("var", "row"):
+        globals_ = ctx.globals
+
+        def row(data: Mapping[str, Any]) -> Any:
+            k = key_fn(data)
+            if k is None:
+                return None
+            if not isinstance(k, str):
+                raise EvalError('can only index into objects with strings (a.b or a["b"])')
+            return data[k] if k in data else globals_.get(k)
+
+        return row
+    target = compile_node(obj, ctx)
+    return lambda data: index(target(data), key_fn(data), ctx)
+
+
+def _compile_call(node: Node, ctx: Context) -> Compiled:
     _, func, arg_nodes, _pos = node
-    ctx.budget.tick()
-    args = [evaluate(a, data, ctx) for a in arg_nodes]
+    args = [compile_node(a, ctx) for a in arg_nodes]
+    tick = ctx.budget.tick
     if func[0] == "var":
         impl = ctx.functions.get(func[1])
         if impl is None:
-            raise EvalError(f"Unrecognized function name '{func[1]}'")
-        return impl(ctx, *args)
-    target = evaluate(func, data, ctx)
-    if isinstance(target, Lambda):
-        return target.call(args)
-    if isinstance(target, str) and target in ctx.functions:
-        return ctx.functions[target](ctx, *args)
-    if isinstance(target, str):
-        raise EvalError(f"Unrecognized function name '{target}'")
-    raise EvalError(f"Cannot call type '{dv_type(target)}' as a function")
+            name = func[1]
+
+            def unknown(data: Mapping[str, Any]) -> Any:
+                raise EvalError(f"Unrecognized function name '{name}'")
+
+            return unknown
+
+        def call(data: Mapping[str, Any]) -> Any:
+            tick()
+            return impl(ctx, *[f(data) for f in args])
+
+        return call
+    target_fn = compile_node(func, ctx)
+
+    def dynamic(data: Mapping[str, Any]) -> Any:
+        tick()
+        values = [f(data) for f in args]
+        target = target_fn(data)
+        if isinstance(target, Lambda):
+            return target.call(values)
+        if isinstance(target, str) and target in ctx.functions:
+            return ctx.functions[target](ctx, *values)
+        if isinstance(target, str):
+            raise EvalError(f"Unrecognized function name '{target}'")
+        raise EvalError(f"Cannot call type '{dv_type(target)}' as a function")
+
+    return dynamic
 
 
 def check_functions(node: Any) -> None:

@@ -153,6 +153,7 @@ _EMOJI_FIELDS = (
     (re.compile(r"(?:\U0001F4C5|\U0001F4C6|\U0001F5D3\uFE0F?)\s*(\d{4}-\d{2}-\d{2})"), "due"),
     (re.compile(r"\u2705\s*(\d{4}-\d{2}-\d{2})"), "completion"),
 )
+_MAYBE_EMOJI_RE = re.compile("[\u2795\U0001f6eb\u23f3\u231b\U0001f4c5\U0001f4c6\U0001f5d3\u2705]")
 _FULL_LINE_KEY_RE = re.compile(r"[^\w]*([\w\s/\-\U0001f000-\U0001faff]+?)[_*~`]*$")
 
 
@@ -246,9 +247,8 @@ class Layered(Mapping[str, Any]):
         return self.base[key]
 
     def get(self, key: str, default: Any = None) -> Any:
-        if key in self.top:
-            return self.top[key]
-        return self.base.get(key, default)
+        v = self.top.get(key, _NOPE)
+        return self.base.get(key, default) if v is _NOPE else v
 
     def __contains__(self, key: object) -> bool:
         return key in self.top or key in self.base
@@ -303,7 +303,7 @@ class FileObject(Mapping[str, Any]):
 class PageObject(Mapping[str, Any]):
     """A note as a query row: ``file`` and its fields (Dataview's serialized page)."""
 
-    __slots__ = ("_day", "_fields", "_file", "_items", "ix", "row")
+    __slots__ = ("_day", "_fields", "_file", "_items", "_link", "ix", "row")
 
     def __init__(self, ix: DvIndex, row: FileRow) -> None:
         self.ix = ix
@@ -312,6 +312,7 @@ class PageObject(Mapping[str, Any]):
         self._file: FileObject | None = None
         self._items: list[dict[str, Any]] | None = None
         self._day: Any = _NOPE
+        self._link: Link | None = None
 
     # the mapping
     def fields(self) -> dict[str, Any]:
@@ -346,7 +347,9 @@ class PageObject(Mapping[str, Any]):
 
     @property
     def link(self) -> Link:
-        return Link(self.row.path, None, self.row.path)
+        if self._link is None:
+            self._link = Link(self.row.path, None, self.row.path)
+        return self._link
 
     def make_link(self, target: str, display: str | None, sub: str | None, embed: bool) -> Link:
         path = self.ix.resolve(target, self.row.path) if target else self.row.path
@@ -472,28 +475,33 @@ def make_items(page: PageObject, raw: list[ListItem]) -> list[dict[str, Any]]:
     by_line: dict[int, dict[str, Any]] = {}
     items: list[dict[str, Any]] = []
     list_start, last_end = -1, -10
+    sections: dict[str, Link] = {}
     for it in raw:
         text = it.text
         flat = text.replace("\n", " ")
         if it.parent is None and it.line > last_end + 1:
             list_start = it.line
         last_end = max(last_end, it.line + it.line_count - 1)
-        section = Link(path, None, path, it.section or None) if it.section else page.link
-        block = _BLOCK_ID_RE.search(flat)
+        section = sections.get(it.section) if it.section else page.link
+        if section is None:
+            section = sections[it.section] = Link(path, None, path, it.section)
+        block = _BLOCK_ID_RE.search(flat) if "^" in flat else None
         link = Link(path, None, path, "^" + block.group(1)) if block else section
         fields: dict[str, list[Any]] = {}
-        for key, value in line_fields(flat, it.task):
-            fields.setdefault(key, []).append(inline_value(value, page.make_link))
-        if not it.task and not fields:
-            full = full_line_field(flat)
-            if full:
-                fields[full[0]] = [inline_value(full[1], page.make_link)]
+        if "::" in flat or (it.task and _MAYBE_EMOJI_RE.search(flat)):
+            for key, value in line_fields(flat, it.task):
+                fields.setdefault(key, []).append(inline_value(value, page.make_link))
+            if not it.task and not fields:
+                full = full_line_field(flat)
+                if full:
+                    fields[full[0]] = [inline_value(full[1], page.make_link)]
         outlinks = [_link_value(m.group(2), bool(m.group(1)), page.make_link)
-                    for m in _WIKI_RE.finditer(flat)]  # fmt: skip
+                    for m in _WIKI_RE.finditer(flat)] if "[[" in flat else []  # fmt: skip
         end_line = it.line + it.line_count - 1
         item: dict[str, Any] = {
             "symbol": it.symbol, "link": link, "section": section, "text": text,
-            "tags": text_tags(flat), "line": it.line, "lineCount": it.line_count,
+            "tags": text_tags(flat) if "#" in flat else [], "line": it.line,
+            "lineCount": it.line_count,
             "list": list_start, "outlinks": outlinks, "path": path, "children": [],
             "task": it.task, "annotated": bool(fields),
             "position": {"start": {"line": it.line, "col": 0, "offset": 0},

@@ -47,6 +47,7 @@ class Fn:
         self.name = name
         self.variants: list[tuple[tuple[str, ...] | None, Impl]] = []
         self.vectorized: dict[int, tuple[int, ...]] = {}
+        self._chosen: dict[tuple[str, ...], Impl] = {}
 
     def add(self, *types: str) -> Callable[[Impl], Impl]:
         def deco(impl: Impl) -> Impl:
@@ -68,7 +69,10 @@ class Fn:
         return self
 
     def __call__(self, ctx: Context, *args: Any) -> Any:
-        types = [dv_type(a) for a in args]
+        types = tuple(dv_type(a) for a in args)
+        impl = self._chosen.get(types)
+        if impl is not None:
+            return impl(ctx, *args)
         positions = [p for p in self.vectorized.get(len(args), ()) if types[p] == "array"]
         if positions:
             n = min(len(args[p]) for p in positions)
@@ -76,11 +80,11 @@ class Fn:
             return [self(ctx, *(a[i] if k in positions else a for k, a in enumerate(args)))
                     for i in range(n)]  # fmt: skip
         for want, impl in self.variants:
-            if want is None:
-                return impl(ctx, *args)
-            if len(want) == len(types) and all(
-                w in ("*", t) for w, t in zip(want, types, strict=True)
+            if want is None or (
+                len(want) == len(types)
+                and all(w in ("*", t) for w, t in zip(want, types, strict=True))
             ):
+                self._chosen[types] = impl  # the same types choose the same variant
                 return impl(ctx, *args)
         raise EvalError(
             f"No implementation of '{self.name}' found for arguments: {', '.join(types)}"

@@ -25,6 +25,7 @@ not a subtraction of numbers.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,6 +81,7 @@ def parse_duration_text(text: str) -> Any:
     return duration_from_units(**units)
 
 
+@functools.lru_cache(maxsize=8192)
 def parse_date_text(text: str, strict: bool = True) -> Date | None:
     """``YYYY-MM[-DD[THH[:mm[:ss[.SSS]]]]][zone]`` as a date; None when not shaped so.
     A shaped but impossible date raises :class:`QueryError` when ``strict``, else None."""

@@ -77,9 +77,21 @@ class ExternalLink(str):
 
 
 # ---------------------------------------------------------------- types and truth
+_TYPE_OF: dict[type, str] = {}
+
+
 def dv_type(v: Any) -> str:
     """Dataview's ``typeof``: null, boolean, number, string, date, duration, link, array,
     object, function, widget."""
+    try:
+        return _TYPE_OF[type(v)]
+    except KeyError:
+        name = _type_of(v)
+        _TYPE_OF[type(v)] = name  # a type's name depends on its class alone
+        return name
+
+
+def _type_of(v: Any) -> str:
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -174,8 +186,19 @@ def sort_key(v: Any) -> tuple:
 def compare(a: Any, b: Any) -> int:
     if a is b:
         return 0
-    if type(a) is type(b) and isinstance(a, int | float) and not isinstance(a, bool):
-        return (a > b) - (a < b)
+    ta, tb = type(a), type(b)
+    if ta is tb:
+        if ta is str:
+            ka, kb = locale_key(a), locale_key(b)
+            return (ka > kb) - (ka < kb)
+        if ta is int or ta is float:
+            return (a > b) - (a < b)
+        if ta is Date:
+            return (a.at > b.at) - (a.at < b.at)
+    elif a is None:
+        return -1
+    elif b is None:
+        return 1
     ka, kb = sort_key(a), sort_key(b)
     return (ka > kb) - (ka < kb)
 
