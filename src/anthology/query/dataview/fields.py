@@ -176,9 +176,15 @@ def _closing(line: str, start: int, open_: str, close: str) -> tuple[str, int] |
     return None
 
 
+MAX_FIELD_LINE = 4_000  # characters of an item's text searched for fields (a task is a line)
+
+
 def line_fields(line: str, task: bool) -> list[tuple[str, str]]:
     """``[key:: value]`` and ``(key:: value)`` of a line (and a task's emoji dates), as
-    (key, raw value) in the order they stand (Dataview's ``extractInlineFields``)."""
+    (key, raw value) in the order they stand (Dataview's ``extractInlineFields``). Only the
+    first :data:`MAX_FIELD_LINE` characters are read: the search is quadratic in a line of
+    unclosed brackets, as Dataview's is."""
+    line = line[:MAX_FIELD_LINE]
     found: list[tuple[int, int, str, str]] = []
     for open_, close in _WRAPPERS.items():
         i = line.find(open_)
@@ -482,9 +488,11 @@ def make_items(page: PageObject, raw: list[ListItem]) -> list[dict[str, Any]]:
         if it.parent is None and it.line > last_end + 1:
             list_start = it.line
         last_end = max(last_end, it.line + it.line_count - 1)
-        section = sections.get(it.section) if it.section else page.link
-        if section is None:
-            section = sections[it.section] = Link(path, None, path, it.section)
+        heading = it.section
+        section = sections.get(heading) if heading else page.link
+        if section is None and heading:
+            section = sections[heading] = Link(path, None, path, heading)
+        assert section is not None
         block = _BLOCK_ID_RE.search(flat) if "^" in flat else None
         link = Link(path, None, path, "^" + block.group(1)) if block else section
         fields: dict[str, list[Any]] = {}
