@@ -124,8 +124,8 @@ def test_tasks_and_their_fields() -> None:
     assert parent["children"][2]["mood"] == "good" and parent["children"][2]["task"] is False
     assert parent["fullyCompleted"] is False
     cancelled = tasks[2]
-    assert (cancelled["status"], cancelled["checked"], cancelled["completed"]) == ("-", True,
-                                                                                   False)  # fmt: skip
+    assert cancelled["status"] == "-" and cancelled["checked"] is True
+    assert cancelled["completed"] is False
     assert tasks[3]["fullyCompleted"] is True and tasks[1]["parent"] == 0
     assert [display_text(x) for x in tasks[1]["outlinks"]] == ["Herbert"]
     assert ev("length(this.file.lists)", "Tasks.md") == 6
