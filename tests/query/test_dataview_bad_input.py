@@ -10,13 +10,14 @@ import pytest
 from dv_vault import Note, dataset
 
 from anthology.query.dataview import evaluate_inline, parse_query, run_query
+from anthology.query.dataview.result import DqlResult
 from anthology.query.rows import Budget, BudgetExceeded
 from anthology.query.values import QueryError
 
 DS = dataset([Note(f"n{i}.md", props={"n": i % 7, "when": "2024-02-30"}) for i in range(40)])
 
 
-def run(text: str, budget: Budget | None = None) -> object:
+def run(text: str, budget: Budget | None = None) -> DqlResult:
     return run_query(parse_query(text), DS, this_path="n0.md", budget=budget or Budget())
 
 
@@ -104,6 +105,22 @@ def test_an_impossible_date() -> None:
     # stays the text it is
     assert evaluate_inline('date("2024-02-30")', DS, None, Budget()) is None
     assert evaluate_inline("typeof(this.when)", DS, "n0.md", Budget()) == "string"
+
+
+def test_texts_built_over_and_over_are_charged_to_the_budget() -> None:
+    """A hundred thousand texts of a million characters would fill the memory: their size
+    counts as steps, so the budget stops the query after a few."""
+    text = 'join(map(split(padleft("", 90000, "x"), ""), (c) => padleft(c, 1000000, "y")))'
+    with pytest.raises(BudgetExceeded, match="stopped after"):
+        evaluate_inline(text, DS, None, Budget(max_steps=5_000_000))
+
+
+def test_long_chains_of_operators_run() -> None:
+    """A generated query of thousands of ``or`` is evaluated as a loop, not a recursion."""
+    names = " or ".join(f'file.name = "n{i}"' for i in range(0, 3000, 3))
+    result = run(f"LIST WHERE {names}")
+    assert result.total == 14
+    assert evaluate_inline("+".join(["1"] * 20_000), DS, None, Budget()) == 20_000
 
 
 def test_limit_must_be_a_number() -> None:

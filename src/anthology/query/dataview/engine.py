@@ -20,6 +20,7 @@ from ..rows import Budget, Dataset
 from ..values import Date, EvalError, Link, QueryError
 from .evaluate import Context, check_functions, evaluate
 from .fields import Layered, PageObject
+from .functions import FUNCTIONS
 from .parse import Node, Query, parse_expression
 from .result import CalendarDay, DqlResult, TaskGroup, TaskRow
 from .values import Lambda, compare, dv_type, sort_key, truthy
@@ -38,7 +39,7 @@ def check_query(q: Query) -> None:
         else:
             exprs.append(op[1].expr)
     for e in exprs:
-        check_functions(e)
+        check_functions(e, FUNCTIONS)
 
 
 # ---------------------------------------------------------------- sources
@@ -311,7 +312,7 @@ def run_query(query: Query, dataset: Dataset, *, this_path: str | None, budget: 
     """``query`` answered over ``dataset`` from the note ``this_path`` (``this``, ``[[]]``);
     :class:`QueryError` (a budget spent included) with a message for a person."""
     check_query(query)
-    ctx = Context(dataset, this_path, budget)
+    ctx = Context(dataset, this_path, budget, FUNCTIONS)
     try:
         if query.type == "task":
             return _tasks(query, ctx)
@@ -364,8 +365,8 @@ def evaluate_inline(expr_text: str, dataset: Dataset, this_path: str | None,
     """An inline query `` `= expr` ``: ``this`` is the note holding it (Dataview gives an
     inline query no other fields: ``= this.file.name``, ``= [[Other]].field``)."""
     node = parse_expression(expr_text)
-    check_functions(node)
-    ctx = Context(dataset, this_path, budget)
+    check_functions(node, FUNCTIONS)
+    ctx = Context(dataset, this_path, budget, FUNCTIONS)
     try:
         return plain(evaluate(node, {}, ctx))
     except EvalError as exc:

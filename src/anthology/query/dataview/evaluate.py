@@ -27,7 +27,8 @@ Node = tuple
 class Context:
     """What one query's evaluation shares: the index, ``this``, the budget, its moment."""
 
-    def __init__(self, dataset: Dataset, this_path: str | None, budget: Budget) -> None:
+    def __init__(self, dataset: Dataset, this_path: str | None, budget: Budget,
+                 functions: Mapping[str, Any]) -> None:  # fmt: skip
         self.dataset = dataset
         self.ix: DvIndex = index_of(dataset)
         self.budget = budget
@@ -39,9 +40,7 @@ class Context:
         self._links: dict[Node, Link] = {}
         self.compiled: dict[int, Callable[[Mapping[str, Any]], Any]] = {}
         self.keep: list[Node] = []
-        from .functions import FUNCTIONS
-
-        self.functions = FUNCTIONS
+        self.functions = functions  # the library (.functions), which imports this module
 
     def link(self, node: Node) -> Link:
         """A ``[[link]]`` written in the query, resolved from the note holding it."""
@@ -287,11 +286,7 @@ def compile_node(node: Node, ctx: Context) -> Compiled:
     if kind == "index":
         return _compile_index(node, ctx)
     if kind == "bin":
-        op, left, right = node[1], compile_node(node[2], ctx), compile_node(node[3], ctx)
-        if op in ("=", "!="):
-            want = op == "="
-            return lambda data: (compare(left(data), right(data)) == 0) is want
-        return lambda data: binary(op, left(data), right(data))
+        return _compile_chain(node, ctx)
     if kind == "not":
         inner = compile_node(node[1], ctx)
         return lambda data: not truthy(inner(data))
@@ -322,6 +317,51 @@ def compile_node(node: Node, ctx: Context) -> Compiled:
 
         return make
     raise QueryError(f"cannot evaluate {kind}")  # pragma: no cover - the parser makes no other
+
+
+def _compile_chain(node: Node, ctx: Context) -> Compiled:
+    """A left-deep chain of operators (``a or b or c …``, ``1 + 2 + 3 …``) as one loop, not
+    one closure per operator: a query of a thousand ``or`` does not recurse a thousand deep."""
+    steps: list[tuple[str, Compiled]] = []
+    while node[0] == "bin":
+        steps.append((node[1], compile_node(node[3], ctx)))
+        node = node[2]
+    steps.reverse()
+    first = compile_node(node, ctx)
+    if len(steps) == 1:
+        op, right = steps[0]
+        if op in ("=", "!="):
+            want = op == "="
+            return lambda data: (compare(first(data), right(data)) == 0) is want
+        fn: Compiled = lambda data: binary(op, first(data), right(data))  # noqa: E731
+        return _charged(fn, ctx) if op in ("+", "*") else fn
+
+    tick = ctx.budget.tick
+
+    def chain(data: Mapping[str, Any]) -> Any:
+        value = first(data)
+        for op, right in steps:
+            value = binary(op, value, right(data))
+            if isinstance(value, str | list) and len(value) > 1024:
+                tick(len(value) // 16)
+        return value
+
+    return chain
+
+
+def _charged(fn: Compiled, ctx: Context) -> Compiled:
+    """``fn``, its long texts and lists charged to the budget by their size: a query that
+    builds a million-character text a hundred thousand times is stopped by its steps before
+    it fills the memory."""
+    tick = ctx.budget.tick
+
+    def charged(data: Mapping[str, Any]) -> Any:
+        v = fn(data)
+        if isinstance(v, str | list) and len(v) > 1024:
+            tick(len(v) // 16)
+        return v
+
+    return charged
 
 
 def _compile_index(node: Node, ctx: Context) -> Compiled:
@@ -373,7 +413,7 @@ def _compile_call(node: Node, ctx: Context) -> Compiled:
             tick()
             return impl(ctx, *[f(data) for f in args])
 
-        return call
+        return _charged(call, ctx)
     target_fn = compile_node(func, ctx)
 
     def dynamic(data: Mapping[str, Any]) -> Any:
@@ -391,17 +431,15 @@ def _compile_call(node: Node, ctx: Context) -> Compiled:
     return dynamic
 
 
-def check_functions(node: Any) -> None:
+def check_functions(node: Any, functions: Mapping[str, Any]) -> None:
     """Every function a query names exists (Dataview's message otherwise), checked before
     any row is read."""
-    from .functions import FUNCTIONS
-
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, tuple) and n:
             if n[0] == "call" and isinstance(n[1], tuple) and n[1][0] == "var" \
-                    and n[1][1] not in FUNCTIONS:  # fmt: skip
+                    and n[1][1] not in functions:  # fmt: skip
                 raise QueryError(f"Unrecognized function name '{n[1][1]}'")
             stack.extend(x for x in n[1:] if isinstance(x, tuple | list))
         elif isinstance(n, list):

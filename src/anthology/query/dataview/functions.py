@@ -731,5 +731,4 @@ def _build() -> dict[str, Any]:
 
 
 FUNCTIONS: dict[str, Any] = _build()
-NOT_IMPLEMENTED: dict[str, str] = {}  # every function of Dataview's reference is above
 __all__ = ["FUNCTIONS", "Fn", "number_text"]

@@ -346,9 +346,10 @@ class Parser:
             if name.upper() in KEYWORDS and not s.startswith("(", m.end()):
                 raise self.fail("a field name (not the keyword “" + name + "”)")
             self.i = m.end()
-            if s.startswith(" ", self.i) and _known_function(name):
+            if s.startswith(" ", self.i):
                 # "list (1, 2)" (the reference writes one so): Dataview's grammar wants the
-                # "(" right after the name, and would fail on it
+                # "(" right after the name, and fails on it; a name before "(" means nothing
+                # else in the grammar, so it is read as the call
                 self.ws()
                 if not s.startswith("(", self.i):
                     self.i = m.end()
@@ -617,12 +618,6 @@ class Parser:
                 raise self.fail("WHERE, SORT, GROUP BY, FLATTEN or LIMIT")
             self.comments()
         return q
-
-
-def _known_function(name: str) -> bool:
-    from .functions import FUNCTIONS  # here: functions import the evaluator, which this feeds
-
-    return name in FUNCTIONS
 
 
 def unescape(body: str) -> str:
