@@ -91,7 +91,7 @@ def _fail(op: str, a: Any, b: Any) -> EvalError:
     return EvalError(f"No implementation found for '{dv_type(a)} {op} {dv_type(b)}'")
 
 
-def _num(n: float) -> float | int:
+def js_number(n: float) -> float | int:
     if isinstance(n, float) and n.is_integer() and abs(n) < 2**53:
         return int(n)
     return n
@@ -101,7 +101,7 @@ def _is_num(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-def _check(v: Any) -> Any:
+def check_size(v: Any) -> Any:
     if isinstance(v, str) and len(v) > MAX_TEXT:
         raise EvalError(f"a text of more than {MAX_TEXT:,} characters")
     if isinstance(v, list) and len(v) > MAX_LIST:
@@ -124,11 +124,11 @@ def binary(op: str, a: Any, b: Any) -> Any:
                 ">=": c >= 0}[op]  # fmt: skip
     if _is_num(a) and _is_num(b):
         if op == "+":
-            return _num(a + b)
+            return js_number(a + b)
         if op == "-":
-            return _num(a - b)
+            return js_number(a - b)
         if op == "*":
-            return _num(a * b)
+            return js_number(a * b)
         if op == "/":
             if b == 0:
                 return (
@@ -136,19 +136,19 @@ def binary(op: str, a: Any, b: Any) -> Any:
                     if a == 0 or math.isnan(a)
                     else math.copysign(math.inf, a) * (1 if math.copysign(1, b) > 0 else -1)
                 )
-            return _num(a / b)
+            return js_number(a / b)
         if op == "%":
             if b == 0 or math.isinf(a):
                 return math.nan
-            return _num(math.fmod(a, b))
+            return js_number(math.fmod(a, b))
     if a is None and b is None:
         return None
     ta, tb = dv_type(a), dv_type(b)
     if op == "+":
         if ta == "string":
-            return _check(a + to_string(b))
+            return check_size(a + to_string(b))
         if tb == "string":
-            return _check(to_string(a) + b)
+            return check_size(to_string(a) + b)
         if ta == "date" and tb == "duration":
             return _add(a, b, 1)
         if ta == "duration" and tb == "date":
@@ -156,7 +156,7 @@ def binary(op: str, a: Any, b: Any) -> Any:
         if ta == "duration" and tb == "duration":
             return Duration(a.months + b.months, a.ms + b.ms)
         if ta == "array" and tb == "array":
-            return _check(a + b)
+            return check_size(a + b)
         if ta == "object" and tb == "object":
             return {**a, **b}
         if (ta, tb) in (("date", "null"), ("null", "date")):

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..rows import Dataset, FileRow, ListItem
 from ..values import Date, Link
-from .parse import _STRING_RE, DATE_RE, DURATION_RE, IDENT_RE, link_node, parse_date_text
+from .parse import DATE_RE, DURATION_RE, IDENT_RE, STRING_RE, link_node, parse_date_text
 from .parse import parse_duration_text as _duration
 from .parse import unescape as _unescape
 from .values import shift_to
@@ -77,7 +77,7 @@ def _atom(text: str, pos: int, make_link: MakeLink) -> tuple[Any, int]:
     m = DURATION_RE.match(text, pos)
     if m:
         return _duration(m.group(0)), m.end()
-    m = _STRING_RE.match(text, pos)
+    m = STRING_RE.match(text, pos)
     if m:
         return _unescape(m.group(1)), m.end()
     m = _TAG_RE.match(text, pos)

@@ -20,7 +20,7 @@ from typing import Any
 from ..env import MAX_REGEX_SUBJECT, make_regex
 from ..rows import MAX_LIST, MAX_TEXT
 from ..values import Date, Duration, EvalError, Link, QueryError, number_text
-from .evaluate import Context, _check, _num, binary, index
+from .evaluate import Context, binary, check_size, index, js_number
 from .parse import DATE_SHORTHANDS, DURATION_RE, parse_date_text, parse_duration_text
 from .values import (
     ExternalLink,
@@ -212,7 +212,7 @@ _NUMBER_RE = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 def _number(ctx: Context, s: str) -> Any:
     m = _NUMBER_RE.search(s)
-    return _num(float(m.group(0))) if m else None
+    return js_number(float(m.group(0))) if m else None
 
 
 _CURRENCY = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "CNY": "CN¥",
@@ -239,8 +239,8 @@ def _round(ctx: Context, n: float, digits: Any = None) -> Any:
     if not math.isfinite(n):
         return n
     if digits is None or digits <= 0:
-        return _num(float(math.floor(n + 0.5)))
-    return _num(_round_half(n, min(int(digits), 100)))
+        return js_number(float(math.floor(n + 0.5)))
+    return js_number(_round_half(n, min(int(digits), 100)))
 
 
 # ---------------------------------------------------------------- numbers and lists
@@ -276,7 +276,7 @@ def _reduce_op(ctx: Context, items: list[Any], op: str) -> Any:
     ctx.budget.tick(len(items))
     value = items[0]
     for x in items[1:]:
-        value = _check(binary(op, value, x))
+        value = check_size(binary(op, value, x))
     return value
 
 
@@ -288,7 +288,7 @@ def _reduce_fn(ctx: Context, items: list[Any], f: Lambda) -> Any:
     for x in items[1:]:
         tick()
         if x is not None:
-            value = _check(f.call([value, x]))
+            value = check_size(f.call([value, x]))
     return value
 
 
@@ -412,7 +412,7 @@ def _quantifier(name: str, test: Callable[[list[bool]], bool]) -> Fn:
 
 def _join(ctx: Context, items: list[Any], sep: str = ", ") -> str:
     ctx.budget.tick(len(items))
-    return _check(sep.join(to_string(v) for v in items))
+    return check_size(sep.join(to_string(v) for v in items))
 
 
 # ---------------------------------------------------------------- text
@@ -449,13 +449,13 @@ def _js_replacement(rep: str) -> Callable[[re.Match[str]], str]:
 
 
 def _regexreplace(ctx: Context, s: str, pattern: str, rep: str) -> str:
-    return _check(_regex(pattern, s).sub(_js_replacement(rep), s))
+    return check_size(_regex(pattern, s).sub(_js_replacement(rep), s))
 
 
 def _replace(ctx: Context, s: str, pattern: str, rep: str) -> str:
     if pattern == "":
-        return _check(rep.join(s))
-    return _check(s.replace(pattern, rep))
+        return check_size(rep.join(s))
+    return check_size(s.replace(pattern, rep))
 
 
 def _split(ctx: Context, s: str, sep: str, limit: Any = None) -> list[str]:
@@ -615,7 +615,7 @@ def _build() -> dict[str, Any]:
     F["typeof"] = _fn("typeof").on(("*",), lambda ctx, v: dv_type(v))
     for name, op in (("trunc", math.trunc), ("floor", math.floor), ("ceil", math.ceil)):
         F[name] = (_fn(name).on(("number",), lambda ctx, n, op=op: n if not math.isfinite(n)
-                                else _num(float(op(n))))
+                                else js_number(float(op(n))))
                    .on(("null",), _null).vectorize(1, 0))  # fmt: skip
     F["round"] = (_fn("round").on(("number",), _round).on(("null",), _null).vectorize(1, 0)
                   .on(("number", "number"), _round).on(("number", "null"), _round)

@@ -63,7 +63,7 @@ DATE_RE = re.compile(
 _EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff"
 IDENT_RE = re.compile(rf"(?:[^\W\d_]|[{_EMOJI}])(?:[^\W_]|[_\-{_EMOJI}\ufe0f\u200d])*")
 _NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?")
-_STRING_RE = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
+STRING_RE = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
 _LINK_RE = re.compile(r"(!?)\[\[([^\[\]]*?)\]\]")
 _LAMBDA_RE = re.compile(rf"\(\s*(?:{IDENT_RE.pattern}(?:\s*,\s*{IDENT_RE.pattern})*)?\s*\)\s*=>")
 _TAG_RE = re.compile(r"#[^\u2000-\u206F\u2E00-\u2E7F'!\"#$%&()*+,.:;<=>?@^`{|}~\[\]\\\s]*")
@@ -316,7 +316,7 @@ class Parser:
             finally:
                 self.depth -= 1
         if c == '"':
-            m = self.match(_STRING_RE)
+            m = self.match(STRING_RE)
             if not m:
                 raise self.fail('a closing “"” (the text runs to the end of the query)')
             return ("lit", unescape(m.group(1)))
@@ -384,7 +384,7 @@ class Parser:
             if self.lit("}"):
                 return ("obj", pairs)
             while True:
-                m = self.match(IDENT_RE) or self.match(_STRING_RE)
+                m = self.match(IDENT_RE) or self.match(STRING_RE)
                 if not m:
                     raise self.fail("a key")
                 key = unescape(m.group(1)) if m.group(0).startswith('"') else m.group(0)
@@ -480,7 +480,7 @@ class Parser:
                     raise self.fail("a [[link]]")
                 return ("incoming", link_node(m.group(2), False))
             if s.startswith('"', i):
-                m = self.match(_STRING_RE)
+                m = self.match(STRING_RE)
                 if not m:
                     raise self.fail("a closing “\"” (the folder's name runs to the end)")
                 return ("folder", unescape(m.group(1)))
@@ -514,7 +514,7 @@ class Parser:
         if self.i > save and re.compile(r"AS\s", re.I).match(self.s, self.i):
             self.i += 2
             self.ws()
-            m = self.match(_STRING_RE) or self.match(IDENT_RE)
+            m = self.match(STRING_RE) or self.match(IDENT_RE)
             if m:
                 name = unescape(m.group(1)) if m.group(0).startswith('"') else m.group(0)
                 return NamedField(name, node)
