@@ -373,6 +373,22 @@ def test_task_filters_on_task_fields() -> None:
     assert emoji == ["[x] Buy some working pencils #shopping 📅 2022-09-30"]
 
 
+def test_a_grandchild_shows_once_under_its_grandparent() -> None:
+    ds = dataset([Note("T.md", items="- [ ] top x\n    - [ ] middle\n        - [ ] low x")])
+    assert all_tasks(run(ds, 'TASK\nWHERE contains(text, " x")', None)) == [
+        "[ ] top x", "  [ ] middle", "    [ ] low x"]  # fmt: skip
+
+
+def test_sorted_tasks_keep_their_order() -> None:
+    result = run(TASKS, "TASK\nWHERE !completed\nSORT text DESC", None)
+    heads = [(display_text(g.key), outline(g.tasks)[0]) for g in result.tasks]
+    # "Write a summary…" and "Read again…" sort first but show under their parent
+    assert heads == [("2022-09-21", "[ ] Mail Paul about training schedule"),
+                     ("2022-09-27", "[ ] Get new pillows for mom #shopping"),
+                     ("2022-07-30", "[ ] Finish the math assignment"),
+                     ("2022-09-21", "[ ] Buy new shoes #shopping")]  # fmt: skip
+
+
 def test_tasks_grouped_by_file() -> None:
     result = run(TASKS, "TASK\nWHERE !completed\nGROUP BY file.link", None)
     shown = [(display_text(g.key), len(g.tasks)) for g in result.tasks]

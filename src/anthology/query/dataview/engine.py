@@ -197,11 +197,13 @@ def _nth_key(n: int) -> Callable[[tuple[list[Any], Row]], tuple]:
 
 # ---------------------------------------------------------------- values handed out
 def plain(v: Any, depth: int = 0) -> Any:
-    """A value for the renderer: lazy page objects copied into dicts (a few levels deep),
-    functions as text."""
+    """A value for the renderer: lazy page objects copied into dicts (a few levels deep;
+    deeper, an empty object), functions as text."""
     if isinstance(v, list):
-        return [plain(x, depth + 1) for x in v] if depth < 8 else v
-    if (isinstance(v, Mapping) and not isinstance(v, dict)) or (isinstance(v, dict) and depth):
+        if not any(isinstance(x, list | Mapping | Lambda) for x in v):
+            return v
+        return [plain(x, depth + 1) for x in v]
+    if isinstance(v, Mapping):
         if depth >= MAX_DEPTH_PLAIN:
             return {}
         return {k: plain(x, depth + 1) for k, x in v.items()}
@@ -243,14 +245,28 @@ def _extract(q: Query, rows: list[Row], ctx: Context, limit: int | None,
     return result, errors
 
 
-def _task_rows(items: list[Mapping[str, Any]], budget: Budget) -> list[TaskRow]:
+def _shown_under(items: list[Mapping[str, Any]]) -> set[tuple[Any, Any]]:
+    """Every item the result shows: its own items and all their descendants."""
+    seen: set[tuple[Any, Any]] = set()
+    stack = list(items)
+    while stack:
+        item = stack.pop()
+        key = (item.get("path"), item.get("line"))
+        if key not in seen:
+            seen.add(key)
+            stack.extend(item.get("children") or [])
+    return seen
+
+
+def _task_rows(items: list[Mapping[str, Any]], budget: Budget,
+               shown: set[tuple[Any, Any]] | None = None) -> list[TaskRow]:  # fmt: skip
     """Dataview's ``nestItems``: an item shown under a parent in the result is not shown
     again on its own."""
-    present = {(i.get("path"), i.get("line")) for i in items}
+    shown = _shown_under(items) if shown is None else shown
     out = []
     for item in items:
         parent = item.get("parent")
-        if parent is not None and (item.get("path"), parent) in present:
+        if parent is not None and (item.get("path"), parent) in shown:
             continue
         out.append(_task_row(item, budget, 0))
     return out
@@ -286,12 +302,20 @@ def _tasks(q: Query, ctx: Context) -> DqlResult:
         for key, data in rows:
             members = _flatten_groups(data, len(meaning) - 1)
             groups.append(TaskGroup(plain(key), tuple(_task_rows(members, ctx.budget))))
-    else:
-        by_file: dict[str, list[Mapping[str, Any]]] = {}
-        for _id, data in rows:
-            by_file.setdefault(str(data.get("path")), []).append(data)
-        for path, items in by_file.items():
-            groups.append(TaskGroup(Link(path, None, path), tuple(_task_rows(items, ctx.budget))))
+    else:  # under the note each stands in, in the result's order (a new heading each time
+        # a SORT moves to another note)
+        items = [data for _id, data in rows]
+        shown = _shown_under(items)
+        runs: list[tuple[str, list[Mapping[str, Any]]]] = []
+        for data in items:
+            path = str(data.get("path"))
+            if not runs or runs[-1][0] != path:
+                runs.append((path, []))
+            runs[-1][1].append(data)
+        for path, members in runs:
+            tasks = tuple(_task_rows(members, ctx.budget, shown))
+            if tasks:
+                groups.append(TaskGroup(Link(path, None, path), tasks))
     total = sum(_count(g.tasks) for g in groups)
     warnings = []
     if len(meaning) > 1:
