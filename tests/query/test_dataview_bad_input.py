@@ -154,3 +154,30 @@ def test_fuzzed_queries_answer_or_refuse() -> None:
         except QueryError:
             refused += 1
     assert answered > 0 and refused > 0
+
+
+def test_fuzzed_function_calls_answer_or_refuse() -> None:
+    """Every function called with values of every type (NaN and infinities too): a value
+    or a QueryError, never another exception."""
+    from anthology.query.dataview.functions import FUNCTIONS
+
+    values = ["null", "0", "-1", "2.5", "0/0", "1/0", "-1/0", '"abc"', '""', '"\\\\d+"',
+              '"(a"', "true", '[1, "a", null]', "[]", "{a: 1}", "date(2024-01-31)",
+              "dur(1 month)", "[[n1]]", "(x) => x", "(x, y) => x + y", "this", "this.file",
+              "[[1,2],[3]]", "100000000000", '"2024-02-30"']  # fmt: skip
+    rng = random.Random(34)
+    names = sorted(FUNCTIONS)
+    answered = 0
+    for _ in range(3000):
+        args = ", ".join(rng.choice(values) for _ in range(rng.randint(0, 4)))
+        expr = f"{rng.choice(names)}({args})"
+        if rng.random() < 0.3:
+            expr = f"{rng.choice(values)} {rng.choice(['+', '-', '*', '/', '%', '<'])} {expr}"
+        if rng.random() < 0.2:
+            expr = f"{expr}[{rng.choice(values)}]"
+        try:
+            evaluate_inline(expr, DS, "n0.md", Budget(max_steps=100_000))
+            answered += 1
+        except QueryError:
+            pass
+    assert answered > 300  # most random calls are refused: wrong types, as in Dataview

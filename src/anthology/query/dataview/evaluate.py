@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -228,8 +229,9 @@ def index(obj: Any, key: Any, ctx: Context) -> Any:
         return None if page is None else page.get(key)
     if isinstance(obj, list):
         if _is_num(key):
-            i = int(key)
-            return obj[i] if i == key and 0 <= i < len(obj) else None
+            if not math.isfinite(key) or key != int(key) or not 0 <= key < len(obj):
+                return None
+            return obj[int(key)]
         ctx.budget.tick(len(obj))
         out = []
         for v in obj:  # "swizzling": rows.file.link is every row's file.link
@@ -241,8 +243,9 @@ def index(obj: Any, key: Any, ctx: Context) -> Any:
     if isinstance(obj, str):
         if not _is_num(key):
             raise EvalError("string indexing requires a numeric index (string[index])")
-        i = int(key)
-        return obj[i] if i == key and 0 <= i < len(obj) else None
+        if not math.isfinite(key) or key != int(key) or not 0 <= key < len(obj):
+            return None
+        return obj[int(key)]
     if isinstance(obj, Date):
         if not isinstance(key, str):
             raise EvalError("date indexing requires a string representing the unit")
@@ -266,7 +269,14 @@ def evaluate(node: Node, data: Mapping[str, Any], ctx: Context) -> Any:
     if fn is None:
         fn = ctx.compiled[id(node)] = compile_node(node, ctx)
         ctx.keep.append(node)  # the id stays this node's while the query runs
-    return fn(data)
+    try:
+        return fn(data)
+    except _PYTHON_ERRORS as exc:  # a value no rule above foresaw: this row's error
+        raise EvalError(f"cannot compute this value ({type(exc).__name__}: {exc})") from None
+
+
+_PYTHON_ERRORS = (TypeError, ValueError, OverflowError, ZeroDivisionError, ArithmeticError,
+                  AttributeError, KeyError, IndexError, re.error, MemoryError)  # fmt: skip
 
 
 def compile_node(node: Node, ctx: Context) -> Compiled:
