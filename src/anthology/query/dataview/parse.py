@@ -81,10 +81,14 @@ def parse_duration_text(text: str) -> Any:
     return duration_from_units(**units)
 
 
-@functools.lru_cache(maxsize=8192)
 def parse_date_text(text: str, strict: bool = True) -> Date | None:
     """``YYYY-MM[-DD[THH[:mm[:ss[.SSS]]]]][zone]`` as a date; None when not shaped so.
     A shaped but impossible date raises :class:`QueryError` when ``strict``, else None."""
+    return _parse_date(text, strict) if len(text) <= 40 else None
+
+
+@functools.lru_cache(maxsize=8192)
+def _parse_date(text: str, strict: bool) -> Date | None:  # a vault repeats its dates
     m = DATE_RE.fullmatch(text)
     if not m:
         return None

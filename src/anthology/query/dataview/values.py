@@ -138,11 +138,19 @@ def truthy(v: Any) -> bool:
 
 
 # ---------------------------------------------------------------- ordering
-@functools.lru_cache(maxsize=65_536)
 def locale_key(s: str) -> tuple[str, str]:
     """A key that orders text about as JavaScript's ``localeCompare`` does (ICU's root
     collation): accents and case count only to break ties (lower case first), punctuation
     before digits before letters."""
+    return _short_key(s) if len(s) <= 200 else _locale_key(s)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _short_key(s: str) -> tuple[str, str]:  # names, titles, statuses: the same ones again
+    return _locale_key(s)
+
+
+def _locale_key(s: str) -> tuple[str, str]:
     folded = unicodedata.normalize("NFKD", s.casefold())
     base = "".join(c if c.isalnum() else "\x01" + c for c in folded if not unicodedata.combining(c))
     return base, s.swapcase()
