@@ -279,6 +279,11 @@ class FileObject(Mapping[str, Any]):
         self.page = page
         self._cache: dict[str, Any] = {}
 
+    def dv_identity(self) -> tuple[str, str]:
+        """What two file objects compare by (``file = this.file``): the note, not every
+        field computed and compared."""
+        return ("file", self.page.row.path)
+
     def __getitem__(self, key: str) -> Any:
         try:
             return self._cache[key]
@@ -345,6 +350,9 @@ class PageObject(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return 1 + len(self.fields())
+
+    def dv_identity(self) -> tuple[str, str]:
+        return ("page", self.row.path)
 
     def file(self) -> FileObject:
         if self._file is None:

@@ -184,8 +184,12 @@ def sort_key(v: Any) -> tuple:
     if t == "array":
         return (rank, tuple(sort_key(x) for x in v))
     if t == "object":
+        identity = getattr(v, "dv_identity", None)
+        if identity is not None:  # a note's page or file object: the note it is
+            return (rank, 0, identity())
         keys = sorted(v.keys())
-        return (rank, tuple(locale_key(k) for k in keys), tuple(sort_key(v[k]) for k in keys))
+        return (rank, 1, tuple(locale_key(k) for k in keys),
+                tuple(sort_key(v[k]) for k in keys))  # fmt: skip
     if t == "widget":
         return (rank, locale_key(str(v)))
     return (rank,)
