@@ -89,7 +89,7 @@ def _pages(q: Query, ctx: Context) -> list[Row]:
     for r in rows:
         page = ix.page(r.path)
         assert page is not None
-        out.append((page.link, page))
+        out.append(page.as_row())
     return out
 
 
@@ -292,10 +292,9 @@ def _tasks(q: Query, ctx: Context) -> DqlResult:
     rows: list[Row] = []
     for _id, page in _pages(q, ctx):
         assert isinstance(page, PageObject)
-        for item in page.list_items():
-            if item["task"]:
-                ctx.budget.tick()
-                rows.append((None, Layered(item, page)))
+        page_tasks = page.task_rows()
+        ctx.budget.tick(len(page_tasks))
+        rows += page_tasks
     rows, meaning = execute(rows, q.ops, ctx)
     groups: list[TaskGroup] = []
     if meaning:

@@ -314,7 +314,7 @@ class FileObject(Mapping[str, Any]):
 class PageObject(Mapping[str, Any]):
     """A note as a query row: ``file`` and its fields (Dataview's serialized page)."""
 
-    __slots__ = ("_day", "_fields", "_file", "_items", "_link", "ix", "row")
+    __slots__ = ("_day", "_fields", "_file", "_items", "_link", "_row", "_tasks", "ix", "row")
 
     def __init__(self, ix: DvIndex, row: FileRow) -> None:
         self.ix = ix
@@ -324,6 +324,8 @@ class PageObject(Mapping[str, Any]):
         self._items: list[dict[str, Any]] | None = None
         self._day: Any = _NOPE
         self._link: Link | None = None
+        self._row: tuple[Link, PageObject] | None = None
+        self._tasks: list[tuple[None, Layered]] | None = None
 
     # the mapping
     def fields(self) -> dict[str, Any]:
@@ -455,6 +457,19 @@ class PageObject(Mapping[str, Any]):
         if key == "day":
             return self.day()
         return None  # pragma: no cover - KEYS lists every key above
+
+    def as_row(self) -> tuple[Link, PageObject]:
+        """The note as a query's row (its link, itself), made once: a query over 10,000
+        notes allocates no new rows, which keeps Python's collector off them."""
+        if self._row is None:
+            self._row = (self.link, self)
+        return self._row
+
+    def task_rows(self) -> list[tuple[None, Layered]]:
+        """Each task as a TASK query's row: the task over its note's fields, made once."""
+        if self._tasks is None:
+            self._tasks = [(None, Layered(i, self)) for i in self.list_items() if i["task"]]
+        return self._tasks
 
     # list items
     def list_items(self) -> list[dict[str, Any]]:
