@@ -10,13 +10,14 @@ import pytest
 from dv_vault import Note, dataset
 
 from anthology.query.dataview import evaluate_inline, parse_query, run_query
+from anthology.query.dataview.result import DqlResult
 from anthology.query.rows import Budget, BudgetExceeded
 from anthology.query.values import QueryError
 
 DS = dataset([Note(f"n{i}.md", props={"n": i % 7, "when": "2024-02-30"}) for i in range(40)])
 
 
-def run(text: str, budget: Budget | None = None) -> object:
+def run(text: str, budget: Budget | None = None) -> DqlResult:
     return run_query(parse_query(text), DS, this_path="n0.md", budget=budget or Budget())
 
 
@@ -106,6 +107,22 @@ def test_an_impossible_date() -> None:
     assert evaluate_inline("typeof(this.when)", DS, "n0.md", Budget()) == "string"
 
 
+def test_texts_built_over_and_over_are_charged_to_the_budget() -> None:
+    """A hundred thousand texts of a million characters would fill the memory: their size
+    counts as steps, so the budget stops the query after a few."""
+    text = 'join(map(split(padleft("", 90000, "x"), ""), (c) => padleft(c, 1000000, "y")))'
+    with pytest.raises(BudgetExceeded, match="stopped after"):
+        evaluate_inline(text, DS, None, Budget(max_steps=5_000_000))
+
+
+def test_long_chains_of_operators_run() -> None:
+    """A generated query of thousands of ``or`` is evaluated as a loop, not a recursion."""
+    names = " or ".join(f'file.name = "n{i}"' for i in range(0, 3000, 3))
+    result = run(f"LIST WHERE {names}")
+    assert result.total == 14
+    assert evaluate_inline("+".join(["1"] * 20_000), DS, None, Budget()) == 20_000
+
+
 def test_limit_must_be_a_number() -> None:
     with pytest.raises(QueryError, match="limit should be a number, but got 'string'"):
         run('LIST LIMIT "ten"')
@@ -137,3 +154,30 @@ def test_fuzzed_queries_answer_or_refuse() -> None:
         except QueryError:
             refused += 1
     assert answered > 0 and refused > 0
+
+
+def test_fuzzed_function_calls_answer_or_refuse() -> None:
+    """Every function called with values of every type (NaN and infinities too): a value
+    or a QueryError, never another exception."""
+    from anthology.query.dataview.functions import FUNCTIONS
+
+    values = ["null", "0", "-1", "2.5", "0/0", "1/0", "-1/0", '"abc"', '""', '"\\\\d+"',
+              '"(a"', "true", '[1, "a", null]', "[]", "{a: 1}", "date(2024-01-31)",
+              "dur(1 month)", "[[n1]]", "(x) => x", "(x, y) => x + y", "this", "this.file",
+              "[[1,2],[3]]", "100000000000", '"2024-02-30"']  # fmt: skip
+    rng = random.Random(34)
+    names = sorted(FUNCTIONS)
+    answered = 0
+    for _ in range(3000):
+        args = ", ".join(rng.choice(values) for _ in range(rng.randint(0, 4)))
+        expr = f"{rng.choice(names)}({args})"
+        if rng.random() < 0.3:
+            expr = f"{rng.choice(values)} {rng.choice(['+', '-', '*', '/', '%', '<'])} {expr}"
+        if rng.random() < 0.2:
+            expr = f"{expr}[{rng.choice(values)}]"
+        try:
+            evaluate_inline(expr, DS, "n0.md", Budget(max_steps=100_000))
+            answered += 1
+        except QueryError:
+            pass
+    assert answered > 300  # most random calls are refused: wrong types, as in Dataview

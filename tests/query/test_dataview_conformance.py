@@ -312,6 +312,51 @@ def test_literals_in_where() -> None:
     assert names(run(ds, 'LIST\nWHERE file.name = "Day"', None)) == ["Day"]
 
 
+def test_types_of_metadata_page() -> None:
+    ds = dataset([Note("Untitled 2.md", fields={"date1": ["2021-02-26T15:15"],
+                                                "date2": ["2021-04-17 18:00"],
+                                                "obj": []}),
+                  Note("Other.md", fields={"date1": ["2022-01-01"]})])  # fmt: skip
+    result = run(ds, "TABLE date1, date2\nWHERE file = this.file", "Untitled 2.md")
+    assert cells(result) == [["Untitled 2", "3:15 PM - February 26, 2021", "2021-04-17 18:00"]]
+
+
+def test_an_inline_query_stored_in_a_field_stays_text() -> None:
+    """The FAQ: a field holding `= expr` is that text, and text sorts after a duration."""
+    ds = dataset([Note("Example.md", fields={
+        "start": ["07h00m"], "end": ["18h00m"], "pause": ["01h30m"],
+        "duration": ["`= this.end - this.start - this.pause`"]})])  # fmt: skip
+    result = run(ds, "TABLE start, end, duration\nWHERE duration", None)
+    assert cells(result) == [["Example", "7 hours", "18 hours",
+                              "`= this.end - this.start - this.pause`"]]  # fmt: skip
+    assert names(run(ds, 'TABLE start\nWHERE duration > dur("10h")', None)) == ["Example"]
+    assert display_text(run(ds, "TABLE end - start - pause", None).rows[0][1]) == (
+        "9 hours, 30 minutes")  # fmt: skip
+
+
+def test_front_matter_objects_and_poems() -> None:
+    ds = dataset([
+        Note("Poems/The Raven.md", tags=["poems"], props={
+            "author": "Edgar Allan Poe", "published": 1845, "thoughts": {"rating": 8}}),
+        Note("Poems/Annabel Lee.md", tags=["poems"], props={"author": "Edgar Allan Poe",
+                                                             "published": 1849}),
+        Note("Poems/Because I could not stop for Death.md", tags=["poems"],
+             props={"author": "[[Emily Dickinson]]", "published": 1890}),
+        Note("Reading.md", links=["The Raven", "Annabel Lee"]),
+    ])  # fmt: skip
+    assert names(run(ds, 'LIST\nFROM #poems\nWHERE author = "Edgar Allan Poe"', None)) == [
+        "Annabel Lee", "The Raven"]  # fmt: skip
+    assert names(run(ds, "LIST\nWHERE thoughts.rating = 8", None)) == ["The Raven"]
+    result = run(ds, 'TABLE author, published, file.inlinks AS "Mentions"\nFROM #poems', None)
+    assert cells(result) == [
+        ["Annabel Lee", "Edgar Allan Poe", "1849", "Reading"],
+        ["Because I could not stop for Death", "Emily Dickinson", "1890", ""],
+        ["The Raven", "Edgar Allan Poe", "1845", "Reading"],
+    ]
+    result = run(ds, 'TABLE length(file.inlinks) AS "Counts of Mentions"\nFROM #poems', None)
+    assert [r[1] for r in cells(result)] == ["1", "0", "1"]
+
+
 # ---------------------------------------------------------------- TASK
 TASKS = dataset([
     Note("Daily/2022-07-30.md", items=(
@@ -373,6 +418,22 @@ def test_task_filters_on_task_fields() -> None:
     assert emoji == ["[x] Buy some working pencils #shopping 📅 2022-09-30"]
 
 
+def test_a_grandchild_shows_once_under_its_grandparent() -> None:
+    ds = dataset([Note("T.md", items="- [ ] top x\n    - [ ] middle\n        - [ ] low x")])
+    assert all_tasks(run(ds, 'TASK\nWHERE contains(text, " x")', None)) == [
+        "[ ] top x", "  [ ] middle", "    [ ] low x"]  # fmt: skip
+
+
+def test_sorted_tasks_keep_their_order() -> None:
+    result = run(TASKS, "TASK\nWHERE !completed\nSORT text DESC", None)
+    heads = [(display_text(g.key), outline(g.tasks)[0]) for g in result.tasks]
+    # "Write a summary…" and "Read again…" sort first but show under their parent
+    assert heads == [("2022-09-21", "[ ] Mail Paul about training schedule"),
+                     ("2022-09-27", "[ ] Get new pillows for mom #shopping"),
+                     ("2022-07-30", "[ ] Finish the math assignment"),
+                     ("2022-09-21", "[ ] Buy new shoes #shopping")]  # fmt: skip
+
+
 def test_tasks_grouped_by_file() -> None:
     result = run(TASKS, "TASK\nWHERE !completed\nGROUP BY file.link", None)
     shown = [(display_text(g.key), len(g.tasks)) for g in result.tasks]
@@ -391,6 +452,31 @@ def test_task_fields() -> None:
                 None)  # fmt: skip
     assert [r[1:] for r in cells(table)] == [
         ["living room", "true"], ["Find out the transaction number", "true"]]  # fmt: skip
+
+
+def test_completion_from_the_emoji_or_the_field() -> None:
+    ds = dataset([Note("Week.md", items=(
+        "- [ ] Due this Saturday 🗓️2021-08-29\n"
+        "- [x] Completed last Saturday ✅2021-08-22\n"
+        "- [ ] I made this on ➕1990-06-14\n"
+        "- [ ] Task I can start this weekend 🛫2021-08-29\n"
+        "- [x] Task I finished ahead of schedule ⏳2021-08-29 ✅2021-08-22\n"
+        "- [x] Some Done Task [completion:: 2021-08-22]"))])  # fmt: skip
+    result = run(ds, 'TASK\nWHERE completion = date("2021-08-22")', None)
+    assert all_tasks(result) == ["[x] Completed last Saturday ✅2021-08-22",
+                                 "[x] Task I finished ahead of schedule ⏳2021-08-29 ✅2021-08-22",
+                                 "[x] Some Done Task [completion:: 2021-08-22]"]  # fmt: skip
+    assert all_tasks(run(ds, "TASK\nWHERE due = date(2021-08-29)", None)) == [
+        "[ ] Due this Saturday 🗓️2021-08-29"]  # fmt: skip
+    assert len(all_tasks(run(ds, "TASK\nWHERE created", None))) == 1
+
+
+def test_lists_of_pages_with_unfinished_tasks() -> None:
+    assert names(run(TASKS, "LIST\nWHERE any(file.tasks, (t) => !t.fullyCompleted)", None)) == [
+        "2022-07-30", "2022-09-21", "2022-09-27"]  # fmt: skip
+    tops = [t for t in all_tasks(run(HOUSE, "TASK\nWHERE !fullyCompleted", None))
+            if not t.startswith(" ")]  # fmt: skip
+    assert tops == ["[ ] clean up the house", "[ ] Call the insurance about the car"]
 
 
 def test_data_commands_example_runs() -> None:

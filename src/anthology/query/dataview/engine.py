@@ -20,9 +20,10 @@ from ..rows import Budget, Dataset
 from ..values import Date, EvalError, Link, QueryError
 from .evaluate import Context, check_functions, evaluate
 from .fields import Layered, PageObject
+from .functions import FUNCTIONS
 from .parse import Node, Query, parse_expression
 from .result import CalendarDay, DqlResult, TaskGroup, TaskRow
-from .values import Lambda, compare, dv_type, sort_key
+from .values import Lambda, compare, dv_type, sort_key, truthy
 
 Row = tuple[Any, Mapping[str, Any]]
 MAX_DEPTH_PLAIN = 4  # how deep an object in a cell is copied out of the lazy page objects
@@ -38,7 +39,7 @@ def check_query(q: Query) -> None:
         else:
             exprs.append(op[1].expr)
     for e in exprs:
-        check_functions(e)
+        check_functions(e, FUNCTIONS)
 
 
 # ---------------------------------------------------------------- sources
@@ -88,7 +89,7 @@ def _pages(q: Query, ctx: Context) -> list[Row]:
     for r in rows:
         page = ix.page(r.path)
         assert page is not None
-        out.append((page.link, page))
+        out.append(page.as_row())
     return out
 
 
@@ -124,7 +125,7 @@ def execute(rows: list[Row], ops: list[Node], ctx: Context) -> tuple[list[Row], 
             for row in rows:
                 tick()
                 try:
-                    if _truthy(_value(op[1], row[1], ctx, errors)):
+                    if truthy(_value(op[1], row[1], ctx, errors)):
                         kept.append(row)
                 except EvalError:
                     continue
@@ -194,19 +195,15 @@ def _nth_key(n: int) -> Callable[[tuple[list[Any], Row]], tuple]:
     return lambda pair: sort_key(pair[0][n])
 
 
-def _truthy(v: Any) -> bool:
-    from .values import truthy
-
-    return truthy(v)
-
-
 # ---------------------------------------------------------------- values handed out
 def plain(v: Any, depth: int = 0) -> Any:
-    """A value for the renderer: lazy page objects copied into dicts (a few levels deep),
-    functions as text."""
+    """A value for the renderer: lazy page objects copied into dicts (a few levels deep;
+    deeper, an empty object), functions as text."""
     if isinstance(v, list):
-        return [plain(x, depth + 1) for x in v] if depth < 8 else v
-    if (isinstance(v, Mapping) and not isinstance(v, dict)) or (isinstance(v, dict) and depth):
+        if not any(isinstance(x, list | Mapping | Lambda) for x in v):
+            return v
+        return [plain(x, depth + 1) for x in v]
+    if isinstance(v, Mapping):
         if depth >= MAX_DEPTH_PLAIN:
             return {}
         return {k: plain(x, depth + 1) for k, x in v.items()}
@@ -248,14 +245,28 @@ def _extract(q: Query, rows: list[Row], ctx: Context, limit: int | None,
     return result, errors
 
 
-def _task_rows(items: list[Mapping[str, Any]], budget: Budget) -> list[TaskRow]:
+def _shown_under(items: list[Mapping[str, Any]]) -> set[tuple[Any, Any]]:
+    """Every item the result shows: its own items and all their descendants."""
+    seen: set[tuple[Any, Any]] = set()
+    stack = list(items)
+    while stack:
+        item = stack.pop()
+        key = (item.get("path"), item.get("line"))
+        if key not in seen:
+            seen.add(key)
+            stack.extend(item.get("children") or [])
+    return seen
+
+
+def _task_rows(items: list[Mapping[str, Any]], budget: Budget,
+               shown: set[tuple[Any, Any]] | None = None) -> list[TaskRow]:  # fmt: skip
     """Dataview's ``nestItems``: an item shown under a parent in the result is not shown
     again on its own."""
-    present = {(i.get("path"), i.get("line")) for i in items}
+    shown = _shown_under(items) if shown is None else shown
     out = []
     for item in items:
         parent = item.get("parent")
-        if parent is not None and (item.get("path"), parent) in present:
+        if parent is not None and (item.get("path"), parent) in shown:
             continue
         out.append(_task_row(item, budget, 0))
     return out
@@ -281,22 +292,29 @@ def _tasks(q: Query, ctx: Context) -> DqlResult:
     rows: list[Row] = []
     for _id, page in _pages(q, ctx):
         assert isinstance(page, PageObject)
-        for item in page.list_items():
-            if item["task"]:
-                ctx.budget.tick()
-                rows.append((f"{page.row.path}#{item['line']}", Layered(item, page)))
+        page_tasks = page.task_rows()
+        ctx.budget.tick(len(page_tasks))
+        rows += page_tasks
     rows, meaning = execute(rows, q.ops, ctx)
     groups: list[TaskGroup] = []
     if meaning:
         for key, data in rows:
             members = _flatten_groups(data, len(meaning) - 1)
             groups.append(TaskGroup(plain(key), tuple(_task_rows(members, ctx.budget))))
-    else:
-        by_file: dict[str, list[Mapping[str, Any]]] = {}
-        for _id, data in rows:
-            by_file.setdefault(str(data.get("path")), []).append(data)
-        for path, items in by_file.items():
-            groups.append(TaskGroup(Link(path, None, path), tuple(_task_rows(items, ctx.budget))))
+    else:  # under the note each stands in, in the result's order (a new heading each time
+        # a SORT moves to another note)
+        items = [data for _id, data in rows]
+        shown = _shown_under(items)
+        runs: list[tuple[str, list[Mapping[str, Any]]]] = []
+        for data in items:
+            path = str(data.get("path"))
+            if not runs or runs[-1][0] != path:
+                runs.append((path, []))
+            runs[-1][1].append(data)
+        for path, members in runs:
+            tasks = tuple(_task_rows(members, ctx.budget, shown))
+            if tasks:
+                groups.append(TaskGroup(Link(path, None, path), tasks))
     total = sum(_count(g.tasks) for g in groups)
     warnings = []
     if len(meaning) > 1:
@@ -317,7 +335,7 @@ def run_query(query: Query, dataset: Dataset, *, this_path: str | None, budget: 
     """``query`` answered over ``dataset`` from the note ``this_path`` (``this``, ``[[]]``);
     :class:`QueryError` (a budget spent included) with a message for a person."""
     check_query(query)
-    ctx = Context(dataset, this_path, budget)
+    ctx = Context(dataset, this_path, budget, FUNCTIONS)
     try:
         if query.type == "task":
             return _tasks(query, ctx)
@@ -370,8 +388,8 @@ def evaluate_inline(expr_text: str, dataset: Dataset, this_path: str | None,
     """An inline query `` `= expr` ``: ``this`` is the note holding it (Dataview gives an
     inline query no other fields: ``= this.file.name``, ``= [[Other]].field``)."""
     node = parse_expression(expr_text)
-    check_functions(node)
-    ctx = Context(dataset, this_path, budget)
+    check_functions(node, FUNCTIONS)
+    ctx = Context(dataset, this_path, budget, FUNCTIONS)
     try:
         return plain(evaluate(node, {}, ctx))
     except EvalError as exc:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..rows import MAX_LIST, MAX_TEXT, Budget, Dataset
 from ..values import Date, Duration, EvalError, Link, QueryError
-from .fields import DvIndex, PageObject, duration_field, index_of
+from .fields import DvIndex, Layered, PageObject, duration_field, index_of
 from .values import Lambda, add_months, compare, date_diff, dv_type, to_string, truthy
 
 Node = tuple
@@ -27,7 +28,8 @@ Node = tuple
 class Context:
     """What one query's evaluation shares: the index, ``this``, the budget, its moment."""
 
-    def __init__(self, dataset: Dataset, this_path: str | None, budget: Budget) -> None:
+    def __init__(self, dataset: Dataset, this_path: str | None, budget: Budget,
+                 functions: Mapping[str, Any]) -> None:  # fmt: skip
         self.dataset = dataset
         self.ix: DvIndex = index_of(dataset)
         self.budget = budget
@@ -37,9 +39,9 @@ class Context:
         self.globals: dict[str, Any] = {"this": self.this}
         self.now = dt.datetime.now()
         self._links: dict[Node, Link] = {}
-        from .functions import FUNCTIONS
-
-        self.functions = FUNCTIONS
+        self.compiled: dict[int, Callable[[Mapping[str, Any]], Any]] = {}
+        self.keep: list[Node] = []
+        self.functions = functions  # the library (.functions), which imports this module
 
     def link(self, node: Node) -> Link:
         """A ``[[link]]`` written in the query, resolved from the note holding it."""
@@ -90,7 +92,7 @@ def _fail(op: str, a: Any, b: Any) -> EvalError:
     return EvalError(f"No implementation found for '{dv_type(a)} {op} {dv_type(b)}'")
 
 
-def _num(n: float) -> float | int:
+def js_number(n: float) -> float | int:
     if isinstance(n, float) and n.is_integer() and abs(n) < 2**53:
         return int(n)
     return n
@@ -100,7 +102,7 @@ def _is_num(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-def _check(v: Any) -> Any:
+def check_size(v: Any) -> Any:
     if isinstance(v, str) and len(v) > MAX_TEXT:
         raise EvalError(f"a text of more than {MAX_TEXT:,} characters")
     if isinstance(v, list) and len(v) > MAX_LIST:
@@ -123,11 +125,11 @@ def binary(op: str, a: Any, b: Any) -> Any:
                 ">=": c >= 0}[op]  # fmt: skip
     if _is_num(a) and _is_num(b):
         if op == "+":
-            return _num(a + b)
+            return js_number(a + b)
         if op == "-":
-            return _num(a - b)
+            return js_number(a - b)
         if op == "*":
-            return _num(a * b)
+            return js_number(a * b)
         if op == "/":
             if b == 0:
                 return (
@@ -135,19 +137,19 @@ def binary(op: str, a: Any, b: Any) -> Any:
                     if a == 0 or math.isnan(a)
                     else math.copysign(math.inf, a) * (1 if math.copysign(1, b) > 0 else -1)
                 )
-            return _num(a / b)
+            return js_number(a / b)
         if op == "%":
             if b == 0 or math.isinf(a):
                 return math.nan
-            return _num(math.fmod(a, b))
+            return js_number(math.fmod(a, b))
     if a is None and b is None:
         return None
     ta, tb = dv_type(a), dv_type(b)
     if op == "+":
         if ta == "string":
-            return _check(a + to_string(b))
+            return check_size(a + to_string(b))
         if tb == "string":
-            return _check(to_string(a) + b)
+            return check_size(to_string(a) + b)
         if ta == "date" and tb == "duration":
             return _add(a, b, 1)
         if ta == "duration" and tb == "date":
@@ -155,7 +157,7 @@ def binary(op: str, a: Any, b: Any) -> Any:
         if ta == "duration" and tb == "duration":
             return Duration(a.months + b.months, a.ms + b.ms)
         if ta == "array" and tb == "array":
-            return _check(a + b)
+            return check_size(a + b)
         if ta == "object" and tb == "object":
             return {**a, **b}
         if (ta, tb) in (("date", "null"), ("null", "date")):
@@ -227,8 +229,9 @@ def index(obj: Any, key: Any, ctx: Context) -> Any:
         return None if page is None else page.get(key)
     if isinstance(obj, list):
         if _is_num(key):
-            i = int(key)
-            return obj[i] if i == key and 0 <= i < len(obj) else None
+            if not math.isfinite(key) or key != int(key) or not 0 <= key < len(obj):
+                return None
+            return obj[int(key)]
         ctx.budget.tick(len(obj))
         out = []
         for v in obj:  # "swizzling": rows.file.link is every row's file.link
@@ -240,8 +243,9 @@ def index(obj: Any, key: Any, ctx: Context) -> Any:
     if isinstance(obj, str):
         if not _is_num(key):
             raise EvalError("string indexing requires a numeric index (string[index])")
-        i = int(key)
-        return obj[i] if i == key and 0 <= i < len(obj) else None
+        if not math.isfinite(key) or key != int(key) or not 0 <= key < len(obj):
+            return None
+        return obj[int(key)]
     if isinstance(obj, Date):
         if not isinstance(key, str):
             raise EvalError("date indexing requires a string representing the unit")
@@ -255,85 +259,197 @@ def index(obj: Any, key: Any, ctx: Context) -> Any:
 
 
 # ---------------------------------------------------------------- evaluation
+Compiled = Callable[[Mapping[str, Any]], Any]
+_MISSING = object()
+
+
 def evaluate(node: Node, data: Mapping[str, Any], ctx: Context) -> Any:
+    """``node``'s value over one row's ``data`` (compiled once per query, then a call)."""
+    fn = ctx.compiled.get(id(node))
+    if fn is None:
+        fn = ctx.compiled[id(node)] = compile_node(node, ctx)
+        ctx.keep.append(node)  # the id stays this node's while the query runs
+    try:
+        return fn(data)
+    except _PYTHON_ERRORS as exc:  # a value no rule above foresaw: this row's error
+        raise EvalError(f"cannot compute this value ({type(exc).__name__}: {exc})") from None
+
+
+_PYTHON_ERRORS = (TypeError, ValueError, OverflowError, ZeroDivisionError, ArithmeticError,
+                  AttributeError, KeyError, IndexError, re.error, MemoryError)  # fmt: skip
+
+
+def compile_node(node: Node, ctx: Context) -> Compiled:
     kind = node[0]
     if kind == "lit":
-        return node[1]
+        value = node[1]
+        return lambda data: value
     if kind == "var":
         name = node[1]
-        if name in data:
-            return data[name]
-        return ctx.globals.get(name)
+        globals_ = ctx.globals
+
+        def var(data: Mapping[str, Any]) -> Any:
+            v = data.get(name, _MISSING)
+            return globals_.get(name) if v is _MISSING else v
+
+        return var
     if kind == "index":
-        obj = node[1]
-        key = evaluate(node[2], data, ctx)
-        if obj == ("var", "row"):
-            if key is None:
-                return None
-            if not isinstance(key, str):
-                raise EvalError('can only index into objects with strings (a.b or a["b"])')
-            return data[key] if key in data else ctx.globals.get(key)
-        return index(evaluate(obj, data, ctx), key, ctx)
+        return _compile_index(node, ctx)
     if kind == "bin":
-        return binary(node[1], evaluate(node[2], data, ctx), evaluate(node[3], data, ctx))
+        return _compile_chain(node, ctx)
     if kind == "not":
-        return not truthy(evaluate(node[1], data, ctx))
+        inner = compile_node(node[1], ctx)
+        return lambda data: not truthy(inner(data))
     if kind == "call":
-        return call(node, data, ctx)
+        return _compile_call(node, ctx)
     if kind == "link":
-        return ctx.link(node)
+        link = ctx.link(node)
+        return lambda data: link
     if kind == "date":
-        return ctx.date_shorthand(node[1])
+        name = node[1]
+        return lambda data: ctx.date_shorthand(name)
     if kind == "list":
-        return [evaluate(n, data, ctx) for n in node[1]]
+        items = [compile_node(n, ctx) for n in node[1]]
+        return lambda data: [f(data) for f in items]
     if kind == "obj":
-        return {k: evaluate(n, data, ctx) for k, n in node[1]}
+        pairs = [(k, compile_node(n, ctx)) for k, n in node[1]]
+        return lambda data: {k: f(data) for k, f in pairs}
     if kind == "lambda":
-        params, body = node[1], node[2]
+        params, body = list(node[1]), compile_node(node[2], ctx)
+        tick = ctx.budget.tick
 
-        def run(args: list[Any]) -> Any:
-            ctx.budget.tick()
-            bound = dict(zip(params, args, strict=False))
-            from .fields import Layered
+        def make(data: Mapping[str, Any]) -> Lambda:
+            def run(args: list[Any]) -> Any:
+                tick()
+                return body(Layered(dict(zip(params, args, strict=False)), data))
 
-            return evaluate(body, Layered(bound, data), ctx)
+            return Lambda(params, run)
 
-        return Lambda(list(params), run)
-    if kind == "row":
-        return data
+        return make
     raise QueryError(f"cannot evaluate {kind}")  # pragma: no cover - the parser makes no other
 
 
-def call(node: Node, data: Mapping[str, Any], ctx: Context) -> Any:
+def _compile_chain(node: Node, ctx: Context) -> Compiled:
+    """A left-deep chain of operators (``a or b or c …``, ``1 + 2 + 3 …``) as one loop, not
+    one closure per operator: a query of a thousand ``or`` does not recurse a thousand deep."""
+    steps: list[tuple[str, Compiled]] = []
+    while node[0] == "bin":
+        steps.append((node[1], compile_node(node[3], ctx)))
+        node = node[2]
+    steps.reverse()
+    first = compile_node(node, ctx)
+    if len(steps) == 1:
+        op, right = steps[0]
+        if op in ("=", "!="):
+            want = op == "="
+            return lambda data: (compare(first(data), right(data)) == 0) is want
+        fn: Compiled = lambda data: binary(op, first(data), right(data))  # noqa: E731
+        return _charged(fn, ctx) if op in ("+", "*") else fn
+
+    tick = ctx.budget.tick
+
+    def chain(data: Mapping[str, Any]) -> Any:
+        value = first(data)
+        for op, right in steps:
+            value = binary(op, value, right(data))
+            if isinstance(value, str | list) and len(value) > 1024:
+                tick(len(value) // 16)
+        return value
+
+    return chain
+
+
+def _charged(fn: Compiled, ctx: Context) -> Compiled:
+    """``fn``, its long texts and lists charged to the budget by their size: a query that
+    builds a million-character text a hundred thousand times is stopped by its steps before
+    it fills the memory."""
+    tick = ctx.budget.tick
+
+    def charged(data: Mapping[str, Any]) -> Any:
+        v = fn(data)
+        if isinstance(v, str | list) and len(v) > 1024:
+            tick(len(v) // 16)
+        return v
+
+    return charged
+
+
+def _compile_index(node: Node, ctx: Context) -> Compiled:
+    obj, key_node = node[1], node[2]
+    if (key_node[0] == "lit" and isinstance(key_node[1], str) and obj[0] != "var") \
+            or (key_node[0] == "lit" and obj[0] == "var" and obj[1] != "row"):  # fmt: skip
+        key = key_node[1]
+        target = compile_node(obj, ctx)
+
+        def member(data: Mapping[str, Any]) -> Any:
+            v = target(data)
+            if type(v) is dict or (isinstance(v, Mapping) and isinstance(key, str)):
+                return v.get(key)
+            return index(v, key, ctx)
+
+        return member
+    key_fn = compile_node(key_node, ctx)
+    if obj == ("var", "row"):
+        globals_ = ctx.globals
+
+        def row(data: Mapping[str, Any]) -> Any:
+            k = key_fn(data)
+            if k is None:
+                return None
+            if not isinstance(k, str):
+                raise EvalError('can only index into objects with strings (a.b or a["b"])')
+            return data[k] if k in data else globals_.get(k)
+
+        return row
+    target = compile_node(obj, ctx)
+    return lambda data: index(target(data), key_fn(data), ctx)
+
+
+def _compile_call(node: Node, ctx: Context) -> Compiled:
     _, func, arg_nodes, _pos = node
-    ctx.budget.tick()
-    args = [evaluate(a, data, ctx) for a in arg_nodes]
+    args = [compile_node(a, ctx) for a in arg_nodes]
+    tick = ctx.budget.tick
     if func[0] == "var":
         impl = ctx.functions.get(func[1])
         if impl is None:
-            raise EvalError(f"Unrecognized function name '{func[1]}'")
-        return impl(ctx, *args)
-    target = evaluate(func, data, ctx)
-    if isinstance(target, Lambda):
-        return target.call(args)
-    if isinstance(target, str) and target in ctx.functions:
-        return ctx.functions[target](ctx, *args)
-    if isinstance(target, str):
-        raise EvalError(f"Unrecognized function name '{target}'")
-    raise EvalError(f"Cannot call type '{dv_type(target)}' as a function")
+            name = func[1]
+
+            def unknown(data: Mapping[str, Any]) -> Any:
+                raise EvalError(f"Unrecognized function name '{name}'")
+
+            return unknown
+
+        def call(data: Mapping[str, Any]) -> Any:
+            tick()
+            return impl(ctx, *[f(data) for f in args])
+
+        return _charged(call, ctx)
+    target_fn = compile_node(func, ctx)
+
+    def dynamic(data: Mapping[str, Any]) -> Any:
+        tick()
+        values = [f(data) for f in args]
+        target = target_fn(data)
+        if isinstance(target, Lambda):
+            return target.call(values)
+        if isinstance(target, str) and target in ctx.functions:
+            return ctx.functions[target](ctx, *values)
+        if isinstance(target, str):
+            raise EvalError(f"Unrecognized function name '{target}'")
+        raise EvalError(f"Cannot call type '{dv_type(target)}' as a function")
+
+    return dynamic
 
 
-def check_functions(node: Any) -> None:
+def check_functions(node: Any, functions: Mapping[str, Any]) -> None:
     """Every function a query names exists (Dataview's message otherwise), checked before
     any row is read."""
-    from .functions import FUNCTIONS
-
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, tuple) and n:
             if n[0] == "call" and isinstance(n[1], tuple) and n[1][0] == "var" \
-                    and n[1][1] not in FUNCTIONS:  # fmt: skip
+                    and n[1][1] not in functions:  # fmt: skip
                 raise QueryError(f"Unrecognized function name '{n[1][1]}'")
             stack.extend(x for x in n[1:] if isinstance(x, tuple | list))
         elif isinstance(n, list):

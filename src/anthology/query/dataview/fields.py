@@ -28,7 +28,7 @@ from typing import Any
 
 from ..rows import Dataset, FileRow, ListItem
 from ..values import Date, Link
-from .parse import _STRING_RE, DATE_RE, DURATION_RE, IDENT_RE, link_node, parse_date_text
+from .parse import DATE_RE, DURATION_RE, IDENT_RE, STRING_RE, link_node, parse_date_text
 from .parse import parse_duration_text as _duration
 from .parse import unescape as _unescape
 from .values import shift_to
@@ -77,7 +77,7 @@ def _atom(text: str, pos: int, make_link: MakeLink) -> tuple[Any, int]:
     m = DURATION_RE.match(text, pos)
     if m:
         return _duration(m.group(0)), m.end()
-    m = _STRING_RE.match(text, pos)
+    m = STRING_RE.match(text, pos)
     if m:
         return _unescape(m.group(1)), m.end()
     m = _TAG_RE.match(text, pos)
@@ -153,6 +153,7 @@ _EMOJI_FIELDS = (
     (re.compile(r"(?:\U0001F4C5|\U0001F4C6|\U0001F5D3\uFE0F?)\s*(\d{4}-\d{2}-\d{2})"), "due"),
     (re.compile(r"\u2705\s*(\d{4}-\d{2}-\d{2})"), "completion"),
 )
+_MAYBE_EMOJI_RE = re.compile("[\u2795\U0001f6eb\u23f3\u231b\U0001f4c5\U0001f4c6\U0001f5d3\u2705]")
 _FULL_LINE_KEY_RE = re.compile(r"[^\w]*([\w\s/\-\U0001f000-\U0001faff]+?)[_*~`]*$")
 
 
@@ -175,9 +176,15 @@ def _closing(line: str, start: int, open_: str, close: str) -> tuple[str, int] |
     return None
 
 
+MAX_FIELD_LINE = 4_000  # characters of an item's text searched for fields (a task is a line)
+
+
 def line_fields(line: str, task: bool) -> list[tuple[str, str]]:
     """``[key:: value]`` and ``(key:: value)`` of a line (and a task's emoji dates), as
-    (key, raw value) in the order they stand (Dataview's ``extractInlineFields``)."""
+    (key, raw value) in the order they stand (Dataview's ``extractInlineFields``). Only the
+    first :data:`MAX_FIELD_LINE` characters are read: the search is quadratic in a line of
+    unclosed brackets, as Dataview's is."""
+    line = line[:MAX_FIELD_LINE]
     found: list[tuple[int, int, str, str]] = []
     for open_, close in _WRAPPERS.items():
         i = line.find(open_)
@@ -246,9 +253,8 @@ class Layered(Mapping[str, Any]):
         return self.base[key]
 
     def get(self, key: str, default: Any = None) -> Any:
-        if key in self.top:
-            return self.top[key]
-        return self.base.get(key, default)
+        v = self.top.get(key, _NOPE)
+        return self.base.get(key, default) if v is _NOPE else v
 
     def __contains__(self, key: object) -> bool:
         return key in self.top or key in self.base
@@ -272,6 +278,11 @@ class FileObject(Mapping[str, Any]):
     def __init__(self, page: PageObject) -> None:
         self.page = page
         self._cache: dict[str, Any] = {}
+
+    def dv_identity(self) -> tuple[str, str]:
+        """What two file objects compare by (``file = this.file``): the note, not every
+        field computed and compared."""
+        return ("file", self.page.row.path)
 
     def __getitem__(self, key: str) -> Any:
         try:
@@ -303,7 +314,7 @@ class FileObject(Mapping[str, Any]):
 class PageObject(Mapping[str, Any]):
     """A note as a query row: ``file`` and its fields (Dataview's serialized page)."""
 
-    __slots__ = ("_day", "_fields", "_file", "_items", "ix", "row")
+    __slots__ = ("_day", "_fields", "_file", "_items", "_link", "_row", "_tasks", "ix", "row")
 
     def __init__(self, ix: DvIndex, row: FileRow) -> None:
         self.ix = ix
@@ -312,6 +323,9 @@ class PageObject(Mapping[str, Any]):
         self._file: FileObject | None = None
         self._items: list[dict[str, Any]] | None = None
         self._day: Any = _NOPE
+        self._link: Link | None = None
+        self._row: tuple[Link, PageObject] | None = None
+        self._tasks: list[tuple[None, Layered]] | None = None
 
     # the mapping
     def fields(self) -> dict[str, Any]:
@@ -339,6 +353,9 @@ class PageObject(Mapping[str, Any]):
     def __len__(self) -> int:
         return 1 + len(self.fields())
 
+    def dv_identity(self) -> tuple[str, str]:
+        return ("page", self.row.path)
+
     def file(self) -> FileObject:
         if self._file is None:
             self._file = FileObject(self)
@@ -346,7 +363,9 @@ class PageObject(Mapping[str, Any]):
 
     @property
     def link(self) -> Link:
-        return Link(self.row.path, None, self.row.path)
+        if self._link is None:
+            self._link = Link(self.row.path, None, self.row.path)
+        return self._link
 
     def make_link(self, target: str, display: str | None, sub: str | None, embed: bool) -> Link:
         path = self.ix.resolve(target, self.row.path) if target else self.row.path
@@ -439,6 +458,19 @@ class PageObject(Mapping[str, Any]):
             return self.day()
         return None  # pragma: no cover - KEYS lists every key above
 
+    def as_row(self) -> tuple[Link, PageObject]:
+        """The note as a query's row (its link, itself), made once: a query over 10,000
+        notes allocates no new rows, which keeps Python's collector off them."""
+        if self._row is None:
+            self._row = (self.link, self)
+        return self._row
+
+    def task_rows(self) -> list[tuple[None, Layered]]:
+        """Each task as a TASK query's row: the task over its note's fields, made once."""
+        if self._tasks is None:
+            self._tasks = [(None, Layered(i, self)) for i in self.list_items() if i["task"]]
+        return self._tasks
+
     # list items
     def list_items(self) -> list[dict[str, Any]]:
         if self._items is None:
@@ -472,28 +504,35 @@ def make_items(page: PageObject, raw: list[ListItem]) -> list[dict[str, Any]]:
     by_line: dict[int, dict[str, Any]] = {}
     items: list[dict[str, Any]] = []
     list_start, last_end = -1, -10
+    sections: dict[str, Link] = {}
     for it in raw:
         text = it.text
         flat = text.replace("\n", " ")
         if it.parent is None and it.line > last_end + 1:
             list_start = it.line
         last_end = max(last_end, it.line + it.line_count - 1)
-        section = Link(path, None, path, it.section or None) if it.section else page.link
-        block = _BLOCK_ID_RE.search(flat)
+        heading = it.section
+        section = sections.get(heading) if heading else page.link
+        if section is None and heading:
+            section = sections[heading] = Link(path, None, path, heading)
+        assert section is not None
+        block = _BLOCK_ID_RE.search(flat) if "^" in flat else None
         link = Link(path, None, path, "^" + block.group(1)) if block else section
         fields: dict[str, list[Any]] = {}
-        for key, value in line_fields(flat, it.task):
-            fields.setdefault(key, []).append(inline_value(value, page.make_link))
-        if not it.task and not fields:
-            full = full_line_field(flat)
-            if full:
-                fields[full[0]] = [inline_value(full[1], page.make_link)]
+        if "::" in flat or (it.task and _MAYBE_EMOJI_RE.search(flat)):
+            for key, value in line_fields(flat, it.task):
+                fields.setdefault(key, []).append(inline_value(value, page.make_link))
+            if not it.task and not fields:
+                full = full_line_field(flat)
+                if full:
+                    fields[full[0]] = [inline_value(full[1], page.make_link)]
         outlinks = [_link_value(m.group(2), bool(m.group(1)), page.make_link)
-                    for m in _WIKI_RE.finditer(flat)]  # fmt: skip
+                    for m in _WIKI_RE.finditer(flat)] if "[[" in flat else []  # fmt: skip
         end_line = it.line + it.line_count - 1
         item: dict[str, Any] = {
             "symbol": it.symbol, "link": link, "section": section, "text": text,
-            "tags": text_tags(flat), "line": it.line, "lineCount": it.line_count,
+            "tags": text_tags(flat) if "#" in flat else [], "line": it.line,
+            "lineCount": it.line_count,
             "list": list_start, "outlinks": outlinks, "path": path, "children": [],
             "task": it.task, "annotated": bool(fields),
             "position": {"start": {"line": it.line, "col": 0, "offset": 0},

@@ -20,7 +20,7 @@ from typing import Any
 from ..env import MAX_REGEX_SUBJECT, make_regex
 from ..rows import MAX_LIST, MAX_TEXT
 from ..values import Date, Duration, EvalError, Link, QueryError, number_text
-from .evaluate import Context, _check, _num, binary, index
+from .evaluate import Context, binary, check_size, index, js_number
 from .parse import DATE_SHORTHANDS, DURATION_RE, parse_date_text, parse_duration_text
 from .values import (
     ExternalLink,
@@ -47,6 +47,7 @@ class Fn:
         self.name = name
         self.variants: list[tuple[tuple[str, ...] | None, Impl]] = []
         self.vectorized: dict[int, tuple[int, ...]] = {}
+        self._chosen: dict[tuple[str, ...], Impl] = {}
 
     def add(self, *types: str) -> Callable[[Impl], Impl]:
         def deco(impl: Impl) -> Impl:
@@ -68,7 +69,10 @@ class Fn:
         return self
 
     def __call__(self, ctx: Context, *args: Any) -> Any:
-        types = [dv_type(a) for a in args]
+        types = tuple(dv_type(a) for a in args)
+        impl = self._chosen.get(types)
+        if impl is not None:
+            return impl(ctx, *args)
         positions = [p for p in self.vectorized.get(len(args), ()) if types[p] == "array"]
         if positions:
             n = min(len(args[p]) for p in positions)
@@ -76,11 +80,11 @@ class Fn:
             return [self(ctx, *(a[i] if k in positions else a for k, a in enumerate(args)))
                     for i in range(n)]  # fmt: skip
         for want, impl in self.variants:
-            if want is None:
-                return impl(ctx, *args)
-            if len(want) == len(types) and all(
-                w in ("*", t) for w, t in zip(want, types, strict=True)
+            if want is None or (
+                len(want) == len(types)
+                and all(w in ("*", t) for w, t in zip(want, types, strict=True))
             ):
+                self._chosen[types] = impl  # the same types choose the same variant
                 return impl(ctx, *args)
         raise EvalError(
             f"No implementation of '{self.name}' found for arguments: {', '.join(types)}"
@@ -208,7 +212,7 @@ _NUMBER_RE = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 def _number(ctx: Context, s: str) -> Any:
     m = _NUMBER_RE.search(s)
-    return _num(float(m.group(0))) if m else None
+    return js_number(float(m.group(0))) if m else None
 
 
 _CURRENCY = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "CNY": "CN¥",
@@ -235,8 +239,8 @@ def _round(ctx: Context, n: float, digits: Any = None) -> Any:
     if not math.isfinite(n):
         return n
     if digits is None or digits <= 0:
-        return _num(float(math.floor(n + 0.5)))
-    return _num(_round_half(n, min(int(digits), 100)))
+        return js_number(float(math.floor(n + 0.5)))
+    return js_number(_round_half(n, min(int(digits), 100)))
 
 
 # ---------------------------------------------------------------- numbers and lists
@@ -272,7 +276,7 @@ def _reduce_op(ctx: Context, items: list[Any], op: str) -> Any:
     ctx.budget.tick(len(items))
     value = items[0]
     for x in items[1:]:
-        value = _check(binary(op, value, x))
+        value = check_size(binary(op, value, x))
     return value
 
 
@@ -284,7 +288,7 @@ def _reduce_fn(ctx: Context, items: list[Any], f: Lambda) -> Any:
     for x in items[1:]:
         tick()
         if x is not None:
-            value = _check(f.call([value, x]))
+            value = check_size(f.call([value, x]))
     return value
 
 
@@ -408,7 +412,7 @@ def _quantifier(name: str, test: Callable[[list[bool]], bool]) -> Fn:
 
 def _join(ctx: Context, items: list[Any], sep: str = ", ") -> str:
     ctx.budget.tick(len(items))
-    return _check(sep.join(to_string(v) for v in items))
+    return check_size(sep.join(to_string(v) for v in items))
 
 
 # ---------------------------------------------------------------- text
@@ -445,13 +449,13 @@ def _js_replacement(rep: str) -> Callable[[re.Match[str]], str]:
 
 
 def _regexreplace(ctx: Context, s: str, pattern: str, rep: str) -> str:
-    return _check(_regex(pattern, s).sub(_js_replacement(rep), s))
+    return check_size(_regex(pattern, s).sub(_js_replacement(rep), s))
 
 
 def _replace(ctx: Context, s: str, pattern: str, rep: str) -> str:
     if pattern == "":
-        return _check(rep.join(s))
-    return _check(s.replace(pattern, rep))
+        return check_size(rep.join(s))
+    return check_size(s.replace(pattern, rep))
 
 
 def _split(ctx: Context, s: str, sep: str, limit: Any = None) -> list[str]:
@@ -611,7 +615,7 @@ def _build() -> dict[str, Any]:
     F["typeof"] = _fn("typeof").on(("*",), lambda ctx, v: dv_type(v))
     for name, op in (("trunc", math.trunc), ("floor", math.floor), ("ceil", math.ceil)):
         F[name] = (_fn(name).on(("number",), lambda ctx, n, op=op: n if not math.isfinite(n)
-                                else _num(float(op(n))))
+                                else js_number(float(op(n))))
                    .on(("null",), _null).vectorize(1, 0))  # fmt: skip
     F["round"] = (_fn("round").on(("number",), _round).on(("null",), _null).vectorize(1, 0)
                   .on(("number", "number"), _round).on(("number", "null"), _round)
@@ -727,5 +731,4 @@ def _build() -> dict[str, Any]:
 
 
 FUNCTIONS: dict[str, Any] = _build()
-NOT_IMPLEMENTED: dict[str, str] = {}  # every function of Dataview's reference is above
 __all__ = ["FUNCTIONS", "Fn", "number_text"]

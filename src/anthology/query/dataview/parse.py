@@ -25,6 +25,7 @@ not a subtraction of numbers.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,7 +63,7 @@ DATE_RE = re.compile(
 _EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff"
 IDENT_RE = re.compile(rf"(?:[^\W\d_]|[{_EMOJI}])(?:[^\W_]|[_\-{_EMOJI}\ufe0f\u200d])*")
 _NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?")
-_STRING_RE = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
+STRING_RE = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
 _LINK_RE = re.compile(r"(!?)\[\[([^\[\]]*?)\]\]")
 _LAMBDA_RE = re.compile(rf"\(\s*(?:{IDENT_RE.pattern}(?:\s*,\s*{IDENT_RE.pattern})*)?\s*\)\s*=>")
 _TAG_RE = re.compile(r"#[^\u2000-\u206F\u2E00-\u2E7F'!\"#$%&()*+,.:;<=>?@^`{|}~\[\]\\\s]*")
@@ -83,6 +84,11 @@ def parse_duration_text(text: str) -> Any:
 def parse_date_text(text: str, strict: bool = True) -> Date | None:
     """``YYYY-MM[-DD[THH[:mm[:ss[.SSS]]]]][zone]`` as a date; None when not shaped so.
     A shaped but impossible date raises :class:`QueryError` when ``strict``, else None."""
+    return _parse_date(text, strict) if len(text) <= 40 else None
+
+
+@functools.lru_cache(maxsize=8192)
+def _parse_date(text: str, strict: bool) -> Date | None:  # a vault repeats its dates
     m = DATE_RE.fullmatch(text)
     if not m:
         return None
@@ -314,7 +320,7 @@ class Parser:
             finally:
                 self.depth -= 1
         if c == '"':
-            m = self.match(_STRING_RE)
+            m = self.match(STRING_RE)
             if not m:
                 raise self.fail('a closing “"” (the text runs to the end of the query)')
             return ("lit", unescape(m.group(1)))
@@ -344,9 +350,10 @@ class Parser:
             if name.upper() in KEYWORDS and not s.startswith("(", m.end()):
                 raise self.fail("a field name (not the keyword “" + name + "”)")
             self.i = m.end()
-            if s.startswith(" ", self.i) and _known_function(name):
+            if s.startswith(" ", self.i):
                 # "list (1, 2)" (the reference writes one so): Dataview's grammar wants the
-                # "(" right after the name, and would fail on it
+                # "(" right after the name, and fails on it; a name before "(" means nothing
+                # else in the grammar, so it is read as the call
                 self.ws()
                 if not s.startswith("(", self.i):
                     self.i = m.end()
@@ -381,7 +388,7 @@ class Parser:
             if self.lit("}"):
                 return ("obj", pairs)
             while True:
-                m = self.match(IDENT_RE) or self.match(_STRING_RE)
+                m = self.match(IDENT_RE) or self.match(STRING_RE)
                 if not m:
                     raise self.fail("a key")
                 key = unescape(m.group(1)) if m.group(0).startswith('"') else m.group(0)
@@ -477,7 +484,7 @@ class Parser:
                     raise self.fail("a [[link]]")
                 return ("incoming", link_node(m.group(2), False))
             if s.startswith('"', i):
-                m = self.match(_STRING_RE)
+                m = self.match(STRING_RE)
                 if not m:
                     raise self.fail("a closing “\"” (the folder's name runs to the end)")
                 return ("folder", unescape(m.group(1)))
@@ -511,7 +518,7 @@ class Parser:
         if self.i > save and re.compile(r"AS\s", re.I).match(self.s, self.i):
             self.i += 2
             self.ws()
-            m = self.match(_STRING_RE) or self.match(IDENT_RE)
+            m = self.match(STRING_RE) or self.match(IDENT_RE)
             if m:
                 name = unescape(m.group(1)) if m.group(0).startswith('"') else m.group(0)
                 return NamedField(name, node)
@@ -615,12 +622,6 @@ class Parser:
                 raise self.fail("WHERE, SORT, GROUP BY, FLATTEN or LIMIT")
             self.comments()
         return q
-
-
-def _known_function(name: str) -> bool:
-    from .functions import FUNCTIONS  # here: functions import the evaluator, which this feeds
-
-    return name in FUNCTIONS
 
 
 def unescape(body: str) -> str:

@@ -77,9 +77,21 @@ class ExternalLink(str):
 
 
 # ---------------------------------------------------------------- types and truth
+_TYPE_OF: dict[type, str] = {}
+
+
 def dv_type(v: Any) -> str:
     """Dataview's ``typeof``: null, boolean, number, string, date, duration, link, array,
     object, function, widget."""
+    try:
+        return _TYPE_OF[type(v)]
+    except KeyError:
+        name = _type_of(v)
+        _TYPE_OF[type(v)] = name  # a type's name depends on its class alone
+        return name
+
+
+def _type_of(v: Any) -> str:
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -126,11 +138,19 @@ def truthy(v: Any) -> bool:
 
 
 # ---------------------------------------------------------------- ordering
-@functools.lru_cache(maxsize=65_536)
 def locale_key(s: str) -> tuple[str, str]:
     """A key that orders text about as JavaScript's ``localeCompare`` does (ICU's root
     collation): accents and case count only to break ties (lower case first), punctuation
     before digits before letters."""
+    return _short_key(s) if len(s) <= 200 else _locale_key(s)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _short_key(s: str) -> tuple[str, str]:  # names, titles, statuses: the same ones again
+    return _locale_key(s)
+
+
+def _locale_key(s: str) -> tuple[str, str]:
     folded = unicodedata.normalize("NFKD", s.casefold())
     base = "".join(c if c.isalnum() else "\x01" + c for c in folded if not unicodedata.combining(c))
     return base, s.swapcase()
@@ -164,8 +184,12 @@ def sort_key(v: Any) -> tuple:
     if t == "array":
         return (rank, tuple(sort_key(x) for x in v))
     if t == "object":
+        identity = getattr(v, "dv_identity", None)
+        if identity is not None:  # a note's page or file object: the note it is
+            return (rank, 0, identity())
         keys = sorted(v.keys())
-        return (rank, tuple(locale_key(k) for k in keys), tuple(sort_key(v[k]) for k in keys))
+        return (rank, 1, tuple(locale_key(k) for k in keys),
+                tuple(sort_key(v[k]) for k in keys))  # fmt: skip
     if t == "widget":
         return (rank, locale_key(str(v)))
     return (rank,)
@@ -174,8 +198,19 @@ def sort_key(v: Any) -> tuple:
 def compare(a: Any, b: Any) -> int:
     if a is b:
         return 0
-    if type(a) is type(b) and isinstance(a, int | float) and not isinstance(a, bool):
-        return (a > b) - (a < b)
+    ta, tb = type(a), type(b)
+    if ta is tb:
+        if ta is str:
+            ka, kb = locale_key(a), locale_key(b)
+            return (ka > kb) - (ka < kb)
+        if ta is int or ta is float:
+            return (a > b) - (a < b)
+        if ta is Date:
+            return (a.at > b.at) - (a.at < b.at)
+    elif a is None:
+        return -1
+    elif b is None:
+        return 1
     ka, kb = sort_key(a), sort_key(b)
     return (ka > kb) - (ka < kb)
 
