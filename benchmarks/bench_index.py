@@ -2,6 +2,14 @@
 
 The floor is the least any full-text index of the vault must do: read every file and insert its
 raw text into an FTS5 table. ``obsidiantools`` builds the same link graph on the same vault.
+
+``--cold VAULT [VAULT …]`` only times cold index builds of the given vaults (median of
+``--runs``), with whichever ``anthology`` is first on the path: run it with the source
+before and after a change to the index (the cost Dataview's inline fields and list items
+add, README "Dataview"):
+
+    PYTHONPATH=/tmp/before/src python benchmarks/bench_index.py --cold VAULT entries
+    PYTHONPATH=src python benchmarks/bench_index.py --cold VAULT entries
 """
 
 from __future__ import annotations
@@ -171,3 +179,31 @@ def run(quick: bool = False) -> list[dict]:
             rows.append(row("links found", n, "links", links, "obsidiantools wikilinks",
                             peer[1], lower_is_better=False))  # fmt: skip
     return rows
+
+
+def cold_index_seconds(root: Path, runs: int = 3) -> list[float]:
+    """``runs`` cold builds of the index of ``root``, each into a new file, in seconds."""
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(runs):
+            t0 = time.perf_counter()
+            VaultIndex.open(root, Path(tmp) / f"cold{k}.sqlite").close()
+            times.append(time.perf_counter() - t0)
+    return times
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+
+    import anthology
+
+    ap = argparse.ArgumentParser(description="cold index builds of the given vaults")
+    ap.add_argument("--cold", type=Path, nargs="+", required=True, metavar="VAULT")
+    ap.add_argument("--runs", type=int, default=3)
+    a = ap.parse_args()
+    for vault in a.cold:
+        times = cold_index_seconds(vault, a.runs)
+        print(json.dumps({"vault": str(vault), "anthology": str(Path(anthology.__file__).parent),
+                          "runs": [round(t, 3) for t in times],
+                          "median_s": round(statistics.median(times), 3)}))  # fmt: skip

@@ -111,6 +111,39 @@ def _wrapped(
         candidates.append((i, sep))
     if not candidates:
         return []
+    if len(candidates) <= _FEW and "\\" not in line:
+        closes = _closes_simply(line, opener, candidates)
+    else:
+        closes = _closes(line, opener, candidates)
+    out: list[InlineField] = []
+    resume = -1
+    for (i, sep), close in zip(candidates, closes, strict=True):
+        if i < resume or close < 0:
+            continue
+        out.append(InlineField(src[i + 1 : sep].strip(), src[sep + 2 : close].strip(), i,
+                               sep + 2, close + 1, opener))  # fmt: skip
+        resume = close + 1
+    return out
+
+
+_FEW = 8  # candidates a line may have for each to search on for its closing bracket
+
+
+def _closes_simply(line: str, opener: str, candidates: list[tuple[int, int]]) -> list[int]:
+    """Where each candidate's value ends, for the usual line (a few fields, no escapes):
+    the next closing bracket, if no opening one comes before it; else the depth pass."""
+    closer = _CLOSERS[opener]
+    out = []
+    for _i, sep in candidates:
+        close = line.find(closer, sep + 2)
+        if close >= 0 and line.find(opener, sep + 2, close) >= 0:
+            return _closes(line, opener, candidates)  # a nested bracket: count depths
+        out.append(close)
+    return out
+
+
+def _closes(line: str, opener: str, candidates: list[tuple[int, int]]) -> list[int]:
+    """Where each candidate's value ends (-1: never), all in one pass over the line."""
     closes = [-1] * len(candidates)
     starts = [sep + 2 for _i, sep in candidates]
     depth, waiting, q, escaped_at = 0, [], 0, -1
@@ -135,15 +168,7 @@ def _wrapped(
                 closes[waiting.pop()] = at
                 waiting_depth.pop()
             depth -= 1
-    out: list[InlineField] = []
-    resume = -1
-    for (i, sep), close in zip(candidates, closes, strict=True):
-        if i < resume or close < 0:
-            continue
-        out.append(InlineField(src[i + 1 : sep].strip(), src[sep + 2 : close].strip(), i,
-                               sep + 2, close + 1, opener))  # fmt: skip
-        resume = close + 1
-    return out
+    return closes
 
 
 def full_line_field(line: str, source: str | None = None) -> InlineField | None:
