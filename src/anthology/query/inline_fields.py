@@ -68,12 +68,12 @@ def extract_inline_fields(
     if len(line) > MAX_LINE:
         return []
     found: list[InlineField] = []
-    if "::" in line:
+    if "::" in line and ("[" in line or "(" in line):
         seps = [m.start() for m in _SEP_RE.finditer(line)]
         brackets = [m.start() for m in _BRACKET_RE.finditer(line)]
         for opener in ("[", "("):
             found += _wrapped(line, src, opener, seps, brackets)
-    if task_fields and SHORTHAND_CHARS_RE.search(line):
+    if task_fields and not line.isascii() and SHORTHAND_CHARS_RE.search(line):
         for key, regex in SHORTHANDS:
             m = regex.search(line)
             if m is not None:
@@ -204,9 +204,17 @@ def _is_key_char(c: str) -> bool:  # [0-9\p{Letter}\w\s_/-] or an emoji
     return _is_word(c) or c.isspace() or c in "/-" or _is_emoji(c)
 
 
+# _full_line_key for an ASCII key, where no character is a letter beyond A-Z or an emoji
+# (possessive: the parser Dataview uses never backtracks)
+_ASCII_KEY_RE = re.compile(r"[^0-9A-Za-z_]*+([0-9A-Za-z_\s/-]*+)[_*~`]*+")
+
+
 def _full_line_key(raw: str) -> str | None:
     """Dataview's FULL_LINE_KEY_PARSER: leading non-word characters dropped, then the key,
     then only ``_*~``` to the end; None when something else follows."""
+    if raw.isascii():
+        m = _ASCII_KEY_RE.fullmatch(raw)
+        return None if m is None else m.group(1)
     i, n = 0, len(raw)
     while i < n and not _is_word(raw[i]):
         i += 1  # (an emoji first is eaten here: Dataview wants "[🎅:: …]" for that)

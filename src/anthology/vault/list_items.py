@@ -27,6 +27,8 @@ _QUOTE_RE = re.compile(r"(?:[ \t]{0,3}>[ \t]?)+")
 _HEADING_RE = re.compile(r"#{1,6}(?:[ \t]|$)")
 _RULE_RE = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*")
 _SETEXT_EQ_RE = re.compile(r"=+[ \t]*")
+_BLANKS_RE = re.compile(r"[ \t]*")
+_INK_RE = re.compile(r"\S")
 
 
 @dataclass(slots=True)
@@ -88,6 +90,123 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int
     depth = 0  # block quote depth of the open items
     size, pos, n = len(masked), 0, 0  # line n starts at pos
     find = masked.find
+    blanks = _BLANKS_RE.match
+    while pos <= size:
+        if pos and not stack and open_item is None:
+            m = _NEXT_RE.search(masked, pos - 1)
+            if m is None:
+                break
+            start = m.start() + 1
+            if start > pos:
+                n += masked.count("\n", pos, start)
+                before = masked.rfind("\n", 0, start - 1) + 1
+                prev = masked[before : start - 1].lstrip(" \t")
+                para = before if prev and prev[0] != ">" else -1
+                pos = start
+        end = find("\n", pos)
+        if end < 0:
+            end = size
+        # Offsets, not copies: a paragraph in a list may be a line of thousands of
+        # characters, and only its first few say what it is.
+        at = blanks(masked, pos, end).end()  # the first non-blank
+        if at == end:  # blank, or code/comment blanked out
+            if stack and _INK_RE.search(body, pos, end):  # code: closes what it is left of
+                _close(stack, _width(body[pos : blanks(body, pos, end).end()]))
+            open_item, para = None, -1
+            pos, n = end + 1, n + 1
+            continue
+        col = pos  # where the text after the block quote starts
+        first = masked[at]
+        quote = 0
+        if first == ">":
+            q = _QUOTE_RE.match(masked, pos, end)
+            assert q is not None  # the line's first non-blank is ">"
+            col = q.end()
+            quote = q.group().count(">")
+            at = blanks(masked, col, end).end()
+            if at == end:
+                if quote != depth:
+                    stack.clear()
+                    depth = quote
+                open_item, para = None, -1
+                pos, n = end + 1, n + 1
+                continue
+            first = masked[at]
+        if quote != depth:
+            stack.clear()
+            open_item, depth = None, quote
+        indent = at - col
+        if indent and "\t" in masked[col:at]:
+            indent = _width(masked[col:at])
+        top = stack[-1][0] if stack else 0
+        if first == "#" and indent < 4 and _HEADING_RE.match(masked, at, end):
+            if not quote:
+                section = heading_text(body[at:end])
+            stack.clear()
+            open_item, para = None, -1
+            pos, n = end + 1, n + 1
+            continue
+        if first in "-*_=" and indent < 4:
+            heading = False
+            if first == "=":  # "Title\n===": a heading (under no paragraph: text)
+                heading = para >= 0 and not quote and bool(_SETEXT_EQ_RE.fullmatch(masked, at, end))
+                rule = heading
+            else:
+                rule = bool(_RULE_RE.fullmatch(masked, at, end))
+                heading = rule and first == "-" and para >= 0 and not quote
+            if heading:  # "Title\n---" too
+                para_end = find("\n", para)
+                section = body[para : para_end if para_end >= 0 else size].strip()
+            if rule:
+                stack.clear()
+                open_item, para = None, -1
+                pos, n = end + 1, n + 1
+                continue
+        if (first in "-*+" or "0" <= first <= "9") and indent < top + 4:
+            m = _ITEM_RE.match(masked, at, end)
+            if m is not None:
+                _close(stack, indent)
+                parent = stack[-1][1] if stack else None
+                gap = m.group(1)
+                symbol = masked[at : m.end() if gap is None else m.start(1)]
+                width = 1 if gap is None else len(gap) if "\t" not in gap else _width(gap)
+                stack.append((indent + len(symbol) + (1 if width > 4 else width), n))
+                para = -1
+                if len(items) >= MAX_ITEMS:
+                    if not dropped:
+                        cut = pos
+                    dropped += 1
+                    open_item = None
+                    pos, n = end + 1, n + 1
+                    continue
+                text_at = m.end()
+                status = None
+                if (
+                    masked.startswith("[", text_at, end)
+                    and masked.startswith("]", text_at + 2, end)
+                    and (text_at + 3 == end or masked[text_at + 3] in " \t")
+                ):
+                    status = body[text_at + 1]
+                    text_at += 3
+                open_item = ScannedItem(n, status, parent, section, symbol, [(pos, text_at, end)])
+                items.append(open_item)
+                pos, n = end + 1, n + 1
+                continue
+        if open_item is not None:  # "- item\ncontinued": the item's text goes on
+            open_item.pieces.append((pos, col, end))
+        else:
+            _close(stack, indent)
+            para = pos if not stack and not quote else -1
+        pos, n = end + 1, n + 1
+    return items, dropped, cut
+    stack: list[tuple[int, int]] = []  # open items: (content column, body line)
+    open_item: ScannedItem | None = None  # the item whose text a next line may continue
+    section: str | None = None
+    para = -1  # the start of the last line if it was a paragraph's (for a setext heading)
+    depth = 0  # block quote depth of the open items
+    size, pos, n = len(masked), 0, 0  # line n starts at pos
+    find = masked.find
+    blanks = _BLANKS_RE.match
     while pos <= size:
         if pos and not stack and open_item is None:
             m = _NEXT_RE.search(masked, pos - 1)

@@ -89,8 +89,9 @@ def note_fields(body: str, masked: str, first_line: int) -> NoteFields:
     plain = [
         (it, text)
         for it, text in zip(scanned, texts, strict=True)
-        if it.status is None and ("::" in text or SHORTHAND_CHARS_RE.search(text))
-    ]  # the items whose fields may be the page's
+        if it.status is None
+        and ("::" in text or (not text.isascii() and SHORTHAND_CHARS_RE.search(text)))
+    ]  # the items whose fields may be the page's (isascii: O(1), the emoji are not ASCII)
     if has_sep or plain:
         scan = masked
         if comments:
