@@ -3,11 +3,12 @@
 Dataview takes list items from Obsidian's parse (its ``listItems``: CommonMark lists, in
 block quotes and callouts too) and adds the text, the task's checkbox character and the
 heading above (``src/data-import/markdown-file.ts``). Here one pass over the note's lines
-does the same: an item is a line whose text (after any ``>`` of a block quote) starts with
-``-``, ``*``, ``+``, ``1.`` or ``1)`` and a blank; it is nested under the open item whose
-content column its marker reaches (CommonMark's rule: ``- a`` then ``  - b``); the lines
-right after it that start nothing new (lazy or indented) continue its text; a heading, a
-rule, a paragraph less indented than an item, or a change of block quote closes items.
+(the paragraphs between lists skipped in one search each) does the same: an item is a line
+whose text (after any ``>`` of a block quote) starts with ``-``, ``*``, ``+``, ``1.`` or
+``1)`` and a blank; it is nested under the open item whose content column its marker
+reaches (CommonMark's rule: ``- a`` then ``  - b``); the lines right after it that start
+nothing new (lazy or indented) continue its text; a heading, a rule, a paragraph less
+indented than an item, or a change of block quote closes items.
 
 The scan reads the note with code and comments blanked out (:func:`masking.mask_code`):
 nothing in a code block is an item. It is linear in the note (each item is pushed on and
@@ -71,8 +72,8 @@ def heading_text(rest: str) -> str:
 # engine skips to quickly (a "^" in MULTILINE mode is tried at every character).
 _NEXT_RE = re.compile(r"\n[ \t>]*(?:[-*+_=#]|\d)")
 # a line that starts a list item: a note without one (most) is not scanned
-_ANY_ITEM_RE = re.compile(r"\n[ \t>]*(?:[-*+]|\d{1,9}[.)])(?:[ \t\n]|\Z)")
-_FIRST_ITEM_RE = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])(?:[ \t\n]|\Z)")
+_ANY_ITEM_RE = re.compile(r"\n[ \t>]*(?:[-*+]|\d{1,9}[.)])(?:[ \t\r\n]|\Z)")
+_FIRST_ITEM_RE = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])(?:[ \t\r\n]|\Z)")
 
 
 def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int]:
@@ -106,12 +107,13 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int
         end = find("\n", pos)
         if end < 0:
             end = size
+        stop = end - 1 if end > pos and masked[end - 1] == "\r" else end  # CRLF
         # Offsets, not copies: a paragraph in a list may be a line of thousands of
         # characters, and only its first few say what it is.
-        at = blanks(masked, pos, end).end()  # the first non-blank
-        if at == end:  # blank, or code/comment blanked out
-            if stack and _INK_RE.search(body, pos, end):  # code: closes what it is left of
-                _close(stack, _width(body[pos : blanks(body, pos, end).end()]))
+        at = blanks(masked, pos, stop).end()  # the first non-blank
+        if at == stop:  # blank, or code/comment blanked out
+            if stack and _INK_RE.search(body, pos, stop):  # code: closes what it is left of
+                _close(stack, _width(body[pos : blanks(body, pos, stop).end()]))
             open_item, para = None, -1
             pos, n = end + 1, n + 1
             continue
@@ -119,12 +121,12 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int
         first = masked[at]
         quote = 0
         if first == ">":
-            q = _QUOTE_RE.match(masked, pos, end)
+            q = _QUOTE_RE.match(masked, pos, stop)
             assert q is not None  # the line's first non-blank is ">"
             col = q.end()
             quote = q.group().count(">")
-            at = blanks(masked, col, end).end()
-            if at == end:
+            at = blanks(masked, col, stop).end()
+            if at == stop:
                 if quote != depth:
                     stack.clear()
                     depth = quote
@@ -139,9 +141,9 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int
         if indent and "\t" in masked[col:at]:
             indent = _width(masked[col:at])
         top = stack[-1][0] if stack else 0
-        if first == "#" and indent < 4 and _HEADING_RE.match(masked, at, end):
+        if first == "#" and indent < 4 and _HEADING_RE.match(masked, at, stop):
             if not quote:
-                section = heading_text(body[at:end])
+                section = heading_text(body[at:stop])
             stack.clear()
             open_item, para = None, -1
             pos, n = end + 1, n + 1
@@ -149,10 +151,12 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int
         if first in "-*_=" and indent < 4:
             heading = False
             if first == "=":  # "Title\n===": a heading (under no paragraph: text)
-                heading = para >= 0 and not quote and bool(_SETEXT_EQ_RE.fullmatch(masked, at, end))
+                heading = (
+                    para >= 0 and not quote and bool(_SETEXT_EQ_RE.fullmatch(masked, at, stop))
+                )
                 rule = heading
             else:
-                rule = bool(_RULE_RE.fullmatch(masked, at, end))
+                rule = bool(_RULE_RE.fullmatch(masked, at, stop))
                 heading = rule and first == "-" and para >= 0 and not quote
             if heading:  # "Title\n---" too
                 para_end = find("\n", para)
@@ -163,7 +167,7 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int
                 pos, n = end + 1, n + 1
                 continue
         if (first in "-*+" or "0" <= first <= "9") and indent < top + 4:
-            m = _ITEM_RE.match(masked, at, end)
+            m = _ITEM_RE.match(masked, at, stop)
             if m is not None:
                 _close(stack, indent)
                 parent = stack[-1][1] if stack else None
@@ -182,135 +186,18 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int
                 text_at = m.end()
                 status = None
                 if (
-                    masked.startswith("[", text_at, end)
-                    and masked.startswith("]", text_at + 2, end)
-                    and (text_at + 3 == end or masked[text_at + 3] in " \t")
+                    masked.startswith("[", text_at, stop)
+                    and masked.startswith("]", text_at + 2, stop)
+                    and (text_at + 3 == stop or masked[text_at + 3] in " \t")
                 ):
                     status = body[text_at + 1]
                     text_at += 3
-                open_item = ScannedItem(n, status, parent, section, symbol, [(pos, text_at, end)])
+                open_item = ScannedItem(n, status, parent, section, symbol, [(pos, text_at, stop)])
                 items.append(open_item)
                 pos, n = end + 1, n + 1
                 continue
         if open_item is not None:  # "- item\ncontinued": the item's text goes on
-            open_item.pieces.append((pos, col, end))
-        else:
-            _close(stack, indent)
-            para = pos if not stack and not quote else -1
-        pos, n = end + 1, n + 1
-    return items, dropped, cut
-    stack: list[tuple[int, int]] = []  # open items: (content column, body line)
-    open_item: ScannedItem | None = None  # the item whose text a next line may continue
-    section: str | None = None
-    para = -1  # the start of the last line if it was a paragraph's (for a setext heading)
-    depth = 0  # block quote depth of the open items
-    size, pos, n = len(masked), 0, 0  # line n starts at pos
-    find = masked.find
-    blanks = _BLANKS_RE.match
-    while pos <= size:
-        if pos and not stack and open_item is None:
-            m = _NEXT_RE.search(masked, pos - 1)
-            if m is None:
-                break
-            start = m.start() + 1
-            if start > pos:
-                n += masked.count("\n", pos, start)
-                before = masked.rfind("\n", 0, start - 1) + 1
-                prev = masked[before : start - 1].lstrip(" \t")
-                para = before if prev and prev[0] != ">" else -1
-                pos = start
-        end = find("\n", pos)
-        if end < 0:
-            end = size
-        line = masked[pos:end]
-        text = line.lstrip(" \t")
-        if not text:  # blank, or code/comment blanked out
-            if stack:
-                raw = body[pos:end]
-                if raw.strip():  # code: ends the items it is less indented than
-                    _close(stack, _width(raw[: len(raw) - len(raw.lstrip(" \t"))]))
-            open_item, para = None, -1
-            pos, n = end + 1, n + 1
-            continue
-        col = 0  # where the text after the block quote starts
-        first = text[0]
-        quote = 0
-        if first == ">":
-            q = _QUOTE_RE.match(line)
-            assert q is not None  # the line's first non-blank is ">"
-            col = q.end()
-            quote = q.group().count(">")
-            text = line[col:].lstrip(" \t")
-            if not text:
-                if quote != depth:
-                    stack.clear()
-                    depth = quote
-                open_item, para = None, -1
-                pos, n = end + 1, n + 1
-                continue
-            first = text[0]
-        if quote != depth:
-            stack.clear()
-            open_item, depth = None, quote
-        indent = len(line) - col - len(text)
-        if indent and "\t" in line[col : col + indent]:
-            indent = _width(line[col : col + indent])
-        top = stack[-1][0] if stack else 0
-        if first == "#" and indent < 4 and _HEADING_RE.match(text):
-            if not quote:
-                section = heading_text(body[pos:end].lstrip(" \t"))
-            stack.clear()
-            open_item, para = None, -1
-            pos, n = end + 1, n + 1
-            continue
-        if first in "-*_=" and indent < 4:
-            heading = False
-            if first == "=":  # "Title\n===": a heading (under no paragraph: text)
-                heading = para >= 0 and not quote and bool(_SETEXT_EQ_RE.fullmatch(text))
-                rule = heading
-            else:
-                rule = bool(_RULE_RE.fullmatch(text))
-                heading = rule and first == "-" and para >= 0 and not quote
-            if heading:  # "Title\n---" too
-                para_end = find("\n", para)
-                section = body[para : para_end if para_end >= 0 else size].strip()
-            if rule:
-                stack.clear()
-                open_item, para = None, -1
-                pos, n = end + 1, n + 1
-                continue
-        if (first in "-*+" or "0" <= first <= "9") and indent < top + 4:
-            m = _ITEM_RE.match(text)
-            if m is not None:
-                _close(stack, indent)
-                parent = stack[-1][1] if stack else None
-                gap = m.group(1)
-                symbol = text[: m.end() if gap is None else m.start(1)]
-                width = 1 if gap is None or _width(gap) > 4 else _width(gap)
-                stack.append((indent + len(symbol) + width, n))
-                para = -1
-                if len(items) >= MAX_ITEMS:
-                    if not dropped:
-                        cut = pos
-                    dropped += 1
-                    open_item = None
-                    pos, n = end + 1, n + 1
-                    continue
-                at = len(line) - len(text) + m.end()  # the text's offset in the line
-                status = None
-                if (
-                    line.startswith("[", at)
-                    and line[at + 2 : at + 3] == "]"
-                    and line[at + 3 : at + 4] in ("", " ", "\t")
-                ):
-                    status = body[pos + at + 1]
-                    at += 3
-                open_item = ScannedItem(n, status, parent, section, symbol, [(pos, pos + at, end)])
-                items.append(open_item)
-                pos, n = end + 1, n + 1
-                continue
-        if open_item is not None:  # "- item\ncontinued": the item's text goes on
-            open_item.pieces.append((pos, pos + col, end))
+            open_item.pieces.append((pos, col, stop))
         else:
             _close(stack, indent)
             para = pos if not stack and not quote else -1
