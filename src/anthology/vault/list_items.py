@@ -28,7 +28,7 @@ _QUOTE_RE = re.compile(r"(?:[ \t]{0,3}>[ \t]?)+")
 _HEADING_RE = re.compile(r"#{1,6}(?:[ \t]|$)")
 _RULE_RE = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*")
 _SETEXT_EQ_RE = re.compile(r"=+[ \t]*")
-_BLANKS_RE = re.compile(r"[ \t]*")
+_NOT_BLANK_RE = re.compile(r"[^ \t]")
 _INK_RE = re.compile(r"\S")
 
 
@@ -91,7 +91,7 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int
     depth = 0  # block quote depth of the open items
     size, pos, n = len(masked), 0, 0  # line n starts at pos
     find = masked.find
-    blanks = _BLANKS_RE.match
+    not_blank = _NOT_BLANK_RE.search
     while pos <= size:
         if pos and not stack and open_item is None:
             m = _NEXT_RE.search(masked, pos - 1)
@@ -110,10 +110,12 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int
         stop = end - 1 if end > pos and masked[end - 1] == "\r" else end  # CRLF
         # Offsets, not copies: a paragraph in a list may be a line of thousands of
         # characters, and only its first few say what it is.
-        at = blanks(masked, pos, stop).end()  # the first non-blank
+        ink = not_blank(masked, pos, stop)
+        at = stop if ink is None else ink.start()  # the first non-blank
         if at == stop:  # blank, or code/comment blanked out
             if stack and _INK_RE.search(body, pos, stop):  # code: closes what it is left of
-                _close(stack, _width(body[pos : blanks(body, pos, stop).end()]))
+                lead = not_blank(body, pos, stop)
+                _close(stack, _width(body[pos : stop if lead is None else lead.start()]))
             open_item, para = None, -1
             pos, n = end + 1, n + 1
             continue
@@ -125,7 +127,8 @@ def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int
             assert q is not None  # the line's first non-blank is ">"
             col = q.end()
             quote = q.group().count(">")
-            at = blanks(masked, col, stop).end()
+            ink = not_blank(masked, col, stop)
+            at = stop if ink is None else ink.start()
             if at == stop:
                 if quote != depth:
                     stack.clear()
