@@ -2,6 +2,14 @@
 
 The floor is the least any full-text index of the vault must do: read every file and insert its
 raw text into an FTS5 table. ``obsidiantools`` builds the same link graph on the same vault.
+
+``--cold VAULT [VAULT …]`` only times cold index builds of the given vaults (median of
+``--runs``), with whichever ``anthology`` is first on the path: run it with the source
+before and after a change to the index (the cost Dataview's inline fields and list items
+add, README "Dataview"):
+
+    PYTHONPATH=/tmp/before/src python benchmarks/bench_index.py --cold VAULT entries
+    PYTHONPATH=src python benchmarks/bench_index.py --cold VAULT entries
 """
 
 from __future__ import annotations
@@ -171,3 +179,56 @@ def run(quick: bool = False) -> list[dict]:
             rows.append(row("links found", n, "links", links, "obsidiantools wikilinks",
                             peer[1], lower_is_better=False))  # fmt: skip
     return rows
+
+
+_COLD_CHILD = """
+import json, resource, sys, time
+from pathlib import Path
+from anthology.vault.index import VaultIndex
+
+def cpu():
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+               resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+c0, t0 = cpu(), time.perf_counter()
+VaultIndex.open(Path(sys.argv[1]), Path(sys.argv[2])).close()
+print(json.dumps([time.perf_counter() - t0, cpu() - c0]))
+"""
+
+
+def cold_index_seconds(root: Path, runs: int = 3) -> list[tuple[float, float]]:
+    """``runs`` cold builds of the index of ``root``, each into a new file by a process of
+    its own: (wall seconds, CPU seconds of the build and its workers, imports left out).
+    The CPU time is what to compare on a shared machine, whose load stretches the wall."""
+    import json
+    import subprocess
+    import sys
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(runs):
+            cmd = [sys.executable, "-c", _COLD_CHILD, str(root), str(Path(tmp) / f"c{k}.sqlite")]
+            done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+            wall, cpu = json.loads(done.stdout.strip().splitlines()[-1])
+            out.append((wall, cpu))
+    return out
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+
+    import anthology
+
+    ap = argparse.ArgumentParser(description="cold index builds of the given vaults")
+    ap.add_argument("--cold", type=Path, nargs="+", required=True, metavar="VAULT")
+    ap.add_argument("--runs", type=int, default=3)
+    a = ap.parse_args()
+    for vault in a.cold:
+        runs = cold_index_seconds(vault, a.runs)
+        print(json.dumps({"vault": str(vault), "anthology": str(Path(anthology.__file__).parent),
+                          "wall_s": [round(w, 3) for w, _c in runs],
+                          "cpu_s": [round(c, 3) for _w, c in runs],
+                          "median_wall_s": round(statistics.median(w for w, _c in runs), 3),
+                          "median_cpu_s": round(statistics.median(c for _w, c in runs), 3),
+                          }))  # fmt: skip

@@ -13,6 +13,14 @@ topic folder, to a few "map of content" hubs and from dated daily notes; a few n
 in different folders, a few links point to notes that do not exist.
 
     python benchmarks/synthetic_vault.py OUT_DIR --personal --n 6500 --seed 1
+
+``--dataview`` adds what Dataview reads to the first vault: in about half the notes a few
+inline fields (``rating:: 7``, ``[mood:: calm]``, ``(source:: [[X]])``) and in about half a
+task list (nested tasks with ``[due:: …]`` and emoji dates, plain items). The additions draw
+from a random generator of their own: without the option the vault is the same as before,
+so older figures still compare.
+
+    python benchmarks/synthetic_vault.py OUT_DIR --n 10000 --seed 3 --dataview
 """
 
 from __future__ import annotations
@@ -167,14 +175,45 @@ def make_entry(i: int, n: int, rng: random.Random) -> str:
     return "\n".join(lines) + "\n" + "\n".join(body)
 
 
-def generate(root: Path, n: int, seed: int = 1) -> Path:
-    """Write ``n`` entries under ``root`` (in a few folders) and return ``root``."""
+def dataview_part(i: int, n: int, seed: int) -> str:
+    """What ``--dataview`` appends to entry ``i``: inline fields and a task list, each in
+    about half the notes (a generator of its own, seeded by the vault's seed and ``i``)."""
+    rng = random.Random(seed * 1_000_003 + i)
+    out: list[str] = []
+    if rng.random() < 0.5:
+        day = f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+        out += [
+            "",
+            f"rating:: {rng.randint(1, 10)}",
+            f"**Reviewed on**:: {day}",
+            f"{_sentence(rng)[:-1]} [mood:: {rng.choice(('calm', 'busy', 'curious'))}] and "
+            f"(source:: [[{_entry_id(_power_law_target(rng, n, i)) if n > 1 else 'X'}]]).",
+        ]
+    if rng.random() < 0.5:
+        out += ["", "## Tasks", ""]
+        for _ in range(rng.randint(1, 4)):
+            day = f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+            box = rng.choice(" x-/")
+            out.append(f"- [{box}] {_sentence(rng)[:-1]} [due:: {day}]")
+            for _ in range(rng.randint(0, 2)):
+                out.append(f"    - [{rng.choice(' x')}] {_sentence(rng)[:-1]} 📅 {day}")
+            if rng.random() < 0.3:
+                out.append(f"- {_sentence(rng)} [topic:: {rng.choice(WORDS)}]")
+    return "\n".join(out) + "\n" if out else ""
+
+
+def generate(root: Path, n: int, seed: int = 1, *, dataview: bool = False) -> Path:
+    """Write ``n`` entries under ``root`` (in a few folders) and return ``root``; with
+    ``dataview``, with inline fields and tasks too (see :func:`dataview_part`)."""
     rng = random.Random(seed)
     root.mkdir(parents=True, exist_ok=True)
     for i in range(n):
         folder = root / f"area-{i % 8}"
         folder.mkdir(exist_ok=True)
-        (folder / f"{_entry_id(i)}.md").write_text(make_entry(i, n, rng), encoding="utf-8")
+        text = make_entry(i, n, rng)
+        if dataview:
+            text += dataview_part(i, n, seed)
+        (folder / f"{_entry_id(i)}.md").write_text(text, encoding="utf-8")
     return root
 
 
@@ -288,11 +327,16 @@ if __name__ == "__main__":
         action="store_true",
         help="a personal vault: ~40 folders, names with spaces, no id/kind properties",
     )
+    ap.add_argument(
+        "--dataview",
+        action="store_true",
+        help="add inline fields and task lists to about half the notes (not with --personal)",
+    )
     a = ap.parse_args()
     if a.personal:
         n = a.n or 6500
         generate_personal(a.out, n, a.seed)
     else:
         n = a.n or 10_000
-        generate(a.out, n, a.seed)
+        generate(a.out, n, a.seed, dataview=a.dataview)
     print(f"wrote {n} entries to {a.out}")

@@ -297,3 +297,12 @@ def test_a_megabyte_line_of_brackets_holds_no_field(vault: Path, tmp_path: Path)
         assert [h.entry.path for h in ix.search("[rating:7]")] == ["Hostile.md"]
     finally:
         ix.close()
+
+
+def test_a_note_with_windows_line_ends_reads_the_same(tmp_path: Path) -> None:
+    crlf = parse_entry(TASKS.replace("\n", "\r\n") + "rating:: 9\r\n", "plan.md", for_index=True)
+    lf = parse_entry(TASKS + "rating:: 9\n", "plan.md", for_index=True)
+    assert crlf.items == lf.items and len(lf.items) == 10
+    assert crlf.fields == lf.fields == {"topic": ["planning"], "rating": ["9"]}
+    rule = parse_entry("- a\r\n---\r\n  - not nested under a\r\n", "r.md", for_index=True)
+    assert [item[3] for item in rule.items] == [None, None]  # the rule closed the list

@@ -68,12 +68,12 @@ def extract_inline_fields(
     if len(line) > MAX_LINE:
         return []
     found: list[InlineField] = []
-    if "::" in line:
+    if "::" in line and ("[" in line or "(" in line):
         seps = [m.start() for m in _SEP_RE.finditer(line)]
         brackets = [m.start() for m in _BRACKET_RE.finditer(line)]
         for opener in ("[", "("):
             found += _wrapped(line, src, opener, seps, brackets)
-    if task_fields and SHORTHAND_CHARS_RE.search(line):
+    if task_fields and not line.isascii() and SHORTHAND_CHARS_RE.search(line):
         for key, regex in SHORTHANDS:
             m = regex.search(line)
             if m is not None:
@@ -111,6 +111,39 @@ def _wrapped(
         candidates.append((i, sep))
     if not candidates:
         return []
+    if len(candidates) <= _FEW and "\\" not in line:
+        closes = _closes_simply(line, opener, candidates)
+    else:
+        closes = _closes(line, opener, candidates)
+    out: list[InlineField] = []
+    resume = -1
+    for (i, sep), close in zip(candidates, closes, strict=True):
+        if i < resume or close < 0:
+            continue
+        out.append(InlineField(src[i + 1 : sep].strip(), src[sep + 2 : close].strip(), i,
+                               sep + 2, close + 1, opener))  # fmt: skip
+        resume = close + 1
+    return out
+
+
+_FEW = 8  # candidates a line may have for each to search on for its closing bracket
+
+
+def _closes_simply(line: str, opener: str, candidates: list[tuple[int, int]]) -> list[int]:
+    """Where each candidate's value ends, for the usual line (a few fields, no escapes):
+    the next closing bracket, if no opening one comes before it; else the depth pass."""
+    closer = _CLOSERS[opener]
+    out = []
+    for _i, sep in candidates:
+        close = line.find(closer, sep + 2)
+        if close >= 0 and line.find(opener, sep + 2, close) >= 0:
+            return _closes(line, opener, candidates)  # a nested bracket: count depths
+        out.append(close)
+    return out
+
+
+def _closes(line: str, opener: str, candidates: list[tuple[int, int]]) -> list[int]:
+    """Where each candidate's value ends (-1: never), all in one pass over the line."""
     closes = [-1] * len(candidates)
     starts = [sep + 2 for _i, sep in candidates]
     depth, waiting, q, escaped_at = 0, [], 0, -1
@@ -135,15 +168,7 @@ def _wrapped(
                 closes[waiting.pop()] = at
                 waiting_depth.pop()
             depth -= 1
-    out: list[InlineField] = []
-    resume = -1
-    for (i, sep), close in zip(candidates, closes, strict=True):
-        if i < resume or close < 0:
-            continue
-        out.append(InlineField(src[i + 1 : sep].strip(), src[sep + 2 : close].strip(), i,
-                               sep + 2, close + 1, opener))  # fmt: skip
-        resume = close + 1
-    return out
+    return closes
 
 
 def full_line_field(line: str, source: str | None = None) -> InlineField | None:
@@ -179,9 +204,17 @@ def _is_key_char(c: str) -> bool:  # [0-9\p{Letter}\w\s_/-] or an emoji
     return _is_word(c) or c.isspace() or c in "/-" or _is_emoji(c)
 
 
+# _full_line_key for an ASCII key, where no character is a letter beyond A-Z or an emoji
+# (possessive: the parser Dataview uses never backtracks)
+_ASCII_KEY_RE = re.compile(r"[^0-9A-Za-z_]*+([0-9A-Za-z_\s/-]*+)[_*~`]*+")
+
+
 def _full_line_key(raw: str) -> str | None:
     """Dataview's FULL_LINE_KEY_PARSER: leading non-word characters dropped, then the key,
     then only ``_*~``` to the end; None when something else follows."""
+    if raw.isascii():
+        m = _ASCII_KEY_RE.fullmatch(raw)
+        return None if m is None else m.group(1)
     i, n = 0, len(raw)
     while i < n and not _is_word(raw[i]):
         i += 1  # (an emoji first is eaten here: Dataview wants "[🎅:: …]" for that)

@@ -3,11 +3,12 @@
 Dataview takes list items from Obsidian's parse (its ``listItems``: CommonMark lists, in
 block quotes and callouts too) and adds the text, the task's checkbox character and the
 heading above (``src/data-import/markdown-file.ts``). Here one pass over the note's lines
-does the same: an item is a line whose text (after any ``>`` of a block quote) starts with
-``-``, ``*``, ``+``, ``1.`` or ``1)`` and a blank; it is nested under the open item whose
-content column its marker reaches (CommonMark's rule: ``- a`` then ``  - b``); the lines
-right after it that start nothing new (lazy or indented) continue its text; a heading, a
-rule, a paragraph less indented than an item, or a change of block quote closes items.
+(the paragraphs between lists skipped in one search each) does the same: an item is a line
+whose text (after any ``>`` of a block quote) starts with ``-``, ``*``, ``+``, ``1.`` or
+``1)`` and a blank; it is nested under the open item whose content column its marker
+reaches (CommonMark's rule: ``- a`` then ``  - b``); the lines right after it that start
+nothing new (lazy or indented) continue its text; a heading, a rule, a paragraph less
+indented than an item, or a change of block quote closes items.
 
 The scan reads the note with code and comments blanked out (:func:`masking.mask_code`):
 nothing in a code block is an item. It is linear in the note (each item is pushed on and
@@ -27,24 +28,26 @@ _QUOTE_RE = re.compile(r"(?:[ \t]{0,3}>[ \t]?)+")
 _HEADING_RE = re.compile(r"#{1,6}(?:[ \t]|$)")
 _RULE_RE = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*")
 _SETEXT_EQ_RE = re.compile(r"=+[ \t]*")
+_NOT_BLANK_RE = re.compile(r"[^ \t]")
+_INK_RE = re.compile(r"\S")
 
 
 @dataclass(slots=True)
 class ScannedItem:
-    """A list item found by :func:`scan_list_items`; lines are the body's (0-based)."""
+    """A list item found by :func:`scan_list_items`; offsets are the body's."""
 
-    line: int
-    col: int  # where its text starts on its first line (after the marker and the box)
+    line: int  # the body line (0-based) it starts on
     status: str | None
     parent: int | None  # the body line of the item it is nested under
     section: str | None
     symbol: str
-    # the continuation lines: their body line and where their text starts (after ">")
-    more: list[tuple[int, int]] = field(default_factory=list)
+    # its lines: (where the line starts, where its text starts: after the marker and the box
+    # on the first, after any ">" on the others, where the line ends)
+    pieces: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def line_count(self) -> int:
-        return 1 + len(self.more)
+        return len(self.pieces)
 
 
 def _width(lead: str) -> int:
@@ -63,113 +66,145 @@ def heading_text(rest: str) -> str:
     return (rest.rstrip(" \t#") or rest[:1]).strip()
 
 
+# A line that may start an item, a heading or a setext underline: where the scan goes on
+# when no item is open (the lines between are paragraphs, skipped in one search). Both
+# start with the newline before the line: a literal first character, which the regex
+# engine skips to quickly (a "^" in MULTILINE mode is tried at every character).
+_NEXT_RE = re.compile(r"\n[ \t>]*(?:[-*+_=#]|\d)")
+# a line that starts a list item: a note without one (most) is not scanned
+_ANY_ITEM_RE = re.compile(r"\n[ \t>]*(?:[-*+]|\d{1,9}[.)])(?:[ \t\r\n]|\Z)")
+_FIRST_ITEM_RE = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])(?:[ \t\r\n]|\Z)")
+
+
 def scan_list_items(body: str, masked: str) -> tuple[list[ScannedItem], int, int]:
     """The list items of ``body`` (``masked``: the same text with code and comments
     blanked, see the module's docstring) in order, how many more there were past
-    :data:`MAX_ITEMS`, and the body line of the first of those (-1: none)."""
-    lines = masked.split("\n")
-    orig: list[str] | None = None  # the body's own lines, split when first needed
+    :data:`MAX_ITEMS`, and the offset of the line of the first of those (-1: none)."""
     items: list[ScannedItem] = []
     dropped, cut = 0, -1
+    if _FIRST_ITEM_RE.match(masked) is None and _ANY_ITEM_RE.search(masked) is None:
+        return items, dropped, cut
     stack: list[tuple[int, int]] = []  # open items: (content column, body line)
     open_item: ScannedItem | None = None  # the item whose text a next line may continue
     section: str | None = None
-    para: int = -1  # the last line if it was a paragraph's (for a setext heading)
+    para = -1  # the start of the last line if it was a paragraph's (for a setext heading)
     depth = 0  # block quote depth of the open items
-    for n, line in enumerate(lines):
-        text = line.lstrip(" \t")
-        if not text:  # blank, or code/comment blanked out
-            if orig is None:
-                orig = body.split("\n")
-            if stack and orig[n].strip():  # code: ends the items it is less indented than
-                lead = orig[n][: len(orig[n]) - len(orig[n].lstrip(" \t"))]
-                _close(stack, _width(lead))
+    size, pos, n = len(masked), 0, 0  # line n starts at pos
+    find = masked.find
+    not_blank = _NOT_BLANK_RE.search
+    while pos <= size:
+        if pos and not stack and open_item is None:
+            m = _NEXT_RE.search(masked, pos - 1)
+            if m is None:
+                break
+            start = m.start() + 1
+            if start > pos:
+                n += masked.count("\n", pos, start)
+                before = masked.rfind("\n", 0, start - 1) + 1
+                prev = masked[before : start - 1].lstrip(" \t")
+                para = before if prev and prev[0] != ">" else -1
+                pos = start
+        end = find("\n", pos)
+        if end < 0:
+            end = size
+        stop = end - 1 if end > pos and masked[end - 1] == "\r" else end  # CRLF
+        # Offsets, not copies: a paragraph in a list may be a line of thousands of
+        # characters, and only its first few say what it is.
+        ink = not_blank(masked, pos, stop)
+        at = stop if ink is None else ink.start()  # the first non-blank
+        if at == stop:  # blank, or code/comment blanked out
+            if stack and _INK_RE.search(body, pos, stop):  # code: closes what it is left of
+                lead = not_blank(body, pos, stop)
+                _close(stack, _width(body[pos : stop if lead is None else lead.start()]))
             open_item, para = None, -1
+            pos, n = end + 1, n + 1
             continue
-        col = 0  # where the text after the block quote starts
-        first = text[0]
+        col = pos  # where the text after the block quote starts
+        first = masked[at]
+        quote = 0
         if first == ">":
-            m = _QUOTE_RE.match(line)
-            assert m is not None  # the line's first non-blank is ">"
-            col = m.end()
-            quote = m.group().count(">")
-            text = line[col:].lstrip(" \t")
-            if not text:
+            q = _QUOTE_RE.match(masked, pos, stop)
+            assert q is not None  # the line's first non-blank is ">"
+            col = q.end()
+            quote = q.group().count(">")
+            ink = not_blank(masked, col, stop)
+            at = stop if ink is None else ink.start()
+            if at == stop:
                 if quote != depth:
                     stack.clear()
                     depth = quote
                 open_item, para = None, -1
+                pos, n = end + 1, n + 1
                 continue
-            first = text[0]
-        else:
-            quote = 0
+            first = masked[at]
         if quote != depth:
             stack.clear()
             open_item, depth = None, quote
-        rest_len = len(line) - col
-        indent = rest_len - len(text)
-        if indent and "\t" in line[col : col + indent]:
-            indent = _width(line[col : col + indent])
+        indent = at - col
+        if indent and "\t" in masked[col:at]:
+            indent = _width(masked[col:at])
         top = stack[-1][0] if stack else 0
-        if first == "#" and indent < 4 and _HEADING_RE.match(text):
+        if first == "#" and indent < 4 and _HEADING_RE.match(masked, at, stop):
             if not quote:
-                if orig is None:
-                    orig = body.split("\n")
-                section = heading_text(orig[n].lstrip(" \t"))
+                section = heading_text(body[at:stop])
             stack.clear()
             open_item, para = None, -1
+            pos, n = end + 1, n + 1
             continue
         if first in "-*_=" and indent < 4:
+            heading = False
             if first == "=":  # "Title\n===": a heading (under no paragraph: text)
-                if para >= 0 and not quote and _SETEXT_EQ_RE.fullmatch(text):
-                    if orig is None:
-                        orig = body.split("\n")
-                    section = orig[para].strip()
-                    stack.clear()
-                    open_item, para = None, -1
-                    continue
-            elif _RULE_RE.fullmatch(text):
-                if first == "-" and para >= 0 and not quote:  # "Title\n---": a heading
-                    if orig is None:
-                        orig = body.split("\n")
-                    section = orig[para].strip()
+                heading = (
+                    para >= 0 and not quote and bool(_SETEXT_EQ_RE.fullmatch(masked, at, stop))
+                )
+                rule = heading
+            else:
+                rule = bool(_RULE_RE.fullmatch(masked, at, stop))
+                heading = rule and first == "-" and para >= 0 and not quote
+            if heading:  # "Title\n---" too
+                para_end = find("\n", para)
+                section = body[para : para_end if para_end >= 0 else size].strip()
+            if rule:
                 stack.clear()
                 open_item, para = None, -1
+                pos, n = end + 1, n + 1
                 continue
         if (first in "-*+" or "0" <= first <= "9") and indent < top + 4:
-            m = _ITEM_RE.match(text)
+            m = _ITEM_RE.match(masked, at, stop)
             if m is not None:
                 _close(stack, indent)
                 parent = stack[-1][1] if stack else None
-                marker_end = m.end() if m.group(1) is None else m.start(1)
-                symbol = text[:marker_end]
                 gap = m.group(1)
-                width = 1 if gap is None or _width(gap) > 4 else _width(gap)
-                stack.append((indent + len(symbol) + width, n))
+                symbol = masked[at : m.end() if gap is None else m.start(1)]
+                width = 1 if gap is None else len(gap) if "\t" not in gap else _width(gap)
+                stack.append((indent + len(symbol) + (1 if width > 4 else width), n))
                 para = -1
                 if len(items) >= MAX_ITEMS:
                     if not dropped:
-                        cut = n
+                        cut = pos
                     dropped += 1
                     open_item = None
+                    pos, n = end + 1, n + 1
                     continue
-                at = len(line) - len(text) + m.end()  # the text's offset in the line
+                text_at = m.end()
                 status = None
-                if line.startswith("[", at) and line[at + 2 : at + 3] == "]":
-                    after = line[at + 3 : at + 4]
-                    if after in ("", " ", "\t"):
-                        if orig is None:
-                            orig = body.split("\n")
-                        status = orig[n][at + 1]
-                        at += 3
-                open_item = ScannedItem(n, at, status, parent, section, symbol)
+                if (
+                    masked.startswith("[", text_at, stop)
+                    and masked.startswith("]", text_at + 2, stop)
+                    and (text_at + 3 == stop or masked[text_at + 3] in " \t")
+                ):
+                    status = body[text_at + 1]
+                    text_at += 3
+                open_item = ScannedItem(n, status, parent, section, symbol, [(pos, text_at, stop)])
                 items.append(open_item)
+                pos, n = end + 1, n + 1
                 continue
         if open_item is not None:  # "- item\ncontinued": the item's text goes on
-            open_item.more.append((n, col))
-            continue
-        _close(stack, indent)
-        para = n if not stack and not quote else -1
+            open_item.pieces.append((pos, col, stop))
+        else:
+            _close(stack, indent)
+            para = pos if not stack and not quote else -1
+        pos, n = end + 1, n + 1
     return items, dropped, cut
 
 
@@ -179,22 +214,21 @@ def _close(stack: list[tuple[int, int]], indent: int) -> None:
         stack.pop()
 
 
-def item_text(item: ScannedItem, lines: list[str], src: list[str] | None = None) -> str:
-    """The item's text from ``lines`` (the body's, or a masked copy: then ``src`` is the
-    body's, whose blanks decide where each line is trimmed, so every copy is cut alike):
-    the first line after the marker and the box, then each continuation line, trimmed,
-    joined by newlines; at most :data:`MAX_ITEM_TEXT` characters."""
-    src = lines if src is None else src
+def item_text(item: ScannedItem, text: str, src: str | None = None) -> str:
+    """The item's text cut from ``text`` (the body, or a masked copy: then ``src`` is the
+    body, whose blanks decide where each line is trimmed, so every copy is cut alike): the
+    first line after the marker and the box, then each continuation line, trimmed, joined
+    by newlines; at most :data:`MAX_ITEM_TEXT` characters."""
+    src = text if src is None else src
     parts: list[str] = []
     size = 0
-    for n, col in ((item.line, item.col), *item.more):
-        raw = src[n]
-        end = len(raw.rstrip())
-        start = len(raw) - len(raw[col:].lstrip()) if col < end else end
-        piece = lines[n][start:end]
+    for _line, a, e in item.pieces:
+        raw = src[a:e]
+        kept = raw.strip()
+        start = a + raw.find(kept[:1]) if kept else a
+        piece = text[start : start + len(kept)]
         parts.append(piece)
         size += len(piece) + 1
         if size > MAX_ITEM_TEXT:
             break
-    text = "\n".join(parts)
-    return text[:MAX_ITEM_TEXT]
+    return "\n".join(parts)[:MAX_ITEM_TEXT]

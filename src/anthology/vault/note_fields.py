@@ -76,30 +76,33 @@ def note_fields(body: str, masked: str, first_line: int) -> NoteFields:
     notes: list[str] = []
     scanned, dropped, cut = scan_list_items(body, masked)
     if dropped:
+        line = first_line + body.count("\n", 0, cut) + 1
         notes.append(
             f"only its first {MAX_ITEMS:,} list items of {MAX_ITEMS + dropped:,}, and the "
-            f"inline fields above the next one (line {first_line + cut + 1:,}), are kept "
-            "for Dataview queries"
+            f"inline fields above the next one (line {line:,}), are kept for Dataview queries"
         )
     fields: dict[str, list[str]] = {}
-    has_sep = "::" in masked or (("%%" in body or "<!--" in body) and "::" in body)
-    shorthand = bool(scanned) and SHORTHAND_CHARS_RE.search(body) is not None
-    body_lines: list[str] | None = None
-    if has_sep or shorthand:
-        scan_text = masked
-        if "%%" in body or "<!--" in body:
-            scan_text = mask_code(body, comments=False)  # fields in comments count
-        if "$" in scan_text:
-            scan_text = _without_math(scan_text)
-        scan_lines = scan_text.split("\n")
-        body_lines = body.split("\n")
-        if cut >= 0:  # past the last item kept, which lines are in lists is not known
-            del scan_lines[cut:]
-        found = _page_fields(scanned, scan_lines, body_lines) if has_sep else []
-        found += _item_fields(scanned, scan_lines, body_lines)
+    texts = [item_text(it, body) for it in scanned]
+    # (a search for one character first: memchr, far quicker than one for two)
+    comments = ("%" in body and "%%" in body) or ("<" in body and "<!--" in body)
+    has_sep = ":" in body and ("::" in masked or (comments and "::" in body))
+    plain = [
+        (it, text)
+        for it, text in zip(scanned, texts, strict=True)
+        if it.status is None
+        and ("::" in text or (not text.isascii() and SHORTHAND_CHARS_RE.search(text)))
+    ]  # the items whose fields may be the page's (isascii: O(1), the emoji are not ASCII)
+    if has_sep or plain:
+        scan = masked
+        if comments:
+            scan = mask_code(body, comments=False)  # fields in comments count
+        if "$" in scan:
+            scan = _without_math(scan)
+        found = _page_fields(scanned, scan, body, cut) if has_sep else []
+        found += _item_fields(plain, scan, body)
         found.sort(key=lambda f: f[0])  # stable: a line's fields stay in their order
         count = 0
-        for _line, key, value in found:
+        for _at, key, value in found:
             if not key:
                 continue
             if count >= MAX_VALUES:
@@ -107,61 +110,62 @@ def note_fields(body: str, masked: str, first_line: int) -> NoteFields:
                 break
             fields.setdefault(key, []).append(value)
             count += 1
-    items: list[ItemRow] = []
-    if scanned:
-        if body_lines is None:
-            body_lines = body.split("\n")
-        for it in scanned:
-            items.append([first_line + it.line, item_text(it, body_lines), it.status,
-                          None if it.parent is None else first_line + it.parent,
-                          it.section, it.symbol, it.line_count])  # fmt: skip
+    items = [
+        [first_line + it.line, text, it.status,
+         None if it.parent is None else first_line + it.parent, it.section, it.symbol,
+         it.line_count]
+        for it, text in zip(scanned, texts, strict=True)
+    ]  # fmt: skip
     return NoteFields(fields, items, notes)
 
 
 def _page_fields(
-    scanned: list[ScannedItem], lines: list[str], src: list[str]
+    scanned: list[ScannedItem], scan: str, body: str, cut: int
 ) -> list[tuple[int, str, str]]:
-    """The fields of the lines outside list items: bracketed ones, else a full-line one."""
-    in_items: set[int] = set()
-    for it in scanned:
-        in_items.add(it.line)
-        in_items.update(n for n, _c in it.more)
+    """(offset, key, value) of the fields of the lines outside list items (and above
+    ``cut``, if not -1): bracketed ones, else a full-line one. Only lines holding "::"
+    are looked at, found with one search each."""
+    in_items = {line for it in scanned for line, _a, _e in it.pieces}
     out: list[tuple[int, str, str]] = []
-    for n, line in enumerate(lines):
-        if "::" not in line or n in in_items or len(line) > MAX_LINE:
-            continue
-        raw = src[n]
-        start = len(raw) - len(raw.lstrip())
-        end = len(raw.rstrip())
-        scan, text = line[start:end], raw[start:end]
-        found = extract_inline_fields(scan, source=text)
-        if found:
-            out += [(n, f.key, f.value) for f in found]
-        else:
-            whole = full_line_field(scan, text)
-            if whole is not None:
-                out.append((n, whole.key, whole.value))
+    size = len(scan)
+    at = scan.find("::")
+    while at >= 0 and (cut < 0 or at < cut):
+        start = scan.rfind("\n", 0, at) + 1
+        end = scan.find("\n", at)
+        if end < 0:
+            end = size
+        if start not in in_items and end - start <= MAX_LINE:
+            raw = body[start:end]
+            kept = raw.strip()
+            a = start + raw.find(kept[:1])
+            e = a + len(kept)
+            line, text = scan[a:e], body[a:e]
+            found = extract_inline_fields(line, source=text)
+            if found:
+                out += [(start, f.key, f.value) for f in found]
+            else:
+                whole = full_line_field(line, text)
+                if whole is not None:
+                    out.append((start, whole.key, whole.value))
+        at = scan.find("::", end)
     return out
 
 
 def _item_fields(
-    scanned: list[ScannedItem], lines: list[str], src: list[str]
+    plain: list[tuple[ScannedItem, str]], scan: str, body: str
 ) -> list[tuple[int, str, str]]:
-    """The fields of list items that are not tasks, which Dataview gives the page too:
-    bracketed ones and emoji dates, else a full-line ``- Key:: value``."""
+    """The fields of list items that are not tasks (each with its text), which Dataview
+    gives the page too: bracketed ones and emoji dates, else a full-line ``- Key:: value``."""
     out: list[tuple[int, str, str]] = []
-    for it in scanned:
-        if it.status is not None:
-            continue
-        scan = item_text(it, lines, src).replace("\n", " ")
-        if "::" not in scan and SHORTHAND_CHARS_RE.search(scan) is None:
-            continue
-        text = item_text(it, src).replace("\n", " ")
-        found = extract_inline_fields(scan, task_fields=True, source=text)
+    for it, written in plain:
+        line = item_text(it, scan, body).replace("\n", " ")
+        text = written.replace("\n", " ")
+        at = it.pieces[0][0]
+        found = extract_inline_fields(line, task_fields=True, source=text)
         if found:
-            out += [(it.line, f.key, f.value) for f in found]
+            out += [(at, f.key, f.value) for f in found]
         else:
-            whole = full_line_field(scan, text)
+            whole = full_line_field(line, text)
             if whole is not None:
-                out.append((it.line, whole.key, whole.value))
+                out.append((at, whole.key, whole.value))
     return out
