@@ -59,7 +59,7 @@ def test_fields_of_a_line() -> None:
     assert line_fields("not a task 📅 2022-01-01", task=False) == []
     assert line_fields("[not a field] (nor: this)", task=False) == []
     long_line = "[" * 100_000 + "[a:: b]"
-    assert line_fields(long_line, task=False) == []  # past the characters read
+    assert line_fields(long_line, task=False) == []  # past Dataview's limit of a line
 
 
 NOTES = dataset([

@@ -26,6 +26,8 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from ..inline_fields import SHORTHAND_CHARS_RE, canonical_key, extract_inline_fields
+from ..inline_fields import full_line_field as _full_line_field
 from ..rows import Dataset, FileRow, ListItem
 from ..values import Date, Link
 from .parse import DATE_RE, DURATION_RE, IDENT_RE, STRING_RE, link_node, parse_date_text
@@ -37,20 +39,7 @@ MakeLink = Callable[[str, str | None, str | None, bool], Link]
 
 
 # ---------------------------------------------------------------- names and values
-_CANON_RE = re.compile(r"([\U0001f000-\U0001faff\u2600-\u27bf]+)|([^\W]|-)+|(\s+)|(.)", re.S)
-
-
-def canonical_name(name: str) -> str:
-    """Dataview's ``canonicalizeVarName``: ``Due Date`` → ``due-date``, ``Hello!`` → ``hello``."""
-    out = []
-    for m in _CANON_RE.finditer(name):
-        if m.group(1):
-            out.append(m.group(1))
-        elif m.group(3):
-            out.append("-")
-        elif m.group(4) is None:
-            out.append(m.group(0).lower())
-    return "".join(out)
+canonical_name = canonical_key  # Dataview's canonicalizeVarName, shared with the index
 
 
 _NUM_RE = re.compile(r"-?\d+(?:\.\d+)?")
@@ -145,83 +134,21 @@ def frontmatter_value(v: Any, make_link: MakeLink) -> Any:
 
 
 # ---------------------------------------------------------------- inline fields of a line
-_WRAPPERS = {"[": "]", "(": ")"}
-_EMOJI_FIELDS = (
-    (re.compile(r"\u2795\s*(\d{4}-\d{2}-\d{2})"), "created"),
-    (re.compile(r"\U0001F6EB\s*(\d{4}-\d{2}-\d{2})"), "start"),
-    (re.compile(r"[\u23F3\u231B]\s*(\d{4}-\d{2}-\d{2})"), "scheduled"),
-    (re.compile(r"(?:\U0001F4C5|\U0001F4C6|\U0001F5D3\uFE0F?)\s*(\d{4}-\d{2}-\d{2})"), "due"),
-    (re.compile(r"\u2705\s*(\d{4}-\d{2}-\d{2})"), "completion"),
-)
-_MAYBE_EMOJI_RE = re.compile("[\u2795\U0001f6eb\u23f3\u231b\U0001f4c5\U0001f4c6\U0001f5d3\u2705]")
-_FULL_LINE_KEY_RE = re.compile(r"[^\w]*([\w\s/\-\U0001f000-\U0001faff]+?)[_*~`]*$")
-
-
-def _closing(line: str, start: int, open_: str, close: str) -> tuple[str, int] | None:
-    nesting, escaped = 0, False
-    for i in range(start, len(line)):
-        c = line[i]
-        if c == "\\":
-            escaped = not escaped
-            continue
-        if escaped:
-            escaped = False
-            continue
-        if c == open_:
-            nesting += 1
-        elif c == close:
-            nesting -= 1
-        if nesting < 0:
-            return line[start:i].strip(), i + 1
-    return None
-
-
-MAX_FIELD_LINE = 4_000  # characters of an item's text searched for fields (a task is a line)
+# (read by the same code the index reads a note's lines with: query/inline_fields.py)
+_MAYBE_EMOJI_RE = SHORTHAND_CHARS_RE
 
 
 def line_fields(line: str, task: bool) -> list[tuple[str, str]]:
     """``[key:: value]`` and ``(key:: value)`` of a line (and a task's emoji dates), as
-    (key, raw value) in the order they stand (Dataview's ``extractInlineFields``). Only the
-    first :data:`MAX_FIELD_LINE` characters are read: the search is quadratic in a line of
-    unclosed brackets, as Dataview's is."""
-    line = line[:MAX_FIELD_LINE]
-    found: list[tuple[int, int, str, str]] = []
-    for open_, close in _WRAPPERS.items():
-        i = line.find(open_)
-        while i >= 0:
-            sep = line.find("::", i + 1)
-            key = line[i + 1 : sep].strip() if sep >= 0 else ""
-            if sep >= 0 and not any(c in key for c in "[]()"):
-                closed = _closing(line, sep + 2, open_, close)
-                if closed is not None:
-                    found.append((i, closed[1], key, closed[0]))
-                    i = line.find(open_, closed[1])
-                    continue
-            i = line.find(open_, i + 1)
-    if task:
-        for regex, key in _EMOJI_FIELDS:
-            m = regex.search(line)
-            if m:
-                found.append((m.start(), m.end(), key, m.group(1)))
-    found.sort()
-    out: list[tuple[str, str]] = []
-    last_end = -1
-    for start, end, key, value in found:
-        if start > last_end:
-            out.append((key, value))
-            last_end = end
-    return out
+    (key, raw value) in the order they stand (Dataview's ``extractInlineFields``; linear
+    in the line, and nothing from a line past Dataview's own length limit)."""
+    return [(f.key, f.value) for f in extract_inline_fields(line, task_fields=task)]
 
 
 def full_line_field(text: str) -> tuple[str, str] | None:
     """``Key:: value`` filling a list item's text."""
-    sep = text.find("::")
-    if sep < 0:
-        return None
-    m = _FULL_LINE_KEY_RE.match(text[:sep].strip())
-    if not m or not m.group(1).strip():
-        return None
-    return m.group(1).strip(), text[sep + 2 :].strip()
+    found = _full_line_field(text.strip())
+    return None if found is None or not found.key.strip() else (found.key.strip(), found.value)
 
 
 _TEXT_TAG_RE = re.compile(r"#[^\s,;.:!?'\"`()\[\]{}]+")
