@@ -50,6 +50,8 @@ def sanitize_graph(data: GraphData) -> GraphData:
     """A copy that the view can trust: lists padded to ``n``, edges in range, no self-links,
     no duplicate (directed) edges, one relation per edge."""
     n = len(data.ids)
+    if data.clean:  # the index's: already so (at 100,000 entries this copy took ~0.5 s)
+        return data
 
     def pad(values, fill):
         values = list(values)[:n]

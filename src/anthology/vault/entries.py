@@ -45,6 +45,20 @@ class EntryQueries(IndexConnection):
         """Every entry, sorted by id: what the quick switcher lists."""
         return [ref(r) for r in self._q("SELECT id, title, path FROM entries ORDER BY id")]
 
+    def entry_paths(self) -> list[str]:
+        """Every entry's vault-relative path."""
+        return [r[0] for r in self._q("SELECT path FROM entries")]
+
+    def entry_folders(self) -> tuple[list[str], int]:
+        """The folders that hold entries (vault-relative, "" for the vault's own) and how
+        many entries there are: what the live reload watches when it cannot watch every
+        file."""
+        folders = [
+            r[0].rstrip("/")
+            for r in self._q("SELECT DISTINCT rtrim(path, replace(path, '/', '')) FROM entries")
+        ]
+        return folders, self._q("SELECT count(*) FROM entries")[0][0]
+
     def attachment_paths(self) -> list[str]:
         """Every attachment's vault-relative path, sorted: what the file explorer lists
         beside the entries when it is asked to show attachments."""

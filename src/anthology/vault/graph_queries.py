@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from anthology.vault.graph_data import GraphData, hops_within
+from anthology.vault.graph_data import GraphData, JsonColumn, hops_within
 from anthology.vault.reports import ReportQueries
 from anthology.vault.resolve import ATTACHMENT
 
@@ -36,20 +36,21 @@ class GraphQueries(ReportQueries):
         rows = self._q(
             "SELECT eid, id, title, kind, tags, path, properties FROM entries ORDER BY id"
         )
-        index = {eid: i for i, (eid, *_rest) in enumerate(rows)}
+        n = len(rows)
+        eids = np.fromiter((r[0] for r in rows), np.int64, n)
         ids = [r[1] for r in rows]
         titles = [r[2] for r in rows]
         kinds = [r[3] or "" for r in rows]
-        tags = [json.loads(r[4] or "[]") for r in rows]
+        tag_texts: list[str | None] = [r[4] for r in rows]
         paths = [r[5] for r in rows]
-        properties = [_json_dict(r[6]) for r in rows]
-        pairs: dict[tuple[int, int], str | None] = {}
-        for s, t, relation in self._q(
-            "SELECT source, target, relation FROM links WHERE target IS NOT NULL "
-            "AND source != target ORDER BY relation IS NULL, lid"
-        ):
-            pairs.setdefault((index[s], index[t]), relation)
-        ghost = [False] * len(ids)
+        prop_texts: list[str | None] = [r[6] for r in rows]
+        del rows
+        at = np.full(int(eids.max()) + 1 if n else 0, -1, dtype=np.int64)  # eid → node
+        at[eids] = np.arange(n)
+        pairs, relations = self._link_pairs(at)
+        edges = pairs
+        ghost = [False] * n
+        extra: list[tuple[int, int]] = []
         if ghosts:
             ghost_index: dict[str, int] = {}
             for s, text in self._q(
@@ -61,14 +62,55 @@ class GraphQueries(ReportQueries):
                     ids.append(f"?{text.strip()}")
                     titles.append(text.strip())
                     kinds.append("unresolved")
-                    tags.append([])
+                    tag_texts.append(None)
                     ghost.append(True)
                     paths.append("")
-                    properties.append({})
-                pairs.setdefault((index[s], ghost_index[key]), None)
-        edges = np.array(list(pairs), dtype=np.int64).reshape(-1, 2)
-        return GraphData(ids, titles, kinds, tags, edges, list(pairs.values()),
-                         np.array(ghost, dtype=bool), paths, properties)  # fmt: skip
+                    prop_texts.append(None)
+                extra.append((int(at[s]), ghost_index[key]))
+        if extra:  # after the resolved links, each (source, ghost) once
+            more = np.array(list(dict.fromkeys(extra)), dtype=np.int64).reshape(-1, 2)
+            edges = np.concatenate([pairs, more])
+            relations = relations + [None] * len(more)
+        return GraphData(ids, titles, kinds, JsonColumn(tag_texts, list), edges, relations,
+                         np.array(ghost, dtype=bool), paths, JsonColumn(prop_texts, dict),
+                         clean=True)  # fmt: skip
+
+    def _link_pairs(self, at: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
+        """The resolved links between two entries as node pairs (``at``: eid → node), each
+        pair once, with the relation of its first typed link (else None): typed links
+        first, each kind in link order. The 1.5 million links of a 100,000-entry vault
+        come as one text per relation, parsed by numpy: no Python object per link (a
+        tuple per row and a dict of pairs took ~2.5 s there)."""
+        empty: tuple[np.ndarray, list[str | None]] = (np.zeros((0, 2), dtype=np.int64), [])
+        width = max(len(at), 1)  # source * width + target: one number per link
+        lid_text, pair_text = self._q(
+            "SELECT group_concat(lid), group_concat(source * ? + target) FROM links "
+            "WHERE target IS NOT NULL AND source != target",
+            (width,),
+        )[0]
+        if not lid_text:
+            return empty
+        lids = np.fromstring(lid_text, dtype=np.int64, sep=",")
+        both = np.fromstring(pair_text, dtype=np.int64, sep=",")
+        del lid_text, pair_text
+        order = np.argsort(lids, kind="stable")  # in link order (the index gave another)
+        lids, both = lids[order], both[order]
+        code = np.full(len(lids), -1, dtype=np.int64)  # which relation; -1: a mention
+        names: list[str | None] = []
+        for relation, text in self._q(
+            "SELECT relation, group_concat(lid) FROM links WHERE relation IS NOT NULL "
+            "AND target IS NOT NULL AND source != target GROUP BY relation"
+        ):
+            code[np.searchsorted(lids, np.fromstring(text, dtype=np.int64, sep=","))] = len(names)
+            names.append(relation)
+        order = np.argsort(code < 0, kind="stable")  # typed links first, each in link order
+        both, code = both[order], code[order]
+        pairs = np.stack([at[both // width], at[both % width]], axis=1)
+        key = pairs[:, 0] * np.int64(width) + pairs[:, 1]
+        _unique, first = np.unique(key, return_index=True)
+        first.sort()  # each pair where it first came
+        table = np.array([*names, None], dtype=object)  # code -1: the last, None
+        return pairs[first], table[code[first]].tolist()
 
     def link_graph(self) -> nx.MultiDiGraph:
         """The resolved links as a networkx multigraph (cached): nodes are entry ids with

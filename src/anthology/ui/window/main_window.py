@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 
 from anthology import paths
 from anthology.paths import entries_dir
-from anthology.session import Changes, ReaderSession, watch_set
+from anthology.session import Changes, ReaderSession
 from anthology.ui.common.document import ENTRY, kind_for_file
 from anthology.ui.common.theme import ThemeController
 from anthology.ui.panels.backlinks_panel import BacklinksPanel
@@ -424,13 +424,8 @@ class MainWindow(QMainWindow, actions.WindowParts):
                 for listener in self._listeners:
                     listener(changes)
             finally:  # asked once the entry is on screen: the loader shares the interpreter
+                # (with the files to watch: a file added or removed may need its folder's)
                 self.surroundings.load(with_positions=self.graph is None)
-        if not self.live.watching or report.added or report.removed:  # what to watch changed
-            self._sync_watches()
-
-    def _sync_watches(self) -> None:
-        if self.root is not None and self.index is not None:
-            self.live.watch(watch_set(self.root, (ref.path for ref in self.index.entries())))
 
     def show_first_entry(self) -> None:
         """No entry is shown yet (the index is new): the saved tabs, else the entry the

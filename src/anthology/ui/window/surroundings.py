@@ -60,6 +60,8 @@ class Surroundings(QObject):
         win = self.win
         if win.index is None:
             return  # the vault was closed
+        if win.live.root is not None:  # the files to watch, asked off the GUI thread too
+            win.live.watch(data.watch)
         stats = data.stats
         win.count_label.setText(f"{stats['entries']} entries")
         problems = stats["errors"] + stats["warnings"]

@@ -16,6 +16,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from anthology.session import WatchSet, vault_watch_set
 from anthology.tasks import TaskState
 from anthology.user_state import Position, UserState
 from anthology.vault import EntryRef, GraphData, VaultIndex
@@ -29,6 +30,7 @@ class ViewsData:
     switcher_items: list[tuple[EntryRef, list[str]]]
     graph: GraphData
     positions: dict[str, Position] = field(default_factory=dict)  # from the user state
+    watch: WatchSet = field(default_factory=WatchSet)  # what the live reload watches
 
 
 def load_views(state: TaskState, index: VaultIndex, positions: UserState | None) -> ViewsData:
@@ -53,6 +55,7 @@ def load_views(state: TaskState, index: VaultIndex, positions: UserState | None)
             stats = reader.stats()
             items = reader.switcher_items()
             graph = reader.graph(ghosts=True)
+            watch = vault_watch_set(reader)
     except Exception:
         state.check()  # an interrupted query is a cancelled task, not an error
         raise
@@ -62,4 +65,4 @@ def load_views(state: TaskState, index: VaultIndex, positions: UserState | None)
             closed = True
     saved = positions.positions() if positions is not None else {}
     state.check()
-    return ViewsData(stats, items, graph, saved)
+    return ViewsData(stats, items, graph, saved, watch)
