@@ -60,9 +60,9 @@ class JsonColumn(Sequence[Any]):
         if isinstance(other, JsonColumn):
             if other._kind is self._kind and other._texts == self._texts:
                 return True
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
         if isinstance(other, list):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
