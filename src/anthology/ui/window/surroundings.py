@@ -13,11 +13,13 @@ import contextlib
 import gc
 import json
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, QThread, QTimer
 
-from anthology.graph.model import same_graph
+from anthology.graph.model import Filters, same_graph
+from anthology.graph.settings import clean_settings
 from anthology.session.backlinks import COUNT_SHOWN, SOURCES_SHOWN
 from anthology.ui.common.document import GraphFed
 from anthology.ui.common.task_runner import TaskRunner, describe_error
@@ -45,6 +47,7 @@ class Surroundings(QObject):
         self.graph: GraphView | None = None
         self._graph_data: GraphData | None = None  # what the graph was last given
         self._mentions: tuple[VaultIndex, VaultIndex] | None = None  # (index, its reader)
+        self._steps: list[Callable[[], None]] = []  # an answer's pieces not handed over yet
 
     def load(self, *, with_positions: bool) -> None:
         """Ask for the views off the GUI thread (:func:`load_views`); an older question
@@ -53,13 +56,46 @@ class Surroundings(QObject):
         win = self.win
         assert win.index is not None
         self.pending = True
-        self.runner.start(load_views, win.index, win.state if with_positions else None)
+        self._steps.clear()  # an older answer still being handed over is dropped
+        if self.graph is not None:
+            filters = Filters.from_settings(self.graph.scene.settings)
+        else:
+            saved = win.state.get(GRAPH_VIEW, clean=clean_settings) if win.state else None
+            filters = Filters.from_settings(saved or {})
+        self.runner.start(load_views, win.index, win.state if with_positions else None, filters)
 
     def _apply(self, data: ViewsData) -> None:
-        self.pending = False
+        """Hand the answer to the views in pieces, one per event-loop turn (the counts
+        and lists, the explorer, the graph): in one turn they froze the window for
+        1.3 s at 100,000 entries. ``pending`` stays until the last piece is in."""
+        self._steps[:] = [
+            lambda: self._apply_lists(data),
+            lambda: self.win.docks.update_explorer(
+                [ref for ref, _aliases in data.switcher_items], self._attachments()
+            ),
+            lambda: self._apply_graph(data),
+            self._finish,
+        ]
+        self._next_step()
+
+    def _next_step(self) -> None:
+        if not self._steps:
+            return
+        if self.win.index is None:  # the vault was closed meanwhile
+            self._steps.clear()
+            self.pending = False
+            return
+        step = self._steps.pop(0)
+        step()
+        if self._steps:
+            QTimer.singleShot(0, self._next_step)
+
+    def _attachments(self) -> list[str]:
+        index = self.win.index
+        return index.attachment_paths() if index is not None else []
+
+    def _apply_lists(self, data: ViewsData) -> None:
         win = self.win
-        if win.index is None:
-            return  # the vault was closed
         if win.live.root is not None:  # the files to watch, asked off the GUI thread too
             win.live.watch(data.watch)
         stats = data.stats
@@ -73,8 +109,9 @@ class Surroundings(QObject):
             win.path_finder.set_entries(data.switcher_items)
         win.docks.refresh_bookmarks()
         win.docks.place_side_panels()
-        refs = [ref for ref, _aliases in data.switcher_items]
-        win.docks.update_explorer(refs, win.index.attachment_paths())
+
+    def _apply_graph(self, data: ViewsData) -> None:
+        win = self.win
         graph = self.ensure_graph()
         if data.positions or not same_graph(self._graph_data, data.graph):
             pinned = [k for k, p in data.positions.items() if p.pinned]
@@ -87,6 +124,9 @@ class Surroundings(QObject):
                     self.feed(view)
         if (current := win.current_id()) is not None and graph.current_id() != current:
             graph.set_current(current)
+
+    def _finish(self) -> None:
+        self.pending = False
         QTimer.singleShot(0, self.freeze_heap)
 
     @staticmethod
@@ -167,6 +207,7 @@ class Surroundings(QObject):
         """The vault closes: the question out cancelled (waited for at most ``wait`` s).
         False if it was still running."""
         stopped = self.runner.stop(wait)
+        self._steps.clear()
         self.pending = False
         return stopped
 

@@ -16,6 +16,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from anthology.graph.model import Filters, prepare_graph
 from anthology.session import WatchSet, vault_watch_set
 from anthology.tasks import TaskState
 from anthology.user_state import Position, UserState
@@ -33,12 +34,22 @@ class ViewsData:
     watch: WatchSet = field(default_factory=WatchSet)  # what the live reload watches
 
 
-def load_views(state: TaskState, index: VaultIndex, positions: UserState | None) -> ViewsData:
+def load_views(
+    state: TaskState,
+    index: VaultIndex,
+    positions: UserState | None,
+    filters: Filters | None = None,
+) -> ViewsData:
     """Ask for the counts, the switcher's list, the graph and (from ``positions``, the
     vault's user state, for a graph not drawn yet) its saved layout, on the runner's
     thread. ``index.reader()`` only reads the index's paths; the reader is closed here.
     Cancelling ``state`` interrupts the running query, never while the connection is being
-    closed nor after (that raises)."""
+    closed nor after (that raises). With ``filters`` (the graph's), what the graph view's
+    first rebuild asks of the whole graph is made here too (:func:`prepare_graph`), and
+    the graph view's module (pyqtgraph: ~0.2–0.7 s) is imported here, not on the GUI
+    thread when the first graph is drawn."""
+    import anthology.ui.graph.graph_view  # noqa: F401  (imported once, by this thread)
+
     reader = index.reader()
     closing = threading.Lock()
     closed = False
@@ -63,6 +74,9 @@ def load_views(state: TaskState, index: VaultIndex, positions: UserState | None)
         with closing:
             reader.close()
             closed = True
+    state.check()
+    if filters is not None:
+        prepare_graph(graph, filters)
     saved = positions.positions() if positions is not None else {}
     state.check()
     return ViewsData(stats, items, graph, saved, watch)
