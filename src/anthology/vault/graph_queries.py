@@ -105,12 +105,13 @@ class GraphQueries(ReportQueries):
             names.append(relation)
         order = np.argsort(code < 0, kind="stable")  # typed links first, each in link order
         both, code = both[order], code[order]
-        pairs = np.stack([at[both // width], at[both % width]], axis=1)
-        key = pairs[:, 0] * np.int64(width) + pairs[:, 1]
-        _unique, first = np.unique(key, return_index=True)
+        _unique, first = np.unique(both, return_index=True)  # (source, target) once
         first.sort()  # each pair where it first came
+        source, target = np.divmod(both[first], width)
+        pairs = np.empty((len(first), 2), dtype=np.int64)
+        pairs[:, 0], pairs[:, 1] = at[source], at[target]
         table = np.array([*names, None], dtype=object)  # code -1: the last, None
-        return pairs[first], table[code[first]].tolist()
+        return pairs, table[code[first]].tolist()
 
     def link_graph(self) -> nx.MultiDiGraph:
         """The resolved links as a networkx multigraph (cached): nodes are entry ids with
