@@ -145,7 +145,7 @@ def run(quick: bool = False, sizes: list[int] | None = None, vaults: Path | None
         if 10_000 in medians:  # how much worse 100k (or the largest) is than 10k
             big = max(medians)
             if big != 10_000:
-                for key, what, unit, _goal in FIGURES:
+                for key, what, _unit, _goal in FIGURES:
                     rows.append(row(f"{what}: {big // 1000}k over 10k", f"{big // 1000}k/10k",
                                     "×", medians[big][key] / max(medians[10_000][key], 1e-9),
                                     None, None))  # fmt: skip

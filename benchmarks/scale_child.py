@@ -9,8 +9,8 @@ watchdog ticking every 5 ms: the gap between two ticks, less the interval, is th
 the window did not answer), the hub opened, and the process's RSS now and at its peak.
 ``--global`` switches the side graph to the global graph once settled (what the memory row
 measures); ``--hub`` opens that entry three times (coming from ``--other``), as
-bench_window.py does, and gives the fastest. ``--profile`` samples every thread's stack 100 times a second and prints the
-functions the GUI thread spent its long turns in, on stderr.
+bench_window.py does, and gives the fastest. ``--profile`` samples the GUI thread's stack
+100 times a second and prints the functions its long turns went to, on stderr.
 """
 
 from __future__ import annotations
