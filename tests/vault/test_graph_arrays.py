@@ -68,3 +68,19 @@ def test_an_edit_that_changes_a_tag_changes_the_graph(tmp_path: Path) -> None:
         after = index.graph(ghosts=True)
         assert not same_graph(before, after)
         assert after.tags[after.index_of()["Papers/Alpha"]] == ["ml", "ml/audio"]
+
+
+def test_the_switcher_list_made_from_the_graph_is_the_one_asked_alone(tmp_path: Path) -> None:
+    """The window makes the quick switcher's list from the graph's strings (not asked
+    twice): the same entries, titles, paths and aliases, no ghost among them."""
+    root = _vault(tmp_path / "vault")
+    (root / "Aliased.md").write_text("---\naliases: [Other name, Zweiter Name]\n---\n# A\n")
+    with VaultIndex.open(root, tmp_path / "index.sqlite") as index:
+        alone = index.switcher_items()
+        shared = index.switcher_items(index.graph(ghosts=True))
+        assert shared == alone
+        assert dict((ref.id, names) for ref, names in shared)["Aliased"] == [
+            "Other name",
+            "Zweiter Name",
+        ]
+        assert not any(ref.id.startswith("?") for ref, _names in shared)

@@ -376,7 +376,7 @@ class FileExplorer(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.tree)
 
-        self._folder_of: dict[str, str] = {}  # entry id → its folder's path
+        self._folder_of: dict[str, Node] = {}  # entry id → its folder
         self._by_folder: dict[str, Node] = {}
         self.expanded: set[str] = set()  # folder paths the reader opened
         self._applying = False  # expansions made by the filter or a rebuild are not the reader's
@@ -394,7 +394,7 @@ class FileExplorer(QWidget):
         the expanded folders, the filter and the current entry."""
         root, folders = build_tree(refs, attachments)
         self._by_folder = {path: node for path, node in folders.items() if path}
-        self._folder_of = {r.id: r.path.rpartition("/")[0] for r in refs}
+        self._folder_of = {r.id: folders[r.path.rpartition("/")[0]] for r in refs}
         self._applying = True
         try:
             self.model.words = self.box.text().casefold().split()
@@ -574,10 +574,7 @@ class FileExplorer(QWidget):
 
     def _entry_node(self, entry_id: str) -> Node | None:
         """``entry_id``'s row (its folder's rows made if they were not yet)."""
-        path = self._folder_of.get(entry_id)
-        if path is None:
-            return None
-        folder = self._by_folder.get(path) if path else self.model.root
+        folder = self._folder_of.get(entry_id)
         if folder is None:
             return None
         folder.kids()

@@ -64,8 +64,8 @@ def load_views(
         state.check()
         with reader.snapshot():
             stats = reader.stats()
-            items = reader.switcher_items()
             graph = reader.graph(ghosts=True)
+            items = reader.switcher_items(graph)  # its strings shared with the graph's
             watch = vault_watch_set(reader)
     except Exception:
         state.check()  # an interrupted query is a cancelled task, not an error
