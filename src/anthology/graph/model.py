@@ -41,6 +41,7 @@ __all__ = [
     "neighbourhood",
     "neighbourhood_in",
     "node_record",
+    "place_array",
     "prepare_graph",
     "sanitize_graph",
     "shown_graph",
@@ -268,6 +269,9 @@ class ShownGraphs:
             self._derived.clear()
         key = (filters.key(), None if centres is None else tuple(centres), int(depth))
         sg = self._graphs.pop(key, None)
+        if sg is None and centres is None:  # the global graph: perhaps made already
+            sg = per_data(data, "global", filters.key(),
+                          lambda: shown_graph(data, filters, None, depth), only=True)  # fmt: skip
         if sg is None:
             sg = shown_graph(data, filters, centres, depth)
             while len(self._graphs) >= self.size:
@@ -361,11 +365,29 @@ def per_data(
     return value
 
 
-def prepare_graph(data: GraphData, filters: Filters) -> None:
+def prepare_graph(data: GraphData, filters: Filters, *, local: bool = True) -> None:
     """Make now, on the caller's thread, what the view's first rebuild of ``data`` asks
-    of the whole graph under ``filters`` (its filtered adjacency: ~0.2 s of the GUI
-    thread at 1.5 million links), so that it finds it made."""
+    of the whole graph under ``filters`` (its filtered adjacency, and with ``local``
+    False the global graph shown: ~0.2–0.4 s of the GUI thread at 1.5 million links),
+    so that it finds it made."""
     per_data(data, "filtered", filters.key(), lambda: _filtered(data, filters), only=True)
+    if not local:
+        per_data(data, "global", filters.key(),
+                 lambda: shown_graph(data, filters, None, 1), only=True)  # fmt: skip
+
+
+def place_array(data: GraphData, places: Mapping[str, tuple[float, float]]) -> np.ndarray:
+    """``places`` (node id → x, y) as an ``(n, 2)`` array in ``data``'s order, NaN where
+    a node has none: what the view's load reads, made off the GUI thread."""
+    pos = np.full((data.n, 2), np.nan)
+    if places:
+        at = data.index_of()
+        rows = [(at[k], xy) for k, xy in places.items() if k in at]
+        if rows:
+            idx = np.fromiter((i for i, _xy in rows), np.int64, len(rows))
+            xy = np.array([xy for _i, xy in rows], dtype=np.float64).reshape(-1, 2)
+            pos[idx] = xy
+    return pos
 
 
 def node_titles(data: GraphData, nodes: Sequence[int]) -> list[str]:

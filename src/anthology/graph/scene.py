@@ -337,7 +337,7 @@ class GraphScene:
     def load(
         self,
         data: GraphData,
-        positions: Mapping[str, Sequence[float]] | None,
+        positions: Mapping[str, Sequence[float]] | np.ndarray | None,
         pinned: Iterable[str],
         keep: bool,
     ) -> bool:
@@ -364,7 +364,10 @@ class GraphScene:
         n = data.n
         index = data.index_of()
         pos = np.full((n, 2), np.nan)
-        if positions:
+        if isinstance(positions, np.ndarray):  # in data's order (graph.model.place_array)
+            if positions.shape == (n, 2):
+                pos[:] = positions
+        elif positions:
             for node_id, xy in positions.items():
                 i = index.get(node_id)
                 if i is None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QSettings, QThread, QTimer
 
 from anthology.graph.model import Filters, same_graph
-from anthology.graph.settings import clean_settings
+from anthology.graph.settings import DEFAULTS, clean_settings
 from anthology.session.backlinks import COUNT_SHOWN, SOURCES_SHOWN
 from anthology.ui.common.document import GraphFed
 from anthology.ui.common.task_runner import TaskRunner, describe_error
@@ -59,11 +59,13 @@ class Surroundings(QObject):
         self.pending = True
         self._steps.clear()  # an older answer still being handed over is dropped
         if self.graph is not None:
-            filters = Filters.from_settings(self.graph.scene.settings)
-        else:
+            settings = self.graph.scene.settings
+        else:  # as the view will open them (a vault without saved ones: the local graph)
             saved = win.state.get(GRAPH_VIEW, clean=clean_settings) if win.state else None
-            filters = Filters.from_settings(saved or {})
-        self.runner.start(load_views, win.index, win.state if with_positions else None, filters)
+            settings = saved if isinstance(saved, dict) else {"local": True}
+        local = bool(settings.get("local", DEFAULTS["local"]))
+        self.runner.start(load_views, win.index, win.state if with_positions else None,
+                          Filters.from_settings(settings), local)  # fmt: skip
 
     def _apply(self, data: ViewsData) -> None:
         """Hand the answer to the views in pieces, one per event-loop turn (the counts
@@ -115,10 +117,9 @@ class Surroundings(QObject):
         win = self.win
         graph = self.ensure_graph()
         if data.positions or not same_graph(self._graph_data, data.graph):
-            pinned = [k for k, p in data.positions.items() if p.pinned]
-            places = {k: (p.x, p.y) for k, p in data.positions.items()}
-            graph.set_graph(data.graph, places or None, vault_key=win.vault_key(),
-                            pinned=pinned, store=win.state)  # fmt: skip
+            # the positions come in the graph's order, made on the loader's thread
+            graph.set_graph(data.graph, data.places, vault_key=win.vault_key(),
+                            pinned=data.pinned, store=win.state)  # fmt: skip
             self._graph_data = data.graph
             for view in win.tabs.views():  # graph tabs draw the same graph
                 if isinstance(view, GraphFed):
