@@ -367,10 +367,11 @@ def per_data(
 
 def prepare_graph(data: GraphData, filters: Filters, *, local: bool = True) -> None:
     """Make now, on the caller's thread, what the view's first rebuild of ``data`` asks
-    of the whole graph under ``filters`` (its filtered adjacency, and with ``local``
-    False the global graph shown: ~0.2–0.4 s of the GUI thread at 1.5 million links),
-    so that it finds it made."""
+    of the whole graph under ``filters`` (its filtered adjacency, the titles that need
+    their folder, and with ``local`` False the global graph shown: ~0.4–0.6 s of the GUI
+    thread at 1.5 million links), so that it finds it made."""
     per_data(data, "filtered", filters.key(), lambda: _filtered(data, filters), only=True)
+    node_titles(data, ())  # which titles two notes share: what every label asks
     if not local:
         per_data(data, "global", filters.key(),
                  lambda: shown_graph(data, filters, None, 1), only=True)  # fmt: skip
