@@ -414,7 +414,7 @@ class GraphScene:
             self.local_centre = self.current
         counts.pop(None, None)
         counts.pop("", None)
-        rels = [r for r, _ in counts.most_common()]
+        rels = [r for r, _ in counts.most_common() if r]
         self.relation_names = rels
         lookup = {r: 1 + j for j, r in enumerate(rels)}
         self.rel_group_full = np.zeros(len(data.relations), dtype=np.int64)
