@@ -49,6 +49,7 @@ class Surroundings(QObject):
         self._graph_data: GraphData | None = None  # what the graph was last given
         self._mentions: tuple[VaultIndex, VaultIndex] | None = None  # (index, its reader)
         self._steps: list[Callable[[], None]] = []  # an answer's pieces not handed over yet
+        self._after: list[Callable[[], None]] = []  # to call once the views are in
 
     def load(self, *, with_positions: bool) -> None:
         """Ask for the views off the GUI thread (:func:`load_views`); an older question
@@ -130,6 +131,17 @@ class Surroundings(QObject):
     def _finish(self) -> None:
         self.pending = False
         QTimer.singleShot(0, self.freeze_heap)
+        self._run_after()
+
+    def after_load(self, then: Callable[[], None]) -> None:
+        """Call ``then`` once the views asked for are in (or could not be had): what
+        would compete with their question for the interpreter waits for it."""
+        self._after.append(then)
+
+    def _run_after(self) -> None:
+        after, self._after = self._after, []
+        for then in after:
+            then()
 
     @staticmethod
     def freeze_heap() -> None:
@@ -152,6 +164,7 @@ class Surroundings(QObject):
 
     def _failed(self, exc: BaseException) -> None:
         self.pending = False  # nothing more is coming for this state
+        self._run_after()
         message = describe_error(exc)
         self.win.statusBar().showMessage(f"Could not load the graph: {message}", 10000)
 
@@ -213,6 +226,7 @@ class Surroundings(QObject):
         False if it was still running."""
         stopped = self.runner.stop(wait)
         self._steps.clear()
+        self._after.clear()  # the vault's: it is closing
         self.pending = False
         return stopped
 
