@@ -39,6 +39,10 @@ class ViewsData:
     pinned: list[str] = field(default_factory=list)
 
 
+def _import_graph_view() -> None:
+    import anthology.ui.graph.graph_view  # noqa: F401  (once: later imports find it)
+
+
 def load_views(
     state: TaskState,
     index: VaultIndex,
@@ -55,8 +59,9 @@ def load_views(
     here too (:func:`prepare_graph`), the saved positions put in the graph's order, and
     the graph view's module (pyqtgraph: ~0.2–0.7 s) is imported here, not on the GUI
     thread when the first graph is drawn."""
-    import anthology.ui.graph.graph_view  # noqa: F401  (imported once, by this thread)
-
+    # imported beside the queries (SQLite lets go of the interpreter while it reads)
+    importer = threading.Thread(target=_import_graph_view, name="import-graph", daemon=True)
+    importer.start()
     reader = index.reader()
     closing = threading.Lock()
     closed = False
@@ -81,6 +86,7 @@ def load_views(
         with closing:
             reader.close()
             closed = True
+    importer.join()
     state.check()
     if filters is not None:
         prepare_graph(graph, filters, local=local)
