@@ -224,6 +224,34 @@ def test_two_connections_change_a_list_without_losing_each_others_changes(
         assert one.get("ids") == ["A", "B"] and one.changed_elsewhere()
 
 
+def test_the_poll_does_not_wait_for_a_thread_reading_the_state(tmp_path: Path) -> None:
+    """The window polls for other windows' changes every second on the GUI thread; while
+    its loader holds the state (reading the saved layout) the poll says "not yet" instead
+    of waiting, and sees the change on its next turn."""
+    import threading
+
+    path = tmp_path / "s.sqlite"
+    with UserState(path) as one, UserState(path) as two:
+        assert not two.changed_elsewhere()
+        one.put("ids", ["A"])
+        holding, release = threading.Event(), threading.Event()
+
+        def reader() -> None:
+            with two._lock:  # what positions() holds while it reads
+                holding.set()
+                release.wait(10)
+
+        thread = threading.Thread(target=reader)
+        thread.start()
+        try:
+            assert holding.wait(10)
+            assert not two.changed_elsewhere()  # answered at once, not waited for
+        finally:
+            release.set()
+            thread.join()
+        assert two.changed_elsewhere()  # the next poll sees it
+
+
 def test_unusable_positions_are_reported_and_left_out(tmp_path: Path) -> None:
     said: list[str] = []
     with UserState(tmp_path / "s.sqlite", report=said.append) as state, state.conn:

@@ -385,12 +385,18 @@ class UserState:
     def changed_elsewhere(self) -> bool:
         """Whether another connection (another window on this vault, in this process or
         another) has written the file since this was last asked: SQLite's
-        ``data_version``, one cheap PRAGMA, what a window polls to re-read its bookmarks."""
-        with self._lock:
-            try:
-                version = self._data_version(self.conn)
-            except sqlite3.Error:
-                return False
+        ``data_version``, one cheap PRAGMA, what a window polls to re-read its bookmarks.
+        While another thread holds the state (the window's loader reading 100,000 saved
+        positions: 0.4 s) the answer is "not yet": the poll asks again, the GUI thread
+        does not wait."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            version = self._data_version(self.conn)
+        except sqlite3.Error:
+            return False
+        finally:
+            self._lock.release()
         changed = self._seen_version is not None and version != self._seen_version
         self._seen_version = version
         return changed

@@ -136,6 +136,24 @@ def test_a_new_graph_without_positions_is_laid_out_from_scratch_and_bad_position
     assert fresh.rebuild().alpha == 1.0  # nothing known: a full layout
 
 
+def test_positions_put_in_the_graphs_order_off_the_gui_thread_load_as_the_mapping_does() -> None:
+    """The window's loader hands the saved positions over as an array in the graph's
+    order (place_array, on its thread); the scene draws them where the mapping put them,
+    a node without one (or one gone from the vault) laid out as before."""
+    from anthology.graph.model import place_array
+
+    g = star()
+    places = {k: xy for k, xy in grid(g).items() if k != "E3"} | {"Gone": (5.0, 5.0)}
+    arr = place_array(g, places)
+    assert arr.shape == (g.n, 2) and np.isnan(arr[g.index_of()["E3"]]).all()
+    by_map, by_array = GraphScene(), GraphScene()
+    by_map.load(g, places, ("E1",), keep=False)
+    by_array.load(g, arr, ("E1",), keep=False)
+    assert np.array_equal(by_map.gpos, by_array.gpos, equal_nan=True)
+    assert by_map.pins == by_array.pins == {"E1": (10.0, -5.0)}
+    assert np.array_equal(by_map.rebuild().positions, by_array.rebuild().positions)
+
+
 def test_pins_hold_their_place_and_reach_the_simulation() -> None:
     g = star()
     s = GraphScene()

@@ -125,3 +125,26 @@ def test_the_watch_set_is_every_folder_and_few_enough_files(root: Path) -> None:
     assert not small.poll
     many = watch_set(root, paths, limit=2)  # past the limit: folders watched, files polled
     assert many.paths == {str(root), str(root / "notes")} and many.poll
+
+
+def test_a_big_vault_is_watched_by_its_folders_without_listing_its_files(
+    tmp_path: Path,
+) -> None:
+    """Past the limit the folders are asked of the index (not every entry's path): the
+    watch set is the same as the one made from every path."""
+    from anthology.session import vault_watch_set
+
+    vault = tmp_path / "vault"
+    for folder in ("", "notes", "notes/deep", "🌱 seeds"):
+        (vault / folder).mkdir(parents=True, exist_ok=True)
+        for k in range(3):
+            (vault / folder / f"Note {k}.md").write_text(f"# Note {k}\n")
+    with VaultIndex.open(vault, tmp_path / "index.sqlite") as index:
+        paths = [ref.path for ref in index.entries()]
+        few = vault_watch_set(index, limit=100)
+        assert few == watch_set(vault, paths, limit=100) and not few.poll
+        assert str(vault / "notes" / "deep" / "Note 2.md") in few.paths
+        many = vault_watch_set(index, limit=5)
+        assert many == watch_set(vault, paths, limit=5) and many.poll
+        assert many.paths == {str(vault), str(vault / "notes"), str(vault / "notes" / "deep"),
+                              str(vault / "🌱 seeds")}  # fmt: skip

@@ -837,6 +837,36 @@ def test_a_slow_edge_layer_sharpens_in_slices_to_the_same_picture(qtbot, view, m
     assert cache.image == sliced
 
 
+def test_a_layer_too_big_to_paint_live_waits_for_its_sliced_image(qtbot, view, monkeypatch):
+    """Past LIVE_PAINT_EDGES a live stand-in cost as much as the image (0.4 s at 550,000
+    edges, in one turn): the first paint draws no edges, the image is made a slice per
+    turn and is then shown — the picture a one-go render makes, its paths made in slices
+    too."""
+    from anthology.ui.graph.edge_layer import EdgeLayer
+
+    monkeypatch.setattr(EdgeLayer, "LIVE_PAINT_EDGES", 100)
+    monkeypatch.setattr(EdgeLayer, "PROGRESSIVE_EDGES", 100)
+    monkeypatch.setattr(EdgeLayer, "CHUNK_EDGES", 50)
+    edges = power_law_graph(300, 600, seed=4)
+    g = graph(300, edges)
+    rng = np.random.default_rng(1)
+    view.set_graph(g, {k: tuple(rng.normal(0, 200, 2)) for k in g.ids}, "v")
+    view.set_paused(True)
+    vp, cache, stats = view.view.viewport(), view.edges.cache, view.edges.stats
+    qtbot.waitUntil(lambda: not view.edges.cache._live, timeout=5000)
+    cache.refresh()
+    live = stats["live"]
+    vp.repaint()
+    assert stats.get("deferred", 0) >= 1 and stats["live"] == live and cache.busy
+    qtbot.waitUntil(lambda: stats["progressive"] >= 1, timeout=20_000)
+    assert stats["slices"] > 1 and stats["live"] == live
+    sliced = cache.image.copy()
+    tr, view_rect, bounds, dpr, version = cache._last_paint
+    view.edges._paths_version = -1  # paths made again, in one go
+    cache._render(tr, view_rect, bounds, dpr, version)
+    assert cache.image == sliced
+
+
 def test_dense_edges_drawn_through_opaque_layers_look_as_translucent_strokes(qtbot):
     """The fast path for many edges (opaque strokes in layers, laid on at the group's
     opacity) touches the same pixels as translucent strokes, as dark where one or a few

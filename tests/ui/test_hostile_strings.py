@@ -223,6 +223,7 @@ def test_quick_switcher_rows_are_text(qtbot) -> None:
     qtbot.addWidget(switcher)
     refs = [EntryRef(f"E{i}", s, s + ".md") for i, s in enumerate(HOSTILE.values())]
     switcher.set_entries([(ref, []) for ref in refs])
+    switcher.open_switcher()  # its rows are made when it is opened
     texts = {switcher.list.item(i).text(): i for i in range(switcher.list.count())}
     for i, s in enumerate(HOSTILE.values()):
         row = next(j for t, j in texts.items() if t.startswith(f"E{i} — "))

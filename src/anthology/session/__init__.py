@@ -6,6 +6,14 @@ given), backlink groups and rows (:mod:`.backlinks`), page keys and the kept pag
 
 from anthology.session.changes import Changes
 from anthology.session.history import TabHistory, Visit
-from anthology.session.reader import ReaderSession, WatchSet, watch_set
+from anthology.session.reader import ReaderSession, WatchSet, vault_watch_set, watch_set
 
-__all__ = ["Changes", "ReaderSession", "TabHistory", "Visit", "WatchSet", "watch_set"]
+__all__ = [
+    "Changes",
+    "ReaderSession",
+    "TabHistory",
+    "Visit",
+    "WatchSet",
+    "vault_watch_set",
+    "watch_set",
+]

@@ -50,14 +50,28 @@ class WatchSet:
 
 
 def watch_set(root: Path, entry_paths: Iterable[str], limit: int = MAX_WATCHED_FILES) -> WatchSet:
-    folders = {str(root)}
+    """Every folder of ``entry_paths`` (vault-relative) and, while they are no more than
+    ``limit``, the files themselves. Joined as text: a ``Path`` per entry took ~0.9 s of
+    the GUI thread at 100,000 entries."""
+    base = str(root)
+    folders = {base}
     files = []
     for rel in entry_paths:
-        path = root / rel
-        folders.add(str(path.parent))
-        files.append(str(path))
+        folder = rel.rpartition("/")[0]
+        folders.add(f"{base}/{folder}" if folder else base)
+        files.append(f"{base}/{rel}")
     poll = len(files) > limit
     return WatchSet(folders if poll else folders | set(files), poll)
+
+
+def vault_watch_set(index: VaultIndex, limit: int = MAX_WATCHED_FILES) -> WatchSet:
+    """:func:`watch_set` of the index's entries, the files listed only when few enough to
+    be watched (past ``limit`` the folders are asked for, not 100,000 paths)."""
+    folders, count = index.entry_folders()
+    if count <= limit:
+        return watch_set(index.root, index.entry_paths(), limit)
+    base = str(index.root)
+    return WatchSet({base} | {f"{base}/{f}" if f else base for f in folders}, True)
 
 
 @dataclass

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from anthology.vault.graph_data import GraphData, hops_within
+from anthology.vault.graph_data import GraphData, JsonColumn, hops_within
 from anthology.vault.reports import ReportQueries
 from anthology.vault.resolve import ATTACHMENT
 
@@ -36,21 +36,22 @@ class GraphQueries(ReportQueries):
         rows = self._q(
             "SELECT eid, id, title, kind, tags, path, properties, fields FROM entries ORDER BY id"
         )
-        index = {eid: i for i, (eid, *_rest) in enumerate(rows)}
+        n = len(rows)
+        eids = np.fromiter((r[0] for r in rows), np.int64, n)
         ids = [r[1] for r in rows]
         titles = [r[2] for r in rows]
         kinds = [r[3] or "" for r in rows]
-        tags = [json.loads(r[4] or "[]") for r in rows]
+        tag_texts: list[str | None] = [r[4] for r in rows]
         paths = [r[5] for r in rows]
-        properties = [_json_dict(r[6]) for r in rows]
-        fields = [_json_dict(r[7]) if r[7] else {} for r in rows]
-        pairs: dict[tuple[int, int], str | None] = {}
-        for s, t, relation in self._q(
-            "SELECT source, target, relation FROM links WHERE target IS NOT NULL "
-            "AND source != target ORDER BY relation IS NULL, lid"
-        ):
-            pairs.setdefault((index[s], index[t]), relation)
-        ghost = [False] * len(ids)
+        prop_texts: list[str | None] = [r[6] for r in rows]
+        field_texts: list[str | None] = [r[7] for r in rows]
+        del rows
+        at = np.full(int(eids.max()) + 1 if n else 0, -1, dtype=np.int64)  # eid → node
+        at[eids] = np.arange(n)
+        pairs, relations = self._link_pairs(at)
+        edges = pairs
+        ghost = [False] * n
+        extra: list[tuple[int, int]] = []
         if ghosts:
             ghost_index: dict[str, int] = {}
             for s, text in self._q(
@@ -62,15 +63,19 @@ class GraphQueries(ReportQueries):
                     ids.append(f"?{text.strip()}")
                     titles.append(text.strip())
                     kinds.append("unresolved")
-                    tags.append([])
+                    tag_texts.append(None)
                     ghost.append(True)
                     paths.append("")
-                    properties.append({})
-                    fields.append({})
-                pairs.setdefault((index[s], ghost_index[key]), None)
-        edges = np.array(list(pairs), dtype=np.int64).reshape(-1, 2)
-        return GraphData(ids, titles, kinds, tags, edges, list(pairs.values()),
-                         np.array(ghost, dtype=bool), paths, properties, fields)  # fmt: skip
+                    prop_texts.append(None)
+                    field_texts.append(None)
+                extra.append((int(at[s]), ghost_index[key]))
+        if extra:  # after the resolved links, each (source, ghost) once
+            more = np.array(list(dict.fromkeys(extra)), dtype=np.int64).reshape(-1, 2)
+            edges = np.concatenate([pairs, more])
+            relations = relations + [None] * len(more)
+        return GraphData(ids, titles, kinds, JsonColumn(tag_texts, list), edges, relations,
+                         np.array(ghost, dtype=bool), paths, JsonColumn(prop_texts, dict),
+                         JsonColumn(field_texts, dict), clean=True)  # fmt: skip
 
     def link_graph(self) -> nx.MultiDiGraph:
         """The resolved links as a networkx multigraph (cached): nodes are entry ids with

@@ -32,7 +32,7 @@ from anthology.vault.index_file import (
 )
 from anthology.vault.indexer import Indexer, RefreshReport
 from anthology.vault.scan import vault_root
-from anthology.vault.schema import open_database
+from anthology.vault.schema import STATS_KEY, open_database
 from anthology.vault.search import SearchQueries
 
 __all__ = ["HOME_IDS", "VaultIndex", "default_db_path"]
@@ -191,6 +191,12 @@ class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries):  # GraphQueries 
                 ) from None
             self._cache_version = None
             self.last_report = report
+            try:  # the refresh changed what they count (or none were kept): counted once
+                if not self._q("SELECT 1 FROM meta WHERE key = ?", (STATS_KEY,)):
+                    self.store_stats()
+            except sqlite3.Error:  # not kept: stats() counts them when asked
+                if self.conn.in_transaction:
+                    self.conn.rollback()
             return report
 
     def reader(self) -> VaultIndex:

@@ -35,7 +35,7 @@ from anthology.vault.relink import (
 from anthology.vault.resolve import LinkTargets, NamedEntry, Resolver, path_id
 from anthology.vault.rows import ProblemRow
 from anthology.vault.scan import SCAN_PROBLEM_KINDS, FileStat, scan_vault
-from anthology.vault.schema import PROBLEMS, insert_sql
+from anthology.vault.schema import PROBLEMS, STATS_KEY, insert_sql
 from anthology.vault.stage import (
     COPY_CHUNK,
     Job,
@@ -80,6 +80,12 @@ class RefreshReport:
         )
 
 
+def forget_stats(conn: sqlite3.Connection) -> None:
+    """Drop the counts stored with the index (:meth:`ReportQueries.stats`): in the
+    transaction that changes what they count, so no reader sees new rows with old counts."""
+    conn.execute("DELETE FROM meta WHERE key = ?", (STATS_KEY,))
+
+
 class Indexer:
     """One refresh of the index through ``conn`` for the vault at ``root``."""
 
@@ -118,7 +124,11 @@ class Indexer:
         # Scan-level problems (loops, unreadable folders) are rewritten on every run.
         scan_problem_paths = {p for p, _ in scan.problems}
         if not to_read and not removed_paths and not attachments_changed:
+            before = self.conn.total_changes
             self._replace_scan_problems(scan.problems, scan_problem_paths)
+            if self.conn.total_changes != before:  # a scan problem came or went
+                with self.conn:
+                    forget_stats(self.conn)
             report.seconds = time.perf_counter() - t0
             report.problems = self._count("problems")
             report.links = self._count("links")
@@ -137,6 +147,7 @@ class Indexer:
         if self.fresh:
             self.conn.execute("PRAGMA synchronous = OFF")  # a cache: rebuilt if ever torn
         with self.conn:
+            forget_stats(self.conn)  # counted again once this refresh is in (index.py)
             for path in removed_paths:
                 old = self._entry_names(path)
                 if old is not None:

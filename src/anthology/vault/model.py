@@ -27,7 +27,7 @@ def is_path_id(entry_id: str, path: str) -> bool:
     return entry_id == stem and ("/" in entry_id or not _ID_LIKE_RE.fullmatch(entry_id))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: 100,000 of them live as long as a window
 class EntryRef:
     """Enough of an entry to show it as a link: ``ID — Title``."""
 

@@ -32,8 +32,10 @@ from anthology.vault.rows import EntryRow, LinkTarget, ParsedLink, ProblemRow
 # 11: a note whose first heading is empty is titled by its file name (parse.py): read again
 # 12: a .canvas is an entry (kind "canvas"), and [[Board.canvas]] links to it, no longer to
 # an attachment: an index of 11 or less holds neither
-# 13: entries.fields and entries.items, Dataview's inline fields and list items (note_fields)
+# 13: entries.fields and entries.items, Dataview's inline fields and list items (note_fields);
+# the status bar's counts kept in meta under STATS_KEY (reports.py), not counted at every start
 SCHEMA_VERSION = 13
+STATS_KEY = "stats"
 APP_ID = "anthology-index"
 
 

@@ -61,7 +61,7 @@ class EdgeLayer(pg.GraphicsObject):
         self.last_density_opacity = 1.0
         self._perms: dict[int, np.ndarray] = {}  # the live frames' edge order, per edge count
         self.cache = ViewportCache(self, self._render_into, self._render_steps,
-                                   self._is_slow)  # fmt: skip
+                                   self._is_slow, self._live_is_quick)  # fmt: skip
         self.stats = self.cache.stats
         self.stats["direct"] = 0
 
@@ -139,6 +139,13 @@ class EdgeLayer(pg.GraphicsObject):
     CHUNK_EDGES = 500  # edges per path: one step of a progressive render (~5–15 ms at 10k)
     SUBLAYERS = 4  # a group's edges are dealt over this many opaque layers (_layered_steps)
 
+    # past this many edges a live paint (the stand-in while the sharp image is drawn in
+    # slices) is no quicker than the image: ~0.4 s at 550,000 edges, in one turn
+    LIVE_PAINT_EDGES = 150_000
+
+    def _live_is_quick(self) -> bool:
+        return len(self._edges) <= self.LIVE_PAINT_EDGES
+
     def _is_slow(self) -> bool:
         return (
             len(self._edges) > self.PROGRESSIVE_EDGES
@@ -164,11 +171,21 @@ class EdgeLayer(pg.GraphicsObject):
     def _item_paths(self) -> list[tuple[int, int, object]]:
         """The edges as QPainterPaths in item coordinates, (group, sublayer, path) each;
         rebuilt only when the positions or the edges change (zoom and pan re-use them)."""
-        if self._paths_version != self._geom_version:
-            finite = np.asarray(np.isfinite(self._pos).all(axis=1))
-            self._paths = self._group_paths(finite[self._edges[:, 0]] & finite[self._edges[:, 1]])
-            self._paths_version = self._geom_version
+        for _ in self._item_path_steps():
+            pass
         return self._paths
+
+    def _item_path_steps(self):
+        """:meth:`_item_paths` made a chunk per step (a progressive render yields between
+        them: 550,000 edges took ~0.15 s to make into paths, in one turn)."""
+        if self._paths_version != self._geom_version:
+            version = self._geom_version
+            finite = np.asarray(np.isfinite(self._pos).all(axis=1))
+            out: list[tuple[int, int, object]] = []
+            yield from self._group_path_steps(
+                finite[self._edges[:, 0]] & finite[self._edges[:, 1]], None, out
+            )
+            self._paths, self._paths_version = out, version
 
     def _group_paths(
         self, keep: np.ndarray, sublayers: int | None = None
@@ -176,9 +193,15 @@ class EdgeLayer(pg.GraphicsObject):
         """The ``keep`` edges of each colour group, dealt round ``sublayers`` (SUBLAYERS:
         the opaque layers of :meth:`_layered_steps`), in paths of at most CHUNK_EDGES (the
         steps of a progressive render)."""
+        out: list[tuple[int, int, object]] = []
+        for _ in self._group_path_steps(keep, sublayers, out):
+            pass
+        return out
+
+    def _group_path_steps(self, keep: np.ndarray, sublayers: int | None, out: list):
+        """:meth:`_group_paths` into ``out``, yielding after each path."""
         pos, e = self._pos, self._edges
         layers = self.SUBLAYERS if sublayers is None else max(1, sublayers)
-        out: list[tuple[int, int, object]] = []
         for k in self._groups():
             sel = np.flatnonzero(keep & (self._group == k))
             for s in range(layers):
@@ -186,7 +209,7 @@ class EdgeLayer(pg.GraphicsObject):
                 for c in range(0, len(part), self.CHUNK_EDGES):
                     chunk = part[c : c + self.CHUNK_EDGES]
                     out.append((int(k), s, pairs_path(pos[e[chunk, 0]], pos[e[chunk, 1]])))
-        return out
+                    yield
 
     # Rasterising cost grows with the drawn length: anti-alias only below AA_BUDGET pixels
     # of visible edge length; while the layout moves, draw at most LIVE_BUDGET pixels (the
@@ -208,13 +231,30 @@ class EdgeLayer(pg.GraphicsObject):
     def _pixel_lengths(self, tr: QTransform, clip: QRectF) -> np.ndarray:
         """Each edge's length on screen (px), cut to the view's diagonal; 0 for an edge
         wholly outside ``clip`` (or with an unplaced end)."""
+        length = np.empty(len(self._edges))
+        for _ in self._pixel_length_steps(tr, clip, length):
+            pass
+        return length
+
+    LENGTH_CHUNK = 100_000  # edges measured per step of a progressive render
+
+    def _pixel_length_steps(self, tr: QTransform, clip: QRectF, out: np.ndarray):
+        """:meth:`_pixel_lengths` into ``out``, LENGTH_CHUNK edges a step (550,000 edges
+        took 0.1–0.25 s in one slice of a progressive render)."""
         d = device_coords(tr, self._pos)
         px, py = d[:, 0], d[:, 1]
-        s, t = self._edges[:, 0], self._edges[:, 1]
-        length = np.hypot(px[t] - px[s], py[t] - py[s])
-        np.minimum(length, math.hypot(clip.width(), clip.height()), out=length)
-        length[~inside(clip_codes(px, py, clip), s, t)] = 0.0
-        return length
+        codes = clip_codes(px, py, clip)
+        diagonal = math.hypot(clip.width(), clip.height())
+        for c in range(0, len(self._edges), self.LENGTH_CHUNK):
+            s, t = (
+                self._edges[c : c + self.LENGTH_CHUNK, 0],
+                self._edges[c : c + self.LENGTH_CHUNK, 1],
+            )
+            length = np.hypot(px[t] - px[s], py[t] - py[s])
+            np.minimum(length, diagonal, out=length)
+            length[~inside(codes, s, t)] = 0.0
+            out[c : c + len(length)] = length
+            yield
 
     def _draw_edges(self, p: QPainter, tr: QTransform, clip: QRectF, live: bool = False) -> None:
         for _ in self._edge_steps(p, tr, clip, live):
@@ -225,14 +265,16 @@ class EdgeLayer(pg.GraphicsObject):
         for a paint, a slice per event-loop turn for a progressive render."""
         if len(self._edges) == 0:
             return
-        length = self._pixel_lengths(tr, clip)
+        length = np.empty(len(self._edges))
+        yield from self._pixel_length_steps(tr, clip, length)
         total = float(length.sum())
         # frames of a moving layout are drawn without anti-aliasing (a third of the cost)
         # unless they are small; a still picture is anti-aliased up to AA_BUDGET
         aa_budget = self.LIVE_AA_BUDGET if live else self.AA_BUDGET
         p.setRenderHint(QPainter.RenderHint.Antialiasing, total <= aa_budget)
         if not live or total <= self.LIVE_BUDGET:
-            paths = self._item_paths()
+            yield from self._item_path_steps()
+            paths = self._paths
         else:
             # a stable subset, the same edges from frame to frame (a fixed shuffled order,
             # no sort per frame), up to the budget of drawn length

@@ -322,7 +322,7 @@ class GraphView(QWidget):
     def set_graph(
         self,
         data: GraphData,
-        positions: Mapping[str, Sequence[float]] | None = None,
+        positions: Mapping[str, Sequence[float]] | np.ndarray | None = None,
         vault_key: str = "",
         *,
         pinned: Iterable[str] = (),

@@ -113,11 +113,14 @@ class ViewportCache:
 
     SLICE_S = 0.012  # a progressive render's work per turn of the event loop
 
-    def __init__(self, item, render, steps=None, progressive=None) -> None:
+    def __init__(self, item, render, steps=None, progressive=None, live_quick=None) -> None:
         self.item = item
         self.render_fn = render  # (painter, item→image transform, image clip, item rect)
         self.steps_fn = steps  # the same, as a generator yielding between chunks
         self.progressive = progressive or (lambda: False)
+        # whether a live paint is quick enough to stand in while the image is drawn in
+        # slices (else the layer shows nothing new until the image is done)
+        self.live_quick = live_quick or (lambda: True)
         self._job: _Job | None = None
         self.job_timer = QTimer()
         self.job_timer.setSingleShot(True)
@@ -277,8 +280,12 @@ class ViewportCache:
                         self.timer.start()
                     return True
         if self.steps_fn is not None and self.progressive():
-            # slow to render: a quick live paint now, the sharp image a slice at a time
+            # slow to render: a quick live paint now, the sharp image a slice at a time;
+            # a layer too big to paint quickly waits for the image (the window answers)
             self._start(tr, view, bounds, dpr, version)
+            if not self.live_quick():
+                self.stats["deferred"] = self.stats.get("deferred", 0) + 1
+                return False
             self._paint_live(p, tr, view, opacity)
             return True
         self._render(tr, view, bounds, dpr, version)

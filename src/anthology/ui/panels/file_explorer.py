@@ -76,19 +76,27 @@ def natural_key(text: str) -> tuple[Any, ...]:
 
 
 class Node:
-    """One row of the tree: a folder, an entry or an attachment."""
+    """One row of the tree: a folder, an entry or an attachment. A folder's entries and
+    attachments are made the first time they are asked for (:meth:`kids`): at 100,000
+    entries making every row took 1.5 s of the GUI thread at each start, for the few
+    folders a reader opens."""
 
-    __slots__ = ("children", "count", "key", "kind", "label", "match", "parent", "row", "shown",
-                 "tip")  # fmt: skip
+    __slots__ = ("by_key", "children", "count", "key", "kind", "label", "match", "parent",
+                 "pending", "row", "shown", "tip")  # fmt: skip
 
     def __init__(self, kind: str, key: str, label: str, parent: Node | None) -> None:
         self.kind, self.key, self.label, self.parent = kind, key, label, parent
         self.match = label.casefold()  # what the filter looks in
-        self.children: list[Node] = []  # all of them, in order
-        self.shown: list[Node] = []  # those the filter lets through, in order
+        # all of them, in order: a folder's subfolders, then (once made) its files
+        self.children: list[Node] = []
+        # those the filter lets through, in order; None: not worked out yet
+        self.shown: list[Node] | None = None if kind == FOLDER else []
         self.row = 0  # in the parent's ``shown``
         self.count = 0  # entries under a folder, at any depth
         self.tip = key  # the vault-relative path
+        # a folder's entries and attachments not made into rows yet
+        self.pending: tuple[list[EntryRef], list[str]] | None = None
+        self.by_key: dict[str, Node] | None = None  # its entries by id, once made
 
     def folder(self, name: str, folders: dict[str, Node]) -> Node:
         path = f"{self.key}/{name}" if self.key else name
@@ -97,10 +105,44 @@ class Node:
             node = folders[path] = Node(FOLDER, path, name, self)
         return node
 
+    def may_have_children(self, attachments: bool) -> bool:
+        """Whether the folder has rows to show with no filter, without making them."""
+        if self.children:
+            return True
+        if self.pending is None:
+            return False
+        refs, files = self.pending
+        return bool(refs) or (attachments and bool(files))
+
+    def kids(self) -> list[Node]:
+        """Every row under the folder: its subfolders, entries and attachments, each in
+        natural order of what is shown (made now if they were not)."""
+        if self.pending is None:
+            return self.children
+        refs_here, files = self.pending
+        self.pending = None
+        labels = display_labels(refs_here)
+        named = sorted(
+            ((natural_key(label), label, r) for label, r in zip(labels, refs_here, strict=True)),
+            key=lambda t: t[0],
+        )
+        kids = self.children
+        self.by_key = {}
+        for _k, label, r in named:
+            entry = Node(ENTRY, r.id, plain_text(label, 200), self)
+            entry.match = f"{entry.match} {posixpath.basename(r.path).casefold()}"
+            entry.tip = f"{label}\n{r.path}"  # the label may be cut in a narrow dock
+            kids.append(entry)
+            self.by_key[r.id] = entry
+        for a in sorted(files, key=lambda p: natural_key(posixpath.basename(p))):
+            kids.append(Node(ATTACHMENT, a, plain_text(posixpath.basename(a), 200), self))
+        return kids
+
 
 def build_tree(refs: list[EntryRef], attachments: list[str]) -> tuple[Node, dict[str, Node]]:
-    """The vault's tree (root node) and its folders by path, in one pass: folders first,
-    then entries, then attachments, each in natural order of what is shown."""
+    """The vault's tree (root node) and its folders by path: every folder, with its count
+    of entries; a folder's own entries and attachments wait in ``pending`` until asked
+    for (:meth:`Node.kids`)."""
     root = Node(FOLDER, "", "", None)
     folders: dict[str, Node] = {"": root}
     entries: dict[str, list[EntryRef]] = {}
@@ -114,9 +156,9 @@ def build_tree(refs: list[EntryRef], attachments: list[str]) -> tuple[Node, dict
         return node
 
     for r in refs:
-        entries.setdefault(posixpath.dirname(r.path), []).append(r)
+        entries.setdefault(r.path.rpartition("/")[0], []).append(r)
     for a in attachments:
-        files.setdefault(posixpath.dirname(a), []).append(a)
+        files.setdefault(a.rpartition("/")[0], []).append(a)
     for path in (*entries, *files):
         folder_of(path)
     subfolders: dict[str, list[Node]] = {}
@@ -124,21 +166,9 @@ def build_tree(refs: list[EntryRef], attachments: list[str]) -> tuple[Node, dict
         if node.parent is not None:
             subfolders.setdefault(node.parent.key, []).append(node)
     for path, node in folders.items():
-        kids = sorted(subfolders.get(path, ()), key=lambda n: natural_key(n.label))
+        node.children = sorted(subfolders.get(path, ()), key=lambda n: natural_key(n.label))
         refs_here = entries.get(path, [])
-        labels = display_labels(refs_here)
-        named = sorted(
-            ((natural_key(label), label, r) for label, r in zip(labels, refs_here, strict=True)),
-            key=lambda t: t[0],
-        )
-        for _k, label, r in named:
-            entry = Node(ENTRY, r.id, plain_text(label, 200), node)
-            entry.match = f"{entry.match} {posixpath.basename(r.path).casefold()}"
-            entry.tip = f"{label}\n{r.path}"  # the label may be cut in a narrow dock
-            kids.append(entry)
-        for a in sorted(files.get(path, ()), key=lambda p: natural_key(posixpath.basename(p))):
-            kids.append(Node(ATTACHMENT, a, plain_text(posixpath.basename(a), 200), node))
-        node.children = kids
+        node.pending = (refs_here, files.get(path, []))
         node.count = len(refs_here)
     for node in sorted(folders.values(), key=lambda n: -n.key.count("/") if n.key else 1):
         if node.parent is not None:  # deepest first: each adds its total to its parent
@@ -171,25 +201,45 @@ class ExplorerModel(QAbstractItemModel):
         self.endResetModel()
 
     def _filter(self, root: Node) -> None:
+        """Work out which rows the filter lets through: with words, every row now (every
+        folder's rows are made); without, each folder's when it is first asked for."""
         words, attachments = self.words, self.show_attachments
+        if not words:
+            stack = [root]
+            while stack:
+                node = stack.pop()
+                node.shown = None
+                stack.extend(c for c in node.children if c.kind == FOLDER)
+            return
 
         def keep(node: Node) -> bool:
             if node.kind == FOLDER:
-                node.shown = [c for c in node.children if keep(c)]
+                node.shown = [c for c in node.kids() if keep(c)]
                 for i, c in enumerate(node.shown):
                     c.row = i
-                return bool(node.shown) or not words or all(w in node.match for w in words)
+                return bool(node.shown) or all(w in node.match for w in words)
             if node.kind == ATTACHMENT and not attachments:
                 return False
-            return not words or all(w in node.match for w in words)
+            return all(w in node.match for w in words)
 
         keep(root)
+
+    def shown_of(self, node: Node) -> list[Node]:
+        """The rows of ``node`` the filter lets through (worked out now if not yet: with
+        no filter, every folder and entry, and the attachments when they are shown)."""
+        if node.shown is None:
+            attachments = self.show_attachments
+            node.shown = [c for c in node.kids() if c.kind != ATTACHMENT or attachments]
+            for i, c in enumerate(node.shown):
+                c.row = i
+        return node.shown
 
     def visible(self, node: Node) -> bool:
         """Whether ``node`` is in the filtered tree (its folders included)."""
         while node.parent is not None:
             parent = node.parent
-            if node.row >= len(parent.shown) or parent.shown[node.row] is not node:
+            shown = self.shown_of(parent)
+            if node.row >= len(shown) or shown[node.row] is not node:
                 return False
             node = parent
         return True
@@ -205,27 +255,34 @@ class ExplorerModel(QAbstractItemModel):
 
     # -- QAbstractItemModel ------------------------------------------------------------------
     def index(self, row: int, column: int = 0, parent: AnyIndex = _ROOT) -> QModelIndex:
-        node = self.node(parent) or self.root
-        if 0 <= row < len(node.shown) and 0 <= column < 2:
-            return self.createIndex(row, column, node.shown[row])
+        shown = self.shown_of(self.node(parent) or self.root)
+        if 0 <= row < len(shown) and 0 <= column < 2:
+            return self.createIndex(row, column, shown[row])
         return QModelIndex()
 
     def parent(self, index: AnyIndex = _ROOT) -> QModelIndex:  # type: ignore[override]
         node = self.node(index)
         if node is None or node.parent is None or node.parent is self.root:
             return QModelIndex()
+        if node.parent.parent is not None:
+            self.shown_of(node.parent.parent)  # where the parent's row is worked out
         return self.createIndex(node.parent.row, 0, node.parent)
 
     def rowCount(self, parent: AnyIndex = _ROOT) -> int:
         if parent.column() > 0:
             return 0
-        return len((self.node(parent) or self.root).shown)
+        return len(self.shown_of(self.node(parent) or self.root))
 
     def columnCount(self, parent: AnyIndex = _ROOT) -> int:
         return 2
 
     def hasChildren(self, parent: AnyIndex = _ROOT) -> bool:
-        return parent.column() <= 0 and bool((self.node(parent) or self.root).shown)
+        if parent.column() > 0:
+            return False
+        node = self.node(parent) or self.root
+        if node.shown is None:  # asked for every folder drawn: answered without its rows
+            return node.may_have_children(self.show_attachments)
+        return bool(node.shown)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         node = self.node(index)
@@ -319,7 +376,7 @@ class FileExplorer(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.tree)
 
-        self._by_id: dict[str, Node] = {}
+        self._folder_of: dict[str, Node] = {}  # entry id → its folder
         self._by_folder: dict[str, Node] = {}
         self.expanded: set[str] = set()  # folder paths the reader opened
         self._applying = False  # expansions made by the filter or a rebuild are not the reader's
@@ -337,15 +394,7 @@ class FileExplorer(QWidget):
         the expanded folders, the filter and the current entry."""
         root, folders = build_tree(refs, attachments)
         self._by_folder = {path: node for path, node in folders.items() if path}
-        self._by_id = {}
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            for child in node.children:
-                if child.kind == FOLDER:
-                    stack.append(child)
-                elif child.kind == ENTRY:
-                    self._by_id[child.key] = child
+        self._folder_of = {r.id: folders[r.path.rpartition("/")[0]] for r in refs}
         self._applying = True
         try:
             self.model.words = self.box.text().casefold().split()
@@ -446,7 +495,7 @@ class FileExplorer(QWidget):
         """Select ``entry_id``'s row and scroll to it, opening its folders (the explorer
         follows the reader's navigation); False if it is not listed (filtered out)."""
         self._current = entry_id
-        index = self.model.index_of(self._by_id.get(entry_id))
+        index = self.model.index_of(self._entry_node(entry_id))
         if not index.isValid():  # not listed, or filtered out
             self.tree.clearSelection()
             return False
@@ -502,7 +551,7 @@ class FileExplorer(QWidget):
     def clear(self) -> None:
         self._current = None
         self.model.set_tree(Node(FOLDER, "", "", None))
-        self._by_id.clear()
+        self._folder_of.clear()
         self._by_folder.clear()
 
     # What a test asks.
@@ -521,7 +570,15 @@ class FileExplorer(QWidget):
         return out
 
     def index_of(self, entry_id: str) -> QModelIndex:
-        return self.model.index_of(self._by_id.get(entry_id))
+        return self.model.index_of(self._entry_node(entry_id))
+
+    def _entry_node(self, entry_id: str) -> Node | None:
+        """``entry_id``'s row (its folder's rows made if they were not yet)."""
+        folder = self._folder_of.get(entry_id)
+        if folder is None:
+            return None
+        folder.kids()
+        return folder.by_key.get(entry_id) if folder.by_key is not None else None
 
     def folder_index(self, path: str) -> QModelIndex:
         return self.model.index_of(self._by_folder.get(path))

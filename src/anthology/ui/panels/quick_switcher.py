@@ -33,14 +33,27 @@ class QuickSwitcher(QDialog):
         self.input.returnPressed.connect(self._choose)
         self.list.itemActivated.connect(self._choose)
         ArrowKeysToList(self.input, self.list)
+        self._entries: list[tuple[EntryRef, list[str]]] = []
         self._items: list[EntryRef] = []
         self._names: list[list[str]] = []
+        self._made = True  # _items and _names are made of _entries
         self._recent: list[str] = []  # entry ids, the last opened first
 
     def set_entries(self, entries: list[tuple[EntryRef, list[str]]]) -> None:
-        self._items = [ref for ref, _ in entries]
-        self._names = [[ref.id, ref.title, *aliases] for ref, aliases in entries]
-        self._filter(self.input.text())
+        """The entries to offer. What is matched is made when the switcher is next
+        opened (or now, if it is open): a start at 100,000 entries made it for nothing."""
+        self._entries = entries
+        self._items, self._names = [], []
+        self._made = False
+        if self.isVisible():
+            self._filter(self.input.text())
+
+    def _lists(self) -> tuple[list[EntryRef], list[list[str]]]:
+        if not self._made:
+            self._items = [ref for ref, _ in self._entries]
+            self._names = [[ref.id, ref.title, *aliases] for ref, aliases in self._entries]
+            self._made = True
+        return self._items, self._names
 
     def set_recent(self, ids: list[str]) -> None:
         """The entries opened last (first the latest): listed first for an empty query."""
@@ -55,9 +68,10 @@ class QuickSwitcher(QDialog):
 
     def _filter(self, text: str) -> None:
         self.list.clear()
-        refs = rank(text, self._items, self._names, limit=100)
+        items, names = self._lists()
+        refs = rank(text, items, names, limit=100)
         if not text.strip() and self._recent:  # nothing typed: where the reader was, first
-            by_id = {ref.id: ref for ref in self._items}
+            by_id = {ref.id: ref for ref in items}
             recent = [by_id[i] for i in self._recent if i in by_id]
             seen = {ref.id for ref in recent}
             refs = (recent + [ref for ref in refs if ref.id not in seen])[:100]

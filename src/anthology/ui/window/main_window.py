@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 
 from anthology import paths
 from anthology.paths import entries_dir
-from anthology.session import Changes, ReaderSession, watch_set
+from anthology.session import Changes, ReaderSession
 from anthology.ui.common.document import ENTRY, kind_for_file
 from anthology.ui.common.theme import ThemeController
 from anthology.ui.panels.backlinks_panel import BacklinksPanel
@@ -321,7 +321,12 @@ class MainWindow(QMainWindow, actions.WindowParts):
         if not self.db and (problem := paths.cache_problem()):  # the index is temporary
             self.statusBar().showMessage(f"Anthology: {problem}", 30000)
         self.live.root, self.live.db = root, db
-        self.live.reindex()
+        if self.index is not None and self.surroundings.pending:
+            # The index is there: its views first, then the refresh, whose scan of every
+            # file (1.6 s at 100,000) shared the interpreter with their question
+            self.surroundings.after_load(self.live.reindex)
+        else:
+            self.live.reindex()
 
     def _show_first_look(self, root: Path) -> bool:
         """A never-seen vault: show its first entry read from disk while the index is built
@@ -424,13 +429,8 @@ class MainWindow(QMainWindow, actions.WindowParts):
                 for listener in self._listeners:
                     listener(changes)
             finally:  # asked once the entry is on screen: the loader shares the interpreter
+                # (with the files to watch: a file added or removed may need its folder's)
                 self.surroundings.load(with_positions=self.graph is None)
-        if not self.live.watching or report.added or report.removed:  # what to watch changed
-            self._sync_watches()
-
-    def _sync_watches(self) -> None:
-        if self.root is not None and self.index is not None:
-            self.live.watch(watch_set(self.root, (ref.path for ref in self.index.entries())))
 
     def show_first_entry(self) -> None:
         """No entry is shown yet (the index is new): the saved tabs, else the entry the

@@ -12,12 +12,15 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import linecache
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, QThread, QTimer
 
-from anthology.graph.model import same_graph
+from anthology.graph.model import Filters, same_graph
+from anthology.graph.settings import DEFAULTS, clean_settings
 from anthology.session.backlinks import COUNT_SHOWN, SOURCES_SHOWN
 from anthology.ui.common.document import GraphFed
 from anthology.ui.common.task_runner import TaskRunner, describe_error
@@ -45,6 +48,8 @@ class Surroundings(QObject):
         self.graph: GraphView | None = None
         self._graph_data: GraphData | None = None  # what the graph was last given
         self._mentions: tuple[VaultIndex, VaultIndex] | None = None  # (index, its reader)
+        self._steps: list[Callable[[], None]] = []  # an answer's pieces not handed over yet
+        self._after: list[Callable[[], None]] = []  # to call once the views are in
 
     def load(self, *, with_positions: bool) -> None:
         """Ask for the views off the GUI thread (:func:`load_views`); an older question
@@ -53,13 +58,50 @@ class Surroundings(QObject):
         win = self.win
         assert win.index is not None
         self.pending = True
-        self.runner.start(load_views, win.index, win.state if with_positions else None)
+        self._steps.clear()  # an older answer still being handed over is dropped
+        if self.graph is not None:
+            settings = self.graph.scene.settings
+        else:  # as the view will open them (a vault without saved ones: the local graph)
+            saved = win.state.get(GRAPH_VIEW, clean=clean_settings) if win.state else None
+            settings = saved if isinstance(saved, dict) else {"local": True}
+        local = bool(settings.get("local", DEFAULTS["local"]))
+        self.runner.start(load_views, win.index, win.state if with_positions else None,
+                          Filters.from_settings(settings), local)  # fmt: skip
 
     def _apply(self, data: ViewsData) -> None:
-        self.pending = False
+        """Hand the answer to the views in pieces, one per event-loop turn (the counts
+        and lists, the explorer, the graph): in one turn they froze the window for
+        1.3 s at 100,000 entries. ``pending`` stays until the last piece is in."""
+        self._steps[:] = [
+            lambda: self._apply_lists(data),
+            lambda: self.win.docks.update_explorer(
+                [ref for ref, _aliases in data.switcher_items], self._attachments()
+            ),
+            lambda: self._apply_graph(data),
+            self._finish,
+        ]
+        self._next_step()
+
+    def _next_step(self) -> None:
+        if not self._steps:
+            return
+        if self.win.index is None:  # the vault was closed meanwhile
+            self._steps.clear()
+            self.pending = False
+            return
+        step = self._steps.pop(0)
+        step()
+        if self._steps:
+            QTimer.singleShot(0, self._next_step)
+
+    def _attachments(self) -> list[str]:
+        index = self.win.index
+        return index.attachment_paths() if index is not None else []
+
+    def _apply_lists(self, data: ViewsData) -> None:
         win = self.win
-        if win.index is None:
-            return  # the vault was closed
+        if win.live.root is not None:  # the files to watch, asked off the GUI thread too
+            win.live.watch(data.watch)
         stats = data.stats
         win.count_label.setText(f"{stats['entries']} entries")
         problems = stats["errors"] + stats["warnings"]
@@ -71,21 +113,35 @@ class Surroundings(QObject):
             win.path_finder.set_entries(data.switcher_items)
         win.docks.refresh_bookmarks()
         win.docks.place_side_panels()
-        refs = [ref for ref, _aliases in data.switcher_items]
-        win.docks.update_explorer(refs, win.index.attachment_paths())
+
+    def _apply_graph(self, data: ViewsData) -> None:
+        win = self.win
         graph = self.ensure_graph()
         if data.positions or not same_graph(self._graph_data, data.graph):
-            pinned = [k for k, p in data.positions.items() if p.pinned]
-            places = {k: (p.x, p.y) for k, p in data.positions.items()}
-            graph.set_graph(data.graph, places or None, vault_key=win.vault_key(),
-                            pinned=pinned, store=win.state)  # fmt: skip
+            # the positions come in the graph's order, made on the loader's thread
+            graph.set_graph(data.graph, data.places, vault_key=win.vault_key(),
+                            pinned=data.pinned, store=win.state)  # fmt: skip
             self._graph_data = data.graph
             for view in win.tabs.views():  # graph tabs draw the same graph
                 if isinstance(view, GraphFed):
                     self.feed(view)
         if (current := win.current_id()) is not None and graph.current_id() != current:
             graph.set_current(current)
+
+    def _finish(self) -> None:
+        self.pending = False
         QTimer.singleShot(0, self.freeze_heap)
+        self._run_after()
+
+    def after_load(self, then: Callable[[], None]) -> None:
+        """Call ``then`` once the views asked for are in (or could not be had): what
+        would compete with their question for the interpreter waits for it."""
+        self._after.append(then)
+
+    def _run_after(self) -> None:
+        after, self._after = self._after, []
+        for then in after:
+            then()
 
     @staticmethod
     def freeze_heap() -> None:
@@ -102,9 +158,13 @@ class Surroundings(QObject):
         else:
             gc.collect(1)
         gc.freeze()
+        # PySide's import hook reads the source of every module that imports it (through
+        # linecache): ~19 MB of text lines kept for the session, read again if ever needed
+        linecache.clearcache()
 
     def _failed(self, exc: BaseException) -> None:
         self.pending = False  # nothing more is coming for this state
+        self._run_after()
         message = describe_error(exc)
         self.win.statusBar().showMessage(f"Could not load the graph: {message}", 10000)
 
@@ -165,6 +225,8 @@ class Surroundings(QObject):
         """The vault closes: the question out cancelled (waited for at most ``wait`` s).
         False if it was still running."""
         stopped = self.runner.stop(wait)
+        self._steps.clear()
+        self._after.clear()  # the vault's: it is closing
         self.pending = False
         return stopped
 

@@ -16,6 +16,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from anthology.graph.model import Filters, place_array, prepare_graph
+from anthology.session import WatchSet, vault_watch_set
 from anthology.tasks import TaskState
 from anthology.user_state import Position, UserState
 from anthology.vault import EntryRef, GraphData, VaultIndex
@@ -29,14 +33,35 @@ class ViewsData:
     switcher_items: list[tuple[EntryRef, list[str]]]
     graph: GraphData
     positions: dict[str, Position] = field(default_factory=dict)  # from the user state
+    watch: WatchSet = field(default_factory=WatchSet)  # what the live reload watches
+    # the positions as an (n, 2) array in the graph's order, and the pinned ids
+    places: np.ndarray | None = None
+    pinned: list[str] = field(default_factory=list)
 
 
-def load_views(state: TaskState, index: VaultIndex, positions: UserState | None) -> ViewsData:
+def _import_graph_view() -> None:
+    import anthology.ui.graph.graph_view  # noqa: F401  (once: later imports find it)
+
+
+def load_views(
+    state: TaskState,
+    index: VaultIndex,
+    positions: UserState | None,
+    filters: Filters | None = None,
+    local: bool = True,
+) -> ViewsData:
     """Ask for the counts, the switcher's list, the graph and (from ``positions``, the
     vault's user state, for a graph not drawn yet) its saved layout, on the runner's
     thread. ``index.reader()`` only reads the index's paths; the reader is closed here.
     Cancelling ``state`` interrupts the running query, never while the connection is being
-    closed nor after (that raises)."""
+    closed nor after (that raises). With ``filters`` (the graph's; ``local``: it shows a
+    local graph), what the graph view's first rebuild asks of the whole graph is made
+    here too (:func:`prepare_graph`), the saved positions put in the graph's order, and
+    the graph view's module (pyqtgraph: ~0.2–0.7 s) is imported here, not on the GUI
+    thread when the first graph is drawn."""
+    # imported beside the queries (SQLite lets go of the interpreter while it reads)
+    importer = threading.Thread(target=_import_graph_view, name="import-graph", daemon=True)
+    importer.start()
     reader = index.reader()
     closing = threading.Lock()
     closed = False
@@ -51,8 +76,9 @@ def load_views(state: TaskState, index: VaultIndex, positions: UserState | None)
         state.check()
         with reader.snapshot():
             stats = reader.stats()
-            items = reader.switcher_items()
             graph = reader.graph(ghosts=True)
+            items = reader.switcher_items(graph)  # its strings shared with the graph's
+            watch = vault_watch_set(reader)
     except Exception:
         state.check()  # an interrupted query is a cancelled task, not an error
         raise
@@ -60,6 +86,12 @@ def load_views(state: TaskState, index: VaultIndex, positions: UserState | None)
         with closing:
             reader.close()
             closed = True
-    saved = positions.positions() if positions is not None else {}
+    importer.join()
     state.check()
-    return ViewsData(stats, items, graph, saved)
+    if filters is not None:
+        prepare_graph(graph, filters, local=local)
+    saved = positions.positions() if positions is not None else {}
+    places = place_array(graph, {k: (p.x, p.y) for k, p in saved.items()}) if saved else None
+    pinned = [k for k, p in saved.items() if p.pinned]
+    state.check()
+    return ViewsData(stats, items, graph, saved, watch, places, pinned)

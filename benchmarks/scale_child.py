@@ -1,0 +1,179 @@
+"""One start of the real window on a vault, in a process of its own (bench_scale.py runs it).
+
+    python benchmarks/scale_child.py VAULT DB STATE_INI [--global] [--hub ID --other ID]
+                                     [--profile]
+
+Prints one JSON line: seconds to the first painted entry and to settled (graph, switcher,
+explorer and counts in), the longest event-loop turn after the window was shown (a QTimer
+watchdog ticking every 5 ms: the gap between two ticks, less the interval, is the longest
+the window did not answer), the hub opened, and the process's RSS now and at its peak.
+``--global`` switches the side graph to the global graph once settled (what the memory row
+measures); ``--hub`` opens that entry three times (coming from ``--other``), as
+bench_window.py does, and gives the fastest. ``--profile`` samples the GUI thread's stack
+100 times a second and prints the functions its long turns went to, on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+T0 = time.time()
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def rss_mb() -> tuple[float, float]:
+    """(RSS now, peak RSS) in MB, from /proc (Linux)."""
+    now = peak = float("nan")
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                now = int(line.split()[1]) / 1024
+            elif line.startswith("VmHWM:"):
+                peak = int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return now, peak
+
+
+class Sampler(threading.Thread):
+    """The GUI thread's stack every 10 ms: which functions its time went to (py-spy is not
+    installed; this is its poor cousin)."""
+
+    def __init__(self, main_ident: int) -> None:
+        super().__init__(daemon=True)
+        self.main = main_ident
+        self.samples: list[tuple[float, tuple[str, ...]]] = []
+        self.stop = False
+
+    def run(self) -> None:
+        while not self.stop:
+            frame = sys._current_frames().get(self.main)
+            stack = []
+            while frame is not None:
+                code = frame.f_code
+                stack.append(f"{Path(code.co_filename).name}:{code.co_name}")
+                frame = frame.f_back
+            self.samples.append((time.perf_counter(), tuple(stack)))
+            time.sleep(0.01)
+
+    def report(self, turns: list[tuple[float, float]], out) -> None:
+        """Inclusive counts of the functions on the GUI thread's stack during ``turns``
+        ((start, end) of the long turns)."""
+        inclusive: Counter[str] = Counter()
+        for t, stack in self.samples:
+            if any(a <= t <= b for a, b in turns):
+                for fn in set(stack):
+                    inclusive[fn] += 1
+        for fn, n in inclusive.most_common(45):
+            print(f"  {n * 10:6d} ms  {fn}", file=out)
+
+
+def main() -> int:
+    vault, db, ini = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+    show_global = "--global" in sys.argv
+    profile = "--profile" in sys.argv
+    sampler = Sampler(threading.get_ident()) if profile else None
+    if sampler:
+        sampler.start()
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from anthology.ui.window.main_window import MainWindow
+
+    marks: dict[str, float] = {}
+    if profile:  # when the views' question ran, on its thread
+        import anthology.ui.window.surroundings as surroundings
+
+        real_load = surroundings.load_views
+
+        def timed_load(*args, **kwargs):
+            marks.setdefault("views_asked", time.time() - T0)
+            try:
+                return real_load(*args, **kwargs)
+            finally:
+                marks["views_answered"] = time.time() - T0
+
+        surroundings.load_views = timed_load
+    app = QApplication([])
+    settings = QSettings(ini, QSettings.Format.IniFormat)
+    win = MainWindow(vault, db=db, settings=settings)
+    win.resize(1400, 900)
+    built = time.time() - T0
+    turns: list[tuple[float, float]] = []  # (start, end) of each turn over 50 ms
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        if now - last[0] > 0.055:
+            turns.append((last[0], now))
+        last[0] = now
+
+    dog = QTimer(interval=5)
+    dog.timeout.connect(tick)
+    win.show()
+    dog.start()
+    last[0] = time.perf_counter()
+    while not win.ready:
+        app.processEvents()
+    app.processEvents()
+    win.entry_pane.viewport().repaint()
+    first = time.time() - T0
+    while not win.settled:
+        app.processEvents()
+        time.sleep(0.002)
+    settled = time.time() - T0
+    time.sleep(0.006)
+    app.processEvents()  # the watchdog's tick that ends the last turn
+    settle_turns = list(turns)
+    switch = float("nan")
+    if show_global and win.graph is not None:
+        t = time.perf_counter()
+        win.graph.set_local(False)
+        switch = time.perf_counter() - t
+        end = time.perf_counter() + 1.0
+        while time.perf_counter() < end:  # the global graph drawn, and a second of it
+            app.processEvents()
+            time.sleep(0.002)
+    app.processEvents()
+    now_mb, peak_mb = rss_mb()
+    hub = float("nan")
+    if "--hub" in sys.argv:
+        target = sys.argv[sys.argv.index("--hub") + 1]
+        other = sys.argv[sys.argv.index("--other") + 1]
+        opens = []
+        for _ in range(3):
+            win.show_entry(other)
+            app.processEvents()
+            t = time.perf_counter()
+            win.show_entry(target)
+            app.processEvents()
+            win.entry_pane.viewport().repaint()
+            win.backlinks.tree.viewport().repaint()
+            opens.append(time.perf_counter() - t)
+            win.backlinks.wait_unlinked()
+        hub = min(opens)
+    longest = max((b - a - 0.005 for a, b in turns), default=0.0)
+    longest_settle = max((b - a - 0.005 for a, b in settle_turns), default=0.0)
+    print(json.dumps({
+        "built": built, "first": first, "settled": settled,
+        "longest_turn": longest_settle, "longest_turn_global": longest,
+        "turns_over_50ms": len(turns), "switch_global": switch, "rss_mb": now_mb,
+        "peak_mb": peak_mb, "hub": hub,
+    }), flush=True)  # fmt: skip
+    if sampler:
+        sampler.stop = True
+        sampler.join()
+        print("long turns:", [round(b - a, 3) for a, b in turns], marks, file=sys.stderr)
+        sampler.report(turns, sys.stderr)
+    win.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
