@@ -44,7 +44,7 @@ class GraphQueries(ReportQueries):
         tag_texts: list[str | None] = [r[4] for r in rows]
         paths = [r[5] for r in rows]
         prop_texts: list[str | None] = [r[6] for r in rows]
-        field_texts: list[str | None] = [r[7] for r in rows]
+        field_texts: list[str | None] = [r[7] for r in rows]  # Dataview's inline fields
         del rows
         at = np.full(int(eids.max()) + 1 if n else 0, -1, dtype=np.int64)  # eid → node
         at[eids] = np.arange(n)
@@ -76,6 +76,44 @@ class GraphQueries(ReportQueries):
         return GraphData(ids, titles, kinds, JsonColumn(tag_texts, list), edges, relations,
                          np.array(ghost, dtype=bool), paths, JsonColumn(prop_texts, dict),
                          JsonColumn(field_texts, dict), clean=True)  # fmt: skip
+
+    def _link_pairs(self, at: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
+        """The resolved links between two entries as node pairs (``at``: eid → node), each
+        pair once, with the relation of its first typed link (else None): typed links
+        first, each kind in link order. The 1.5 million links of a 100,000-entry vault
+        come as one text per relation, parsed by numpy: no Python object per link (a
+        tuple per row and a dict of pairs took ~2.5 s there)."""
+        empty: tuple[np.ndarray, list[str | None]] = (np.zeros((0, 2), dtype=np.int64), [])
+        width = max(len(at), 1)  # source * width + target: one number per link
+        lid_text, pair_text = self._q(
+            "SELECT group_concat(lid), group_concat(source * ? + target) FROM links "
+            "WHERE target IS NOT NULL AND source != target",
+            (width,),
+        )[0]
+        if not lid_text:
+            return empty
+        lids = np.fromstring(lid_text, dtype=np.int64, sep=",")
+        both = np.fromstring(pair_text, dtype=np.int64, sep=",")
+        del lid_text, pair_text
+        order = np.argsort(lids, kind="stable")  # in link order (the index gave another)
+        lids, both = lids[order], both[order]
+        code = np.full(len(lids), -1, dtype=np.int64)  # which relation; -1: a mention
+        names: list[str | None] = []
+        for relation, text in self._q(
+            "SELECT relation, group_concat(lid) FROM links WHERE relation IS NOT NULL "
+            "AND target IS NOT NULL AND source != target GROUP BY relation"
+        ):
+            code[np.searchsorted(lids, np.fromstring(text, dtype=np.int64, sep=","))] = len(names)
+            names.append(relation)
+        order = np.argsort(code < 0, kind="stable")  # typed links first, each in link order
+        both, code = both[order], code[order]
+        _unique, first = np.unique(both, return_index=True)  # (source, target) once
+        first.sort()  # each pair where it first came
+        source, target = np.divmod(both[first], width)
+        pairs = np.empty((len(first), 2), dtype=np.int64)
+        pairs[:, 0], pairs[:, 1] = at[source], at[target]
+        table = np.array([*names, None], dtype=object)  # code -1: the last, None
+        return pairs, table[code[first]].tolist()
 
     def link_graph(self) -> nx.MultiDiGraph:
         """The resolved links as a networkx multigraph (cached): nodes are entry ids with
