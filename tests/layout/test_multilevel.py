@@ -4,9 +4,10 @@ still settle with every node placed and apart."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
-from synthetic_graph import power_law_graph
 
 from anthology.layout.force_layout import ForceLayout, ForceParams
 from anthology.layout.multilevel import (
@@ -16,6 +17,7 @@ from anthology.layout.multilevel import (
     movement,
 )
 from anthology.layout.quality import nearest_neighbour_distance, normalized_stress
+from synthetic_graph import power_law_graph
 
 
 def _single(n: int, edges: np.ndarray) -> tuple[ForceLayout, int, int]:
@@ -60,7 +62,7 @@ def test_every_level_is_linked_and_smaller_than_the_one_before() -> None:
     n = 5000
     levels = hierarchy(n, power_law_graph(n, 15000, seed=3))
     assert levels[0].n == n and len(levels) >= 3
-    for finer, coarser in zip(levels, levels[1:], strict=False):
+    for finer, coarser in itertools.pairwise(levels):
         assert coarser.n < finer.n
         assert coarser.nodes.max() < finer.n
         # every node kept has a link among the kept (an unlinked one would drift away)

@@ -80,8 +80,9 @@ def movement(layout: ForceLayout) -> float:
     return float(math.sqrt(float(np.einsum("ij,ij->", v, v)) / len(v))) / d
 
 
-def filtration_step(n: int, edges: np.ndarray, keep_share: float,
-                    rng: np.random.Generator) -> np.ndarray:  # fmt: skip
+def filtration_step(
+    n: int, edges: np.ndarray, keep_share: float, rng: np.random.Generator
+) -> np.ndarray:
     """The nodes of the next coarser level: the ``keep_share`` of highest degree (random
     tie-break) that still have a link among themselves, sorted. ``edges`` are clean."""
     if n == 0 or len(edges) == 0:
@@ -136,16 +137,16 @@ def _refine_params(params: ForceParams, ticks: int) -> ForceParams:
 class MultilevelLayout:
     """A fresh layout of a big graph, coarsest level first; see the module docstring."""
 
-    def __init__(self, n: int, edges: np.ndarray, params: ForceParams | None = None, *,
-                 seed: int = 0) -> None:  # fmt: skip
+    def __init__(
+        self, n: int, edges: np.ndarray, params: ForceParams | None = None, *, seed: int = 0
+    ) -> None:
         self.n = int(n)
         self.seed = seed
         self.params = replace(params) if params is not None else ForceParams()
         self.levels = hierarchy(self.n, edges, seed)
         self.level = len(self.levels) - 1
         self.node_ticks = 0  # sum over ticks of the nodes simulated (work, for the tests)
-        self._layout = ForceLayout(self.levels[-1].n, self.levels[-1].edges, self.params,
-                                   seed=seed)  # fmt: skip
+        self._layout = ForceLayout(self.levels[-1].n, self.levels[-1].edges, self.params, seed=seed)
         self._pins: dict[int, tuple[float, float]] = {}
         self._full = self._layout.positions
         self._glob = np.arange(self.n, dtype=np.int64)
@@ -194,8 +195,9 @@ class MultilevelLayout:
         self.level -= 1
         lvl = self.levels[self.level]
         ticks = FINE_TICKS if self.level == 0 else REFINE_TICKS
-        self._layout = ForceLayout(lvl.n, lvl.edges, _refine_params(self.params, ticks),
-                                   seed=self.seed, positions=pos)  # fmt: skip
+        self._layout = ForceLayout(
+            lvl.n, lvl.edges, _refine_params(self.params, ticks), seed=self.seed, positions=pos
+        )
         self._layout.alpha = REFINE_ALPHA
         if not self.fine:
             self._start_level(pos)
@@ -211,8 +213,7 @@ class MultilevelLayout:
             pos = self._full_positions()
             self.level = 0
             lvl = self.levels[0]
-            self._layout = ForceLayout(lvl.n, lvl.edges, self.params, seed=self.seed,
-                                       positions=pos)  # fmt: skip
+            self._layout = ForceLayout(lvl.n, lvl.edges, self.params, seed=self.seed, positions=pos)
             self._layout.alpha = alpha
             for i, (x, y) in self._pins.items():
                 self._layout.pin(i, x, y)
