@@ -200,8 +200,13 @@ class ViewportCache:
         end = t0 + self.SLICE_S
         self.stats["slices"] += 1
         try:
-            while time.perf_counter() < end:
+            # a step is not begun when the last one would end past the slice: steps of
+            # 5-15 ms made slices of up to 27 ms, turns of 38-48 ms at p95 on a busy machine
+            now, step = t0, 0.0
+            while now + step < end or now == t0:
                 next(job.steps)
+                after = time.perf_counter()
+                step, now = after - now, after
         except StopIteration:
             job.work += time.perf_counter() - t0
             job.close()

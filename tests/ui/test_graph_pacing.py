@@ -1,0 +1,106 @@
+"""The graph keeps the GUI thread's turns short: a progressive render's slice begins no
+step it cannot end within the slice, and after a layout frame the GUI thread rests as long
+as the frame kept it busy before the next is asked for (time is a fake clock here)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter, QTransform
+
+from anthology.ui.graph import graph_view, viewport_cache
+from anthology.ui.graph.viewport_cache import ViewportCache, _Job
+from anthology.vault.graph_data import GraphData
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _Item:
+    def __init__(self) -> None:
+        self.updates = 0
+
+    def update(self) -> None:
+        self.updates += 1
+
+
+def _slices(monkeypatch, step_s: float, steps: int) -> list[int]:
+    """Run a progressive render of ``steps`` steps of ``step_s`` each: steps per slice."""
+    clock = _Clock()
+    monkeypatch.setattr(viewport_cache.time, "perf_counter", clock)
+    done: list[int] = []
+
+    def work():
+        for _ in range(steps):
+            clock.now += step_s
+            done.append(1)
+            yield
+
+    item = _Item()
+    cache = ViewportCache(item, render=None)
+    image = QImage(4, 4, QImage.Format.Format_ARGB32_Premultiplied)
+    cache._job = _Job(image, QPainter(image), work(), QTransform(), QRectF(0, 0, 4, 4), 1)
+    per_slice = []
+    while cache.busy:
+        before = len(done)
+        cache._step()
+        per_slice.append(len(done) - before)
+    cache.job_timer.stop()
+    assert item.updates == 1  # shown once, complete
+    return per_slice
+
+
+def test_a_slice_begins_no_step_it_cannot_end_in_time(monkeypatch, qapp) -> None:
+    slice_s = ViewportCache.SLICE_S
+    # steps of two thirds of a slice: one per slice (two made a slice 1.33x too long)
+    per = _slices(monkeypatch, slice_s * 2 / 3, 6)
+    assert per[:6] == [1] * 6
+    # small steps fill the slice, never past it
+    per = _slices(monkeypatch, slice_s / 6, 30)
+    assert max(per) == 6 and sum(per) == 30
+    # a step longer than the slice still goes on, one per slice
+    per = _slices(monkeypatch, slice_s * 3, 3)
+    assert per[:3] == [1, 1, 1]
+
+
+def test_after_a_frame_the_next_is_asked_for_after_a_rest_as_long(
+    qtbot, make_view, monkeypatch
+) -> None:
+    view = make_view()
+    n = 50
+    edges = np.column_stack([np.arange(1, n), np.zeros(n - 1, dtype=np.int64)])
+    g = GraphData([f"E{i}" for i in range(n)], [f"T{i}" for i in range(n)], ["note"] * n,
+                  [[] for _ in range(n)], edges, [None] * (n - 1))  # fmt: skip
+    view.set_graph(g, None, "v")
+    worker = view.worker()
+    assert worker is not None
+    view.set_paused(True)
+    clock = _Clock()
+    monkeypatch.setattr(graph_view.time, "perf_counter", clock)
+    asked: list[int] = []
+    monkeypatch.setattr(worker, "frame_consumed", lambda: asked.append(1))
+
+    view._frame_started = clock.now
+    clock.now += 0.060  # the frame kept the GUI thread busy for 60 ms
+    view._frame_done()
+    assert asked == [] and view._rest_timer.isActive()
+    assert view._rest_timer.interval() == 60
+    qtbot.waitUntil(lambda: asked == [1], timeout=2000)
+
+    view._frame_started = clock.now
+    clock.now += 0.002  # a quick frame: the next at once
+    view._frame_done()
+    assert asked == [1, 1] and not view._rest_timer.isActive()
+
+    view._frame_started = clock.now
+    clock.now += 5.0  # however long a frame took, the rest is bounded
+    view._frame_done()
+    assert view._rest_timer.interval() == int(1000 * graph_view.MAX_REST_S)
