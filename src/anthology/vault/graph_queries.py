@@ -48,7 +48,9 @@ class GraphQueries(ReportQueries):
             "SELECT source, target, relation FROM links WHERE target IS NOT NULL "
             "AND source != target ORDER BY relation IS NULL, lid"
         ):
-            pairs.setdefault((index[s], index[t]), relation)
+            # an index being built links to entries of batches not written yet
+            if (j := index.get(t)) is not None:
+                pairs.setdefault((index[s], j), relation)
         ghost = [False] * len(ids)
         if ghosts:
             ghost_index: dict[str, int] = {}
