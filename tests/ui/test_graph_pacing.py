@@ -104,3 +104,21 @@ def test_after_a_frame_the_next_is_asked_for_after_a_rest_as_long(
     clock.now += 5.0  # however long a frame took, the rest is bounded
     view._frame_done()
     assert view._rest_timer.interval() == int(1000 * graph_view.MAX_REST_S)
+
+
+def test_a_moving_frame_of_a_compact_graph_draws_a_bounded_share_of_its_edges(
+    qtbot, make_view, monkeypatch
+) -> None:
+    from anthology.ui.graph.edge_layer import EdgeLayer
+
+    monkeypatch.setattr(EdgeLayer, "LIVE_MAX_EDGES", 500)
+    view = make_view()
+    rng = np.random.default_rng(3)
+    n = 1500
+    edges = np.unique(np.sort(rng.integers(0, n, (4000, 2)), axis=1), axis=0)
+    edges = edges[edges[:, 0] != edges[:, 1]]
+    g = GraphData([f"E{i}" for i in range(n)], [f"T{i}" for i in range(n)], ["note"] * n,
+                  [[] for _ in range(n)], edges, [None] * len(edges))  # fmt: skip
+    view.set_graph(g, None, "v")  # a fresh layout: frames are painted live as it moves
+    qtbot.waitUntil(lambda: view.edges.stats["live"] >= 3, timeout=20000)
+    assert 0 < view.edges.stats["live_edges"] <= 500  # not all of them
