@@ -6,9 +6,9 @@ window showed one entry read from disk and nothing else (search and the graph wa
 mode: a read-only connection (:meth:`VaultIndex.being_built`) sees every committed batch.
 Once ``PARTIAL_FIRST`` entries are written the window attaches that view: search answers
 from the entries indexed so far, the switcher lists them and the graph draws them; each time
-the entries written have grown ``PARTIAL_GROWTH`` times, the graph, switcher and counts are
-asked for again (not at every batch: at 100,000 entries each ask costs seconds of the CPU
-the build needs). The status bar and the count say that this is part of the vault and how
+the entries written have grown ``PARTIAL_GROWTH`` times, the graph and switcher are asked for
+again (not at every batch: at 100,000 entries each ask costs seconds of the CPU the build
+needs); the count follows every batch. The status bar and the count say that this is part of the vault and how
 much ("12,000 of 100,000 entries indexed so far"). When the build ends, the partial view is
 let go and the index attached as on any first build.
 
@@ -27,8 +27,11 @@ if TYPE_CHECKING:
 
 #: Entries written before search and the graph are shown (a smaller vault is quick anyway).
 PARTIAL_FIRST = 5_000
-#: Shown again each time the entries written have grown this many times.
-PARTIAL_GROWTH = 4.0
+#: The graph, switcher and counts are asked for again each time the entries written have
+#: grown this many times (search needs no asking: it reads the index as it grows). Each ask
+#: costs the GUI thread what a start costs (the explorer's tree, the graph's arrays): at
+#: 100,000 entries seconds of it, and of the CPU the build needs.
+PARTIAL_GROWTH = 8.0
 
 
 class PartialIndex:
@@ -58,6 +61,8 @@ class PartialIndex:
         if done < PARTIAL_FIRST or done >= total:
             return
         if self.active and (done < self.shown * PARTIAL_GROWTH or win.surroundings.pending):
+            if not win.surroundings.pending:  # the count follows the build (search does)
+                win.count_label.setText(self.label(done))
             return
         self.shown, self.total = done, total
         if not self.active:
