@@ -35,7 +35,7 @@ class _Item:
 def _slices(monkeypatch, step_s: float, steps: int) -> list[int]:
     """Run a progressive render of ``steps`` steps of ``step_s`` each: steps per slice."""
     clock = _Clock()
-    monkeypatch.setattr(viewport_cache.time, "perf_counter", clock)
+    monkeypatch.setattr(viewport_cache, "_clock", clock)
     done: list[int] = []
 
     def work():
@@ -84,7 +84,7 @@ def test_after_a_frame_the_next_is_asked_for_after_a_rest_as_long(
     assert worker is not None
     view.set_paused(True)
     clock = _Clock()
-    monkeypatch.setattr(graph_view.time, "perf_counter", clock)
+    monkeypatch.setattr(graph_view, "_clock", clock)
     asked: list[int] = []
     monkeypatch.setattr(worker, "frame_consumed", lambda: asked.append(1))
 

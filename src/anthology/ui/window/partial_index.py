@@ -8,9 +8,9 @@ Once ``PARTIAL_FIRST`` entries are written the window attaches that view: search
 from the entries indexed so far, the switcher lists them and the graph draws them; each time
 the entries written have grown ``PARTIAL_GROWTH`` times, the graph and switcher are asked for
 again (not at every batch: at 100,000 entries each ask costs seconds of the CPU the build
-needs); the count follows every batch. The status bar and the count say that this is part of the vault and how
-much ("12,000 of 100,000 entries indexed so far"). When the build ends, the partial view is
-let go and the index attached as on any first build.
+needs); the count follows every batch. The status bar and the count say that this is part
+of the vault and how much ("12,000 of 100,000 entries indexed so far"). When the build
+ends, the partial view is let go and the index attached as on any first build.
 
 The window is not :attr:`~anthology.ui.window.main_window.MainWindow.settled` while it shows
 a partial index.
