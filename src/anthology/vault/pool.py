@@ -8,10 +8,12 @@ The rule, from measurements of cold builds of the synthetic vault (``python
 benchmarks/bench_index.py workers``): **one process unless at least** ``MIN_FREE_CORES``
 **cores are free** (usable cores, ``sched_getaffinity``, minus the one-minute load average)
 **and there are** ``threshold`` **files or more**; then one worker per free core but the
-writer's, at most ``MAX_WORKERS``. On two shared cores the workers lost: 2,000 files 1.7-2.3 s
-with workers against 0.8-1.0 s in one process, 10,000 files 8.1-8.9 s against 4.3-9.5 s (load
-9), as in issue 35 (slower in 3 of 4 runs): the writer (SQLite and FTS) needs a core of its
-own, and one worker beside it gains less than starting and feeding it costs.
+writer's, at most ``MAX_WORKERS``. On two shared cores (load 9-13 from other programs,
+fresh processes, alternating) the workers lost in 5 of 6 runs: 2,000 files 3.8 / 4.1 s with
+two workers against 1.8 / 2.8 s in one process, 10,000 files 11.3 / 8.9 s against
+11.1 / 7.0 s, 100,000 files 126 / 166 s against 162 / 126 s; issue 35 found them slower
+in 3 of 4 runs. The writer (SQLite and FTS) needs a core of its own, and one worker beside
+it gains less than starting and feeding it costs.
 ``ANTHOLOGY_INDEX_WORKERS=N`` overrides the rule from ``threshold`` files (0: one process).
 """
 
