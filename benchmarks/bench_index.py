@@ -214,10 +214,47 @@ def cold_index_seconds(root: Path, runs: int = 3) -> list[tuple[float, float]]:
     return out
 
 
+def workers_vs_one(vaults: list[Path], repeats: int = 2) -> list[dict]:
+    """Cold builds of each vault with worker processes and in one process, alternating, in
+    fresh processes (``python -m anthology index``; ``ANTHOLOGY_INDEX_WORKERS`` forces the
+    choice): the figures behind :func:`anthology.vault.pool.worker_count`'s rule."""
+    import json
+    import subprocess
+    import sys
+
+    from anthology.vault.pool import MAX_WORKERS, WORKERS_ENV, usable_cores
+
+    forced = str(min(usable_cores(), MAX_WORKERS))  # what the build did before the rule
+    rows = []
+    for root in vaults:
+        for k in range(repeats):
+            for mode, value in (("workers", forced), ("one process", "0")):
+                with tempfile.TemporaryDirectory() as tmp:
+                    env = dict(os.environ, **{WORKERS_ENV: value})
+                    t0 = time.perf_counter()
+                    subprocess.run(
+                        [sys.executable, "-m", "anthology", "index", str(root), "--db",
+                         str(Path(tmp) / "i.sqlite")],
+                        env=env, check=True, capture_output=True,
+                    )  # fmt: skip
+                    seconds = time.perf_counter() - t0
+                load = round(os.getloadavg()[0], 1)
+                rows.append({"vault": root.name, "run": k + 1, "mode": mode,
+                             "workers": int(value), "s": round(seconds, 2),
+                             "cores": usable_cores(), "load": load})  # fmt: skip
+                print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
 if __name__ == "__main__":
     import argparse
     import json
+    import sys
 
+    if sys.argv[1:2] == ["workers"]:
+        # python benchmarks/bench_index.py workers VAULT [VAULT ...]
+        workers_vs_one([Path(v) for v in sys.argv[2:]])
+        raise SystemExit(0)
     import anthology
 
     ap = argparse.ArgumentParser(description="cold index builds of the given vaults")

@@ -15,6 +15,21 @@ d3 runs in ``benchmarks/d3`` (``npm ci`` is run there when ``node_modules`` is m
 except in quick mode); its ticks are timed inside node, without start-up and JSON parsing.
 
 Run directly: ``python benchmarks/bench_layout.py [--quick]``.
+
+A fresh layout of a big graph (``multilevel``): the multilevel start
+(:mod:`anthology.layout.multilevel`) against the same engine on d3's schedule (300 ticks of
+the full graph) and on a coarser one (100 ticks), same graph, same forces, in one run;
+seconds and node-ticks to settled (``alpha < alpha_min``) and to rest (rms step per tick
+below ``SETTLED_MOVEMENT`` link lengths), and the quality figures::
+
+    python benchmarks/bench_layout.py multilevel [--n 10000 100000] [--vault V --db DB]
+
+``window``: the same in the real window (offscreen) on a vault whose index is built, with
+no saved layout: switch to the global graph, seconds until ``layoutSettled``, and the GUI
+thread's longest turn and p95 meanwhile; each ``--src`` (a source tree, e.g. main's and
+this one) in a fresh process, one after the other::
+
+    python benchmarks/bench_layout.py window VAULT --db DB --src /work/main/src --src src
 """
 
 from __future__ import annotations
@@ -350,5 +365,188 @@ def _print(rows: list[dict]) -> None:
         )
 
 
+def _to_rest(lay, fine=lambda: True) -> tuple[float, int, float, int]:
+    """Tick ``lay`` until settled: (s to rest, node-ticks to rest, s to settled, node-ticks)."""
+    from anthology.layout.multilevel import SETTLED_MOVEMENT, movement
+
+    t0 = time.perf_counter()
+    rest: tuple[float, int] | None = None
+    work = 0
+    while not lay.settled():
+        lay.tick(1)
+        inner = getattr(lay, "_layout", lay)
+        work += inner.n
+        if rest is None and fine() and movement(inner) < SETTLED_MOVEMENT:
+            rest = (time.perf_counter() - t0, work)
+    total = time.perf_counter() - t0
+    rest = rest or (total, work)
+    return rest[0], rest[1], total, work
+
+
+def run_multilevel(graphs: dict[str, tuple[int, np.ndarray]]) -> list[dict]:
+    """Fresh layouts: multilevel vs d3's schedule vs a 100-tick schedule, per graph."""
+    from anthology.layout.multilevel import MultilevelLayout
+
+    rows: list[dict] = []
+    params = ForceParams()
+    coarse = ForceParams(alpha_decay=1 - 0.001 ** (1 / 100))
+    for name, (n, edges) in graphs.items():
+        t0 = time.perf_counter()
+        ml = MultilevelLayout(n, edges, params, seed=0)
+        build = time.perf_counter() - t0
+        m_rest, m_rest_w, m_total, m_w = _to_rest(ml, lambda ml=ml: ml.fine)
+        m_total += build
+        m_rest += build
+        q_m = layout_quality(ml.positions, edges)
+        levels = "/".join(str(lv.n) for lv in ml.levels)
+        for label, p in (("d3's schedule, 300 ticks", params), ("100-tick schedule", coarse)):
+            lay = ForceLayout(n, edges, p, seed=0)
+            s_rest, s_rest_w, s_total, s_w = _to_rest(lay)
+            q_s = layout_quality(lay.positions, edges)
+            peer = f"full graph, {label}"
+            size = f"{name}: {n} nodes / {len(lay.edges)} links (levels {levels})"
+            for what, ours, theirs, unit in (
+                ("fresh layout: s to settled (alpha < alpha_min)", m_total, s_total, "s"),
+                ("fresh layout: s to rest (rms step < 0.02 links)", m_rest, s_rest, "s"),
+                ("fresh layout: node-ticks to settled", m_w, s_w, "node-ticks"),
+                ("fresh layout: node-ticks to rest", m_rest_w, s_rest_w, "node-ticks"),
+            ):
+                rows.append(
+                    _row(
+                        what,
+                        size,
+                        f"{unit} (ratio = peer/ours)",
+                        ours,
+                        peer,
+                        theirs,
+                        theirs / ours if ours else None,
+                    )
+                )
+            for key in ("stress", "edge_length_ratio", "crossings"):
+                rows.append(
+                    _row(
+                        f"fresh layout quality: {key}",
+                        size,
+                        "lower is better (ratio = peer/ours)",
+                        q_m[key],
+                        peer,
+                        q_s[key],
+                        q_s[key] / q_m[key] if q_m[key] else None,
+                    )
+                )
+    return rows
+
+
+WINDOW_CHILD = r"""
+import json, os, sys, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from pathlib import Path
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication
+from anthology.ui.window.main_window import MainWindow
+app = QApplication([])
+settings = QSettings(sys.argv[3], QSettings.Format.IniFormat)
+win = MainWindow(Path(sys.argv[1]), db=Path(sys.argv[2]), settings=settings)
+win.resize(1400, 900)
+win.show()
+t0 = time.monotonic()
+while not (win.settled and win.graph is not None):
+    app.processEvents()
+    time.sleep(0.002)
+start = time.monotonic() - t0
+done = []
+win.graph.layoutSettled.connect(lambda: done.append(time.monotonic()))
+turns, last = [], [time.monotonic()]
+def beat():
+    now = time.monotonic()
+    turns.append(now - last[0])
+    last[0] = now
+timer = QTimer()
+timer.setInterval(5)
+timer.timeout.connect(beat)
+timer.start()
+t1 = time.monotonic()
+win.graph.set_local(False)
+limit = float(sys.argv[4])
+while not done and time.monotonic() - t1 < limit:
+    app.processEvents()
+    time.sleep(0.001)
+timer.stop()
+turns.sort()
+out = {"start_s": start, "settled_s": (done[0] - t1) if done else None,
+       "ticks": win.graph.worker().ticks if win.graph.worker() else 0,
+       "turn_p95_ms": 1e3 * turns[int(0.95 * (len(turns) - 1))] if turns else None,
+       "turn_max_ms": 1e3 * turns[-1] if turns else None}
+print(json.dumps(out))
+os._exit(0)
+"""
+
+
+def run_window(vault: str, db: str, sources: list[str], limit: float = 120.0) -> list[dict]:
+    """The fresh global layout in the real window, per source tree (fresh process each,
+    fresh user state and Qt settings: no saved layout)."""
+    import os
+    import tempfile
+
+    rows: list[dict] = []
+    for src in sources:
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(
+                os.environ,
+                PYTHONPATH=str(Path(src).resolve()),
+                ANTHOLOGY_STATE_DIR=str(Path(tmp) / "state"),
+            )
+            res = subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    WINDOW_CHILD,
+                    vault,
+                    db,
+                    str(Path(tmp) / "s.ini"),
+                    str(limit),
+                ],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=limit + 600,
+                check=False,
+            )
+            lines = [ln for ln in res.stdout.splitlines() if ln.startswith("{")]
+            if not lines:
+                print(res.stderr[-2000:], file=sys.stderr)
+                continue
+            out = json.loads(lines[-1])
+            rows.append({"src": src, **out})
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def _args_after(flag: str) -> list[str]:
+    out, grab = [], False
+    for a in sys.argv[1:]:
+        if a.startswith("--"):
+            grab = a == flag
+        elif grab:
+            out.append(a)
+    return out
+
+
 if __name__ == "__main__":
-    _print(run(quick="--quick" in sys.argv))
+    if sys.argv[1:2] == ["multilevel"]:
+        graphs: dict[str, tuple[int, np.ndarray]] = {}
+        vault, db = _args_after("--vault"), _args_after("--db")
+        if vault and db:
+            from anthology.vault.index import VaultIndex
+
+            with VaultIndex.open(Path(vault[0]), Path(db[0])) as index:
+                g = index.graph()
+            graphs[Path(vault[0]).name] = (g.n, g.edges)
+        for size in _args_after("--n") or ([] if vault else ["10000"]):
+            ns = int(size)
+            graphs["power law, seed 3"] = (ns, power_law_graph(ns, 5 * ns, seed=3))
+        _print(run_multilevel(graphs))
+    elif sys.argv[1:2] == ["window"]:
+        run_window(sys.argv[2], _args_after("--db")[0], _args_after("--src") or ["src"])
+    else:
+        _print(run(quick="--quick" in sys.argv))

@@ -110,6 +110,8 @@ def _build(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, **setting
     with monkeypatch.context() as m:
         for key, value in settings.items():
             m.setattr(indexer, key, value)
+        if settings.get("PARALLEL_THRESHOLD") == 1:  # workers, whatever the machine's cores
+            m.setenv(pool.WORKERS_ENV, "2")
         with VaultIndex.open(tmp_path / "v", tmp_path / f"{name}.sqlite") as idx:
             return dump(idx)
 
@@ -202,6 +204,7 @@ def test_a_cancelled_build_keeps_its_links(
         m.setattr(indexer, "BATCH", 10)
         if workers:
             m.setattr(indexer, "PARALLEL_THRESHOLD", 1)
+            m.setenv(pool.WORKERS_ENV, "2")
         with pytest.raises(Cancelled):
             VaultIndex.open(root, tmp_path / "c.sqlite", task=TaskState(on_progress=report))
     with VaultIndex.open(root, tmp_path / "c.sqlite", refresh=False) as partial:

@@ -282,13 +282,15 @@ def test_a_killed_build_leaves_no_workers_and_its_scratch_is_swept(tmp_path: Pat
     import time
 
     from anthology.vault.indexer import PARALLEL_THRESHOLD, SCRATCH_PREFIX
+    from anthology.vault.pool import WORKERS_ENV
 
     vault = tmp_path / "vault"
     vault.mkdir()
     for i in range(PARALLEL_THRESHOLD * 3):  # a cold build in worker processes
         (vault / f"n{i}.md").write_text(f"Note {i} [[n{i + 1}]] " + "w " * 300, "utf-8")
     db = tmp_path / "cache" / "idx.sqlite"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    # workers whatever the machine's cores and load (the rule would often say one process)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), WORKERS_ENV: "2"}
     build = subprocess.Popen(
         [sys.executable, "-m", "anthology", "index", str(vault), "--db", str(db)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -85,9 +85,12 @@ class GraphQueries(ReportQueries):
         tuple per row and a dict of pairs took ~2.5 s there)."""
         empty: tuple[np.ndarray, list[str | None]] = (np.zeros((0, 2), dtype=np.int64), [])
         width = max(len(at), 1)  # source * width + target: one number per link
+        # Both ends among the entries read: an index being built (VaultIndex.being_built)
+        # links to entries of batches not written yet.
+        among = "target IS NOT NULL AND source != target AND source < ?1 AND target < ?1"
         lid_text, pair_text = self._q(
-            "SELECT group_concat(lid), group_concat(source * ? + target) FROM links "
-            "WHERE target IS NOT NULL AND source != target",
+            f"SELECT group_concat(lid), group_concat(source * ?1 + target) FROM links "
+            f"WHERE {among}",
             (width,),
         )[0]
         if not lid_text:
@@ -100,8 +103,9 @@ class GraphQueries(ReportQueries):
         code = np.full(len(lids), -1, dtype=np.int64)  # which relation; -1: a mention
         names: list[str | None] = []
         for relation, text in self._q(
-            "SELECT relation, group_concat(lid) FROM links WHERE relation IS NOT NULL "
-            "AND target IS NOT NULL AND source != target GROUP BY relation"
+            f"SELECT relation, group_concat(lid) FROM links WHERE relation IS NOT NULL "
+            f"AND {among} GROUP BY relation",
+            (width,),
         ):
             code[np.searchsorted(lids, np.fromstring(text, dtype=np.int64, sep=","))] = len(names)
             names.append(relation)
@@ -112,8 +116,9 @@ class GraphQueries(ReportQueries):
         source, target = np.divmod(both[first], width)
         pairs = np.empty((len(first), 2), dtype=np.int64)
         pairs[:, 0], pairs[:, 1] = at[source], at[target]
+        known = (pairs >= 0).all(axis=1)  # an eid between those read: not written yet
         table = np.array([*names, None], dtype=object)  # code -1: the last, None
-        return pairs, table[code[first]].tolist()
+        return pairs[known], table[code[first][known]].tolist()
 
     def link_graph(self) -> nx.MultiDiGraph:
         """The resolved links as a networkx multigraph (cached): nodes are entry ids with

@@ -199,6 +199,25 @@ class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries):  # GraphQueries 
                     self.conn.rollback()
             return report
 
+    @classmethod
+    def being_built(cls, vault: str | Path, db: Path) -> VaultIndex:
+        """A read-only view of the index at ``db`` while another connection builds it for
+        the first time (without the build lock, which the build holds): each batch of
+        entries is seen once committed (WAL). What a window shows of a never-seen vault
+        before its index is done (:mod:`anthology.ui.window.partial_index`)."""
+        conn = sqlite3.connect(
+            f"{Path(db).resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
+            timeout=30,
+        )  # fmt: skip
+        index = cls.__new__(cls)
+        index._start(vault_root(vault), Path(db), conn)
+        index.created = False
+        index.read_only = True
+        index.stale_reason = None
+        index.notice = None
+        index.last_report = None
+        return index
+
     def reader(self) -> VaultIndex:
         """Another VaultIndex on the same file with its own read-only connection, for a
         question asked on another thread (the unlinked mentions of a common word): it does

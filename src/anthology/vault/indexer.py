@@ -24,7 +24,7 @@ from pathlib import Path
 from anthology.tasks import Cancelled, TaskState
 from anthology.vault.ids import IdBook
 from anthology.vault.parse import ParseProblem
-from anthology.vault.pool import SCRATCH_PREFIX, in_order, sweep_scratch
+from anthology.vault.pool import SCRATCH_PREFIX, in_order, sweep_scratch, worker_count
 from anthology.vault.relink import (
     aliases_of,
     file_name,
@@ -47,7 +47,8 @@ from anthology.vault.stage import (
     start_worker,
 )
 
-# Below this many files to read, parsing in-process beats starting worker processes.
+# Below this many files to read, parsing in-process beats starting worker processes; above
+# it, they are used only when the machine has cores to spare (pool.worker_count).
 PARALLEL_THRESHOLD = 1500
 # Files a stager parses per chunk, and files copied per transaction (between which a
 # refresh can be cancelled).
@@ -247,7 +248,8 @@ class Indexer:
         )
         links = self._staging_links(eids, old, attachments)
         here = Stager(os.path.join(folder.name, "stage-here.sqlite"), str(self.root), links)
-        parallel = len(to_read) >= PARALLEL_THRESHOLD
+        workers = worker_count(len(to_read), PARALLEL_THRESHOLD)
+        parallel = workers > 0
         results = in_order(
             jobs,
             here.stage,
@@ -258,6 +260,7 @@ class Indexer:
             initargs=(folder.name, str(self.root), save_links(folder.name, links), os.getpid())
             if parallel
             else (),
+            workers=workers,
         )
         stages: dict[str, str] = {}  # stage file → its schema name in this connection
         pending = set(eids)  # not copied yet

@@ -2,6 +2,19 @@
 
 :func:`in_order` runs jobs in this process and in a pool of worker processes at once and
 hands the results on in order, while the caller writes what it already has.
+
+:func:`worker_count` decides whether worker processes pay, from the machine it runs on.
+The rule, from measurements of cold builds of the synthetic vault (``python
+benchmarks/bench_index.py workers``): **one process unless at least** ``MIN_FREE_CORES``
+**cores are free** (usable cores, ``sched_getaffinity``, minus the one-minute load average)
+**and there are** ``threshold`` **files or more**; then one worker per free core but the
+writer's, at most ``MAX_WORKERS``. On two shared cores (load 9-13 from other programs,
+fresh processes, alternating) the workers lost in 5 of 6 runs: 2,000 files 3.8 / 4.1 s with
+two workers against 1.8 / 2.8 s in one process, 10,000 files 11.3 / 8.9 s against
+11.1 / 7.0 s, 100,000 files 126 / 166 s against 162 / 126 s; issue 35 found them slower
+in 3 of 4 runs. The writer (SQLite and FTS) needs a core of its own, and one worker beside
+it gains less than starting and feeding it costs.
+``ANTHOLOGY_INDEX_WORKERS=N`` overrides the rule from ``threshold`` files (0: one process).
 """
 
 from __future__ import annotations
@@ -19,6 +32,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 MAX_WORKERS = 4
+#: Worker processes only when this many cores are free (the writer keeps one of them).
+MIN_FREE_CORES = 3
+WORKERS_ENV = "ANTHOLOGY_INDEX_WORKERS"
 J = TypeVar("J")
 R = TypeVar("R")
 
@@ -64,6 +80,38 @@ def sweep_scratch(folder: str) -> list[str]:
     return swept
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (a container's or taskset's share)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(
+    files: int, threshold: int, *, cores: int | None = None, load: float | None = None
+) -> int:
+    """Worker processes for a build that reads ``files`` files: 0 (this process alone)
+    below ``threshold`` files or with fewer than ``MIN_FREE_CORES`` free cores, else one per
+    free core but the writer's (at most ``MAX_WORKERS``); see the module docstring.
+    ``cores`` and ``load`` default to this machine's now."""
+    if files < threshold:
+        return 0
+    forced = os.environ.get(WORKERS_ENV, "").strip()
+    if forced.isdigit():
+        return min(int(forced), MAX_WORKERS)
+    cores = usable_cores() if cores is None else cores
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):
+            load = 0.0
+    free = int(cores - max(load, 0.0))
+    if free < MIN_FREE_CORES:
+        return 0
+    return min(free - 1, MAX_WORKERS)
+
+
 def in_order(
     jobs: list[J],
     here: Callable[[J], R],
@@ -71,24 +119,28 @@ def in_order(
     parallel: bool,
     initializer: Callable[..., None] | None = None,
     initargs: tuple = (),
+    workers: int | None = None,
 ) -> Generator[R, None, None]:
     """The results of ``jobs``, in order: computed by ``here(job)`` in this process, and with
     ``parallel`` by ``there(job)`` in worker processes too, while the caller writes what it
     already has. ``there`` and ``initializer(*initargs)`` (run once in each worker) must be
-    picklable. Close the iterator to stop the workers."""
+    picklable. ``workers``: how many (default one per core, at most ``MAX_WORKERS``; see
+    :func:`worker_count`). Close the iterator to stop the workers."""
     done = 0
     pool = None
     taken: dict[int, R] = {}  # results of jobs done here out of order
-    if parallel and (os.cpu_count() or 1) > 1 and len(jobs) > 1:
+    if workers is None:
+        workers = min(os.cpu_count() or 1, MAX_WORKERS) if (os.cpu_count() or 1) > 1 else 0
+    if parallel and workers > 0 and len(jobs) > 1:
         # "spawn", not "fork": the GUI calls this from a thread, and forking a threaded
         # process can deadlock. The workers import only the parser (no Qt), so they start
         # quickly. A pool that cannot start or breaks (a script without a __main__ guard, a
         # worker killed) is not fatal: what is left is done here.
         try:
             context = multiprocessing.get_context("spawn")
-            # As many workers as cores: this process writes, and works only when it would wait.
+            # this process writes, and works only when it would wait
             pool = ProcessPoolExecutor(
-                max_workers=min(os.cpu_count() or 1, MAX_WORKERS),
+                max_workers=workers,
                 mp_context=context,
                 initializer=initializer,
                 initargs=initargs,

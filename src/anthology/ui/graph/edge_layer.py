@@ -217,6 +217,11 @@ class EdgeLayer(pg.GraphicsObject):
     AA_BUDGET = 0.6e6
     LIVE_BUDGET = 0.9e6
     LIVE_AA_BUDGET = 0.4e6
+    # ... and at most LIVE_MAX_EDGES edges, anti-aliased only up to LIVE_AA_MAX_EDGES: a
+    # compact layout (a multilevel start, the last frames of any) has short edges, all 50,000
+    # of them under the pixel budgets, and its frames cost 1.5-2x the tangled ones
+    LIVE_MAX_EDGES = 12_000
+    LIVE_AA_MAX_EDGES = 3_000
 
     def _live_order(self) -> np.ndarray:
         m = len(self._edges)
@@ -268,21 +273,30 @@ class EdgeLayer(pg.GraphicsObject):
         length = np.empty(len(self._edges))
         yield from self._pixel_length_steps(tr, clip, length)
         total = float(length.sum())
+        shown = int(np.count_nonzero(length)) if live else 0
         # frames of a moving layout are drawn without anti-aliasing (a third of the cost)
         # unless they are small; a still picture is anti-aliased up to AA_BUDGET
         aa_budget = self.LIVE_AA_BUDGET if live else self.AA_BUDGET
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, total <= aa_budget)
-        if not live or total <= self.LIVE_BUDGET:
+        aa = total <= aa_budget and shown <= self.LIVE_AA_MAX_EDGES
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, aa)
+        if not live or (total <= self.LIVE_BUDGET and shown <= self.LIVE_MAX_EDGES):
             yield from self._item_path_steps()
             paths = self._paths
+            self.stats["live_edges"] = shown
         else:
             # a stable subset, the same edges from frame to frame (a fixed shuffled order,
-            # no sort per frame), up to the budget of drawn length
+            # no sort per frame), up to the budgets of drawn length and of edges
             perm = self._live_order()
+            ordered = length[perm]
+            fits = (np.cumsum(ordered) <= self.LIVE_BUDGET) & (
+                np.cumsum(ordered > 0) <= self.LIVE_MAX_EDGES
+            )
             keep = np.zeros(len(length), dtype=bool)
-            keep[perm[np.cumsum(length[perm]) <= self.LIVE_BUDGET]] = True
+            keep[perm[fits]] = True
+            keep &= length > 0
             paths = self._group_paths(keep, sublayers=1)  # stroked translucent: no layers
             self.stats["decimated"] = self.stats.get("decimated", 0) + 1
+            self.stats["live_edges"] = int(keep.sum())
         fade = self.density_opacity(total, clip)
         dev = p.device()
         # opaque layers for a big still picture; a live frame is decimated already (its

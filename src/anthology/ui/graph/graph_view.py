@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import time
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -98,6 +99,15 @@ def _stop_quietly(worker: LayoutThread) -> None:
         worker.stop()
 
 
+MAX_REST_S = 0.2  # the longest rest between layout frames (see GraphView._frame_done)
+MIN_REST_MS = 5  # a frame quicker than this asks for the next at once
+
+
+def _clock() -> float:
+    """The frame pacing's clock (a seam: the tests drive it by hand)."""
+    return time.perf_counter()
+
+
 def _timer(parent: QWidget, ms: int, slot: Any) -> QTimer:
     t = QTimer(parent)
     t.setSingleShot(True)
@@ -130,6 +140,10 @@ class GraphView(QWidget):
         self._awaiting_paint = False
         self._release_timer = _timer(self, RELEASE_MS, self._release_layout)  # hold_layout
         self._frame_timer = _timer(self, 200, self._frame_done)
+        # after a frame, the GUI thread rests as long as the frame kept it busy (see
+        # _frame_done): input is answered between frames however quickly the layout ticks
+        self._rest_timer = _timer(self, 0, self._ask_next_frame)
+        self._frame_started = 0.0
         self._zoom_timer = _timer(self, 150, self._apply_zoom_step)
         self.keys = GraphKeys(self)  # the keyboard focus (arrows, Tab, Enter, Esc)
         self._build_ui()
@@ -408,6 +422,7 @@ class GraphView(QWidget):
             self._zoom_timer.stop()
             self._release_timer.stop()
             self._frame_timer.stop()
+            self._rest_timer.stop()
         if self._worker is not None:
             self._worker.stop()  # late queued frames are dropped by _on_frame (_shut)
 
@@ -646,6 +661,7 @@ class GraphView(QWidget):
 
     def _on_frame(self, generation: int, arr) -> None:
         shown = False
+        self._frame_started = _clock()
         try:
             if self._shut:
                 return
@@ -666,8 +682,20 @@ class GraphView(QWidget):
                 self._frame_done()
 
     def _frame_done(self) -> None:
+        """A frame is painted: the next is asked for after a rest as long as this one's
+        work (at most ``MAX_REST_S``). A multilevel layout's coarse levels tick in a few
+        ms; frames of 100,000 nodes asked for at once kept the GUI thread busy from one
+        to the next (event-loop turns p95 75 ms while it settled)."""
         self._awaiting_paint = False
         self._frame_timer.stop()
+        spent = _clock() - self._frame_started
+        rest_ms = int(1000 * min(spent, MAX_REST_S))
+        if rest_ms >= MIN_REST_MS:
+            self._rest_timer.start(rest_ms)
+        else:
+            self._ask_next_frame()
+
+    def _ask_next_frame(self) -> None:
         if self._worker is not None and not self._shut:
             self._worker.frame_consumed()
 

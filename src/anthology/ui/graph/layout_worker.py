@@ -51,7 +51,12 @@ class LayoutSpec:
 
 def _make_layout(spec: LayoutSpec):
     from anthology.layout.force_layout import ForceLayout
+    from anthology.layout.multilevel import MULTILEVEL_MIN_N, MultilevelLayout
 
+    if spec.alpha >= 1.0 and spec.n >= MULTILEVEL_MIN_N and not spec.pins:
+        # a big graph laid out from nothing (the scene heats only those to 1): coarsest
+        # level first, the full graph only refined (73 s -> 15 s in the window at 100k entries)
+        return MultilevelLayout(spec.n, spec.edges, spec.params, seed=spec.seed)
     kwargs: dict[str, Any] = {"seed": spec.seed, "positions": spec.positions}
     if spec.known is not None:
         kwargs["known"] = spec.known
@@ -72,7 +77,7 @@ class Simulation:
     """
 
     def __init__(self) -> None:
-        self.layout: Any = None  # ForceLayout
+        self.layout: Any = None  # ForceLayout or MultilevelLayout
         self.spec: LayoutSpec | None = None
         self.generation = -1
         self.paused = False

@@ -31,6 +31,11 @@ __all__ = [
 ]
 
 
+def _clock() -> float:
+    """The progressive render's clock (a seam: the tests drive it by hand)."""
+    return time.perf_counter()
+
+
 def device_coords(tr: QTransform, pos: np.ndarray) -> np.ndarray:
     """Map ``(n, 2)`` item coordinates through an affine ``QTransform`` (vectorised)."""
     if pos.size == 0:
@@ -199,14 +204,19 @@ class ViewportCache:
         job = self._job
         if job is None:
             return
-        t0 = time.perf_counter()
+        t0 = _clock()
         end = t0 + self.SLICE_S
         self.stats["slices"] += 1
         try:
-            while time.perf_counter() < end:
+            # a step is not begun when the last one would end past the slice: steps of
+            # 5-15 ms made slices of up to 27 ms, turns of 38-48 ms at p95 on a busy machine
+            now, step = t0, 0.0
+            while now + step < end or now == t0:
                 next(job.steps)
+                after = _clock()
+                step, now = after - now, after
         except StopIteration:
-            job.work += time.perf_counter() - t0
+            job.work += _clock() - t0
             job.close()
             self._job = None
             self.image, self.tr, self.item_rect = job.image, job.tr, job.item_rect
@@ -219,7 +229,7 @@ class ViewportCache:
         except BaseException:
             self.cancel()
             raise
-        job.work += time.perf_counter() - t0
+        job.work += _clock() - t0
         self.job_timer.start()
 
     def paint(

@@ -61,6 +61,7 @@ from anthology.ui.window.finding import Finding
 from anthology.ui.window.focus_ring import FocusRing
 from anthology.ui.window.live_reload import LiveReload
 from anthology.ui.window.navigation import Navigation
+from anthology.ui.window.partial_index import PartialIndex
 from anthology.ui.window.surroundings import Surroundings, adopt_old_graph_settings
 from anthology.user_state import UserState
 from anthology.vault import (
@@ -139,6 +140,9 @@ class MainWindow(QMainWindow, actions.WindowParts):
         actions.build_status_bar(self)
         self.live = LiveReload(self, self.progress, self.statusBar().showMessage)
         self.live.refreshed.connect(self._on_refreshed)
+        # a never-seen vault: search and the graph on what is indexed so far
+        self.partial = PartialIndex(self)
+        self.live.indexing.progress.connect(self.partial.on_progress)
         self.docks.restore_layout(self.settings)
         self.set_theme(self.theme)
         # What a refresh changed, told to each part of the window that shows the vault.
@@ -377,6 +381,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
             if stopped:  # a task still reading it when quitting: the process closes it
                 self.index.close()
             self.index = None
+        self.partial.reset()
         self.navigation.reset()  # the tabs were saved (above); the next vault's come back
         self.docks.clear()
         self.ready = False
@@ -393,6 +398,30 @@ class MainWindow(QMainWindow, actions.WindowParts):
         self.search_panel.set_search_function(index.search, index.search_total)
         self.show_first_entry()
         self.surroundings.load(with_positions=True)
+
+    def attach_partial(self, index: VaultIndex) -> None:
+        """A never-seen vault's index while it is built (:mod:`.partial_index`): search,
+        the switcher and the graph read it; the entry shown stays."""
+        self.index = index
+        self.render_reader = SharedReader(index)
+        vault = self.navigation.open_vault()
+        assert vault is not None
+        for view in self.tabs.views():
+            view.attach_vault(vault)
+        self.search_panel.set_search_function(index.search, index.search_total)
+        self.surroundings.load(with_positions=True)
+
+    def _drop_partial(self) -> None:
+        """The build ended: the partial view is let go (the index is attached anew)."""
+        self.partial.reset()
+        self.surroundings.runner.cancel()
+        self.surroundings.close_mentions()
+        if self.render_reader is not None:
+            self.render_reader.close()
+            self.render_reader = None
+        if self.index is not None:
+            self.index.close()
+            self.index = None
 
     def _recent_vaults(self) -> list[str]:
         value = self.settings.value("recentVaults") or []
@@ -416,6 +445,8 @@ class MainWindow(QMainWindow, actions.WindowParts):
         is told to every part of the window (each decides what to redo), then the graph,
         the switcher and the counts are asked for again off the GUI thread."""
         self.last_report = report
+        if self.partial.active:
+            self._drop_partial()
         if self.index is None:
             assert self.root is not None  # a refresh is the open vault's
             self._attach_index(VaultIndex.open(self.root, self.db_path, refresh=False))
@@ -453,6 +484,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
         return (
             self.ready
             and self.index is not None
+            and not self.partial.active
             and not self.surroundings.pending
             and not self.entry_pane.rendering
         )

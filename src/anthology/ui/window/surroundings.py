@@ -103,7 +103,9 @@ class Surroundings(QObject):
         if win.live.root is not None:  # the files to watch, asked off the GUI thread too
             win.live.watch(data.watch)
         stats = data.stats
-        win.count_label.setText(f"{stats['entries']} entries")
+        partial = win.partial.active  # a never-seen vault, its index still being built
+        win.count_label.setText(win.partial.label(stats["entries"]) if partial
+                                else f"{stats['entries']} entries")  # fmt: skip
         problems = stats["errors"] + stats["warnings"]
         win.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''}"
                                     if problems else "No problems")  # fmt: skip
