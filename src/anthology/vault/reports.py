@@ -59,6 +59,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     # Canvases (vault/canvas): what a .canvas gets wrong; an error when a card is refused
     # (a path outside the vault) or the file cannot be drawn (not JSON, wrong shape)
     "canvas": ("warning", "a canvas with a bad part: skipped, cut or drawn by default"),
+    # Dataview's inline fields and list items (vault/note_fields): past a note's caps
+    "dataview": ("warning", "a note past 20,000 list items or 10,000 inline field values"),
     # Structure
     "orphan": ("info", "no other entry links here"),
 }
