@@ -15,8 +15,8 @@ How it ranks (the README says it in a paragraph):
    stops at the cap, so a common word costs what a rare one does.
 3. **Template text.** A line of the entry (2 to :data:`TEMPLATE_LINE_WORDS` words) holding
    one of the likely terms and found word for word in :data:`TEMPLATE_NOTES` other entries
-   is a template's (a heading every note of a kind repeats, a form's labels): its words do
-   not count.
+   is a template's (a heading every note of a kind repeats, a form's labels), as is a
+   one-word heading whose word is in as many: its words do not count.
 4. **Ranking.** The :data:`QUERY_TERMS` terms of highest TF-IDF, ``(1 + ln tf) · ln(N / df)``,
    are asked as one FTS5 ``OR`` query ranked by ``bm25()`` with the search's column weights
    (title 10, aliases 5, tags 3, body 1). The first :data:`CANDIDATES` hits are split into
@@ -264,7 +264,7 @@ class RelatedQueries(IndexConnection):
             return sorted(score, key=lambda t: (-score[t], t))
 
         likely = ranked(tf)[: 2 * QUERY_TERMS]
-        template = self._template_lines(eid, raw_lines, line_terms, set(likely))
+        template = self._template_lines(eid, raw_lines, line_terms, set(likely), df)
         if template:
             for i in template:
                 tf.subtract(line_terms[i])
@@ -298,16 +298,27 @@ class RelatedQueries(IndexConnection):
         return {t: known[t] for t in terms}
 
     def _template_lines(
-        self, eid: int, raw: list[str], line_terms: list[list[str]], likely: set[str]
+        self,
+        eid: int,
+        raw: list[str],
+        line_terms: list[list[str]],
+        likely: set[str],
+        df: dict[str, int],
     ) -> list[int]:
         """The lines (by number) of the entry holding a likely term that other entries
-        repeat word for word (see the module's step 3)."""
+        repeat word for word (see the module's step 3). A heading of one word (``##
+        Highlights``) cannot be looked for as a line: it is a template's when its word is in
+        :data:`TEMPLATE_NOTES` other entries."""
         checked: dict[str, bool] = {}
         found: list[int] = []
         for i, terms in enumerate(line_terms):
             if not likely.intersection(terms):
                 continue
             words = [fold_token(w) for w in TOKEN_RE.findall(raw[i])]
+            if len(words) == 1 and raw[i].lstrip().startswith("#"):
+                if df.get(words[0], 0) > TEMPLATE_NOTES:
+                    found.append(i)
+                continue
             if not 2 <= len(words) <= TEMPLATE_LINE_WORDS:
                 continue
             phrase = " ".join(words)
