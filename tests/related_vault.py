@@ -121,15 +121,20 @@ Andromeda galaxy. A small reflector shows most of them under a dark sky.
 
 A levain schedule for the weekend bake, and a starter that doubles.
 """,
-    "Reading/Books/The Bread Book.md": "# The Bread Book\n" + BOOK
+    "Reading/Books/The Bread Book.md": "# The Bread Book\n"
+    + BOOK
     + "\nA baker's guide to levain, rye flour and the long fermentation of a country loaf.\n",
-    "Reading/Books/Birds of Britain.md": "# Birds of Britain\n" + BOOK
+    "Reading/Books/Birds of Britain.md": "# Birds of Britain\n"
+    + BOOK
     + "\nA field guide to the robin, the blackbird and the migration of swallows.\n",
-    "Reading/Books/Turn Left at Orion.md": "# Turn Left at Orion\n" + BOOK
+    "Reading/Books/Turn Left at Orion.md": "# Turn Left at Orion\n"
+    + BOOK
     + "\nA guide to the Messier objects for a small reflector telescope and its eyepiece.\n",
-    "Reading/Books/Cosmos.md": "# Cosmos\n" + BOOK
+    "Reading/Books/Cosmos.md": "# Cosmos\n"
+    + BOOK
     + "\nThe galaxies, the stars and the nebulae, told for the eyepiece of the mind.\n",
-    "Reading/Books/The Robin.md": "# The Robin\n" + BOOK
+    "Reading/Books/The Robin.md": "# The Robin\n"
+    + BOOK
     + "\nA year in the life of a robin: its territory, its song and its nest.\n",
     "Loop/Alpha.md": '---\nfollows: "[[Beta]]"\n---\n# Alpha\n\nThe first of three.\n',
     "Loop/Beta.md": '---\nfollows: "[[Gamma]]"\n---\n# Beta\n\nThe second of three.\n',
