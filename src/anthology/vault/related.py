@@ -356,14 +356,16 @@ class RelatedQueries(IndexConnection):
             reason = "No other entry shares its distinctive words."
             return RelatedEntries(entry_id, terms=tuple(asked), reason=reason, notes=tuple(notes))
         marks = ",".join("?" * len(ids))
-        # The asked terms each hit holds (every term is in at most common_cap entries).
+        # The asked terms each hit holds: each term's entries, read whole (it is in at most
+        # common_cap of them; "rowid IN (hits)" made FTS5 walk each doclist 60 times).
         holds: dict[int, list[str]] = {rid: [] for rid in ids}
         for term in sorted(asked, key=lambda t: (df[t], t)):  # rarest first
             for (rid,) in execute(
-                f"SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? AND rowid IN ({marks})",
-                (_fts_term(term), *ids),
+                "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? LIMIT ?",
+                (_fts_term(term), df[term] + 1),
             ):
-                holds[rid].append(term)
+                if rid in holds:
+                    holds[rid].append(term)
         linked = {r for (r,) in execute(
             f"SELECT target FROM links WHERE source = ? AND target IN ({marks}) "
             f"UNION SELECT source FROM links WHERE target = ? AND source IN ({marks})",
