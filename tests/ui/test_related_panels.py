@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtWidgets import QTreeWidgetItem
 from reader_window import window_opener
 
@@ -137,3 +137,31 @@ def test_a_related_answer_that_comes_late_is_dropped(qtbot) -> None:
     assert panel.status.text() == FINDING
     qtbot.waitUntil(lambda: not panel.busy, timeout=5000)
     assert panel.status.text() == "Could not find related entries."
+
+
+def test_the_page_preview_adds_the_entries_related_and_not_linked(qtbot, tmp_path: Path) -> None:
+    """Its section comes under the preview once found; its links open their entry."""
+    from PySide6.QtWidgets import QWidget
+
+    from anthology.ui.reading.page_preview import PreviewController
+    from anthology.vault.index import VaultIndex
+
+    vault = write_related_vault(tmp_path / "my vault")
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    with VaultIndex.open(vault, tmp_path / "i.sqlite") as idx:
+        previews = PreviewController(parent, idx.entry, lambda: idx, lambda: "light",
+                                     lambda: idx.root)  # fmt: skip
+        previews.hover("Birds/Robin", immediate=True)
+        qtbot.waitUntil(lambda: "Related, not linked yet" in previews.popup.text(), timeout=8000)
+        text = previews.popup.text()
+        assert text.index("Robin") < text.index("Related, not linked yet")
+        after = text.split("Related, not linked yet", 1)[1]
+        assert after.strip().splitlines()[0].startswith("Garden birds · feeder, sings")
+        opened: list[tuple[str, str]] = []
+        previews.linkActivated.connect(lambda i, h: opened.append((i, h)))
+        previews.popup.browser.anchorClicked.emit(
+            QUrl("entry:Birds%2FGarden%20birds%20%F0%9F%90%A6")
+        )
+        assert opened == [("Birds/Garden birds 🐦", "")]
+        previews.hide()

@@ -16,12 +16,20 @@ The popover is a tool-tip window: it never takes the focus from the pane being r
 from __future__ import annotations
 
 import html
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QCursor, QEnterEvent, QGuiApplication, QImage, QTextDocument
+from PySide6.QtGui import (
+    QCursor,
+    QEnterEvent,
+    QGuiApplication,
+    QImage,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QFrame, QTextBrowser, QToolTip, QVBoxLayout, QWidget
 
 from anthology.tasks import TaskState
@@ -40,6 +48,7 @@ from anthology.vault import Entry, EntryLookup
 from anthology.vault.render import RenderedEntry, find_heading
 from anthology.vault.render.mermaid import Drawn, Failed, failure_html
 from anthology.vault.render.previews import cached_preview, render_preview
+from anthology.vault.render.related_html import related_section_html
 from anthology.vault.render.theme import palette
 from anthology.vault.shared_reader import Lend, SharedReader, lend
 
@@ -62,6 +71,21 @@ def _render(
         return (entry.id, fragment, theme), render_preview(
             entry, lookup, fragment=fragment, theme=theme
         )
+
+
+def _related(_state: TaskState, entry_id: str, lend: Lend, theme: str) -> tuple[str, str]:
+    """On a runner's thread: the related entries' section of ``entry_id`` ("" for none),
+    asked of the reader ``lend()`` lends (the index's answer kept per state)."""
+    with lend() as lookup:
+        index = getattr(lookup, "index", lookup)  # a lent reader, or the index itself
+        ask = getattr(index, "related", None)
+        if ask is None:  # a vault read from disk before it is indexed
+            return entry_id, ""
+        try:
+            found = ask(entry_id)
+        except sqlite3.Error:  # interrupted, or the index closed: no section
+            return entry_id, ""
+    return entry_id, related_section_html(found, palette(theme)) if found else ""
 
 
 class PreviewBrowser(QTextBrowser):
@@ -100,6 +124,12 @@ class PreviewBrowser(QTextBrowser):
             anchor = find_heading(rendered.headings, fragment)
             if anchor and f'<a name="{html.escape(anchor)}"' in rendered.html:
                 self.scrollToAnchor(anchor)
+
+    def add_section(self, section_html: str) -> None:
+        """Append ``section_html`` (escaped by its maker) at the end of the page shown."""
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertHtml(section_html)
 
     def loadResource(self, type_: int, url: QUrl | str) -> object:
         """Our formulas, and the vault's pictures as the pane loads them; never None: Qt
@@ -228,6 +258,10 @@ class PreviewController(QObject):
         self._hide_timer.timeout.connect(self._hide_unless_hovered)
         self._runner = TaskRunner(self)
         self._runner.done.connect(self._on_rendered)
+        # The related entries' section, asked once the preview is shown and added under it
+        # when found: the preview waits for nothing.
+        self._related = TaskRunner(self)
+        self._related.done.connect(self._on_related)
 
     # -- the pointer ---------------------------------------------------------------------
     def hover(self, entry_id: str, fragment: str = "", *, immediate: bool = False) -> None:
@@ -260,6 +294,7 @@ class PreviewController(QObject):
         self._show_timer.stop()
         self._hide_timer.stop()
         self._runner.cancel()
+        self._related.cancel()
         self._wanted = None
         self.popup.hide()
         self.popup.shown_for = None
@@ -324,6 +359,18 @@ class PreviewController(QObject):
         popup.show()
         popup.raise_()
         self.shown.emit()
+        resolver = self._resolver_of()
+        if resolver is not None:
+            self._related.start(_related, rendered.entry_id or wanted[0],
+                                lend(resolver, self._reader_of()), rendered.theme)  # fmt: skip
+
+    def _on_related(self, found: tuple[str, str]) -> None:
+        entry_id, section = found
+        shown = self.popup.shown_for
+        if section and self.popup.isVisible() and shown is not None:
+            rendered = self.popup.browser.rendered
+            if entry_id in (shown[0], rendered.entry_id if rendered else None):
+                self.popup.browser.add_section(section)
 
     def _place(self, at: QPoint) -> QPoint:
         """Below and right of the pointer, kept on its screen (above or left when there
