@@ -131,7 +131,7 @@ def test_a_related_answer_that_comes_late_is_dropped(qtbot) -> None:
     """The panel alone: an answer for an entry left meanwhile is not shown over the new one."""
     panel = RelatedPanel()
     qtbot.addWidget(panel)
-    panel.find("A", lambda _i: None)
+    panel.ask_for("A", lambda _i: None)
     assert panel.status.text() == FINDING
     panel._on_found(("Other", None, ""))
     assert panel.status.text() == FINDING

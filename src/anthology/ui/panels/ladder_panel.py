@@ -14,6 +14,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from anthology.ui.common.new_tab_clicks import NewTabClicks
+from anthology.ui.panels.related_panel import children, top_items
 from anthology.vault import EntryRef, display_labels
 from anthology.vault.ladder import Chain, Ladder, Rung
 from anthology.vault.render.safe_text import plain_text, tooltip_html
@@ -144,11 +145,11 @@ class LadderPanel(QWidget):
 
         def walk(item: QTreeWidgetItem, depth: int) -> None:
             out.append("  " * depth + item.text(0))
-            for k in range(item.childCount()):
-                walk(item.child(k), depth + 1)
+            for child in children(item):
+                walk(child, depth + 1)
 
-        for i in range(self.tree.topLevelItemCount()):
-            walk(self.tree.topLevelItem(i), 0)
+        for item in top_items(self.tree):
+            walk(item, 0)
         return out
 
     def item_for(self, entry_id: str) -> QTreeWidgetItem | None:

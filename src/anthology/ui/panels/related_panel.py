@@ -2,7 +2,7 @@
 not link to yet first, then those already linked, each with the shared words that explain
 it (:meth:`anthology.vault.VaultIndex.related`, see :mod:`anthology.vault.related`).
 
-Asked off the GUI thread (:meth:`RelatedPanel.find`: a worker with a reader of its own,
+Asked off the GUI thread (:meth:`RelatedPanel.ask_for`: a worker with a reader of its own,
 interrupted when another entry is opened); a click opens a row's entry, Ctrl+click or a
 middle-click opens it in a new tab, as the backlinks panel does. When there are none, the
 panel says why (too few words, only template text, only common words).
@@ -136,7 +136,7 @@ class RelatedPanel(QWidget):
         self._runner.done.connect(self._on_found)
 
     # -- asking --------------------------------------------------------------------------
-    def find(self, entry_id: str, ask: Ask, cancel: Callable[[], None] | None = None) -> None:
+    def ask_for(self, entry_id: str, ask: Ask, cancel: Callable[[], None] | None = None) -> None:
         """Ask ``ask(entry_id)`` off the GUI thread and show the answer when it comes,
         unless another entry was asked for meanwhile; ``cancel`` stops a superseded one."""
         if entry_id == self.entry_id and self.shown is not None:
@@ -153,7 +153,7 @@ class RelatedPanel(QWidget):
 
     def forget(self) -> None:
         """What is shown is stale (the index changed, or the vault closed): asked again
-        at the next :meth:`find`."""
+        at the next :meth:`ask_for`."""
         self._runner.cancel()
         self.shown = None
 
@@ -234,18 +234,20 @@ class RelatedPanel(QWidget):
     # What a test or a screen reader asks.
     def groups(self) -> dict[str, list[tuple[str, str]]]:
         """Group title → (entry id, shared words) of each row, in order."""
-        out: dict[str, list[tuple[str, str]]] = {}
-        for i in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(i)
-            out[group.text(0)] = [(group.child(k).data(0, ROLE_ID),
-                                   group.child(k).data(0, ROLE_TERMS))
-                                  for k in range(group.childCount())]  # fmt: skip
-        return out
+        return {group.text(0): [(row.data(0, ROLE_ID), row.data(0, ROLE_TERMS))
+                                for row in children(group)]
+                for group in top_items(self.tree)}  # fmt: skip
 
     def item_for(self, entry_id: str) -> QTreeWidgetItem | None:
-        for i in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(i)
-            for k in range(group.childCount()):
-                if group.child(k).data(0, ROLE_ID) == entry_id:
-                    return group.child(k)
-        return None
+        rows = (row for group in top_items(self.tree) for row in children(group))
+        return next((row for row in rows if row.data(0, ROLE_ID) == entry_id), None)
+
+
+def top_items(tree: QTreeWidget) -> list[QTreeWidgetItem]:
+    """The tree's top-level items, in order."""
+    return [t for i in range(tree.topLevelItemCount()) if (t := tree.topLevelItem(i)) is not None]
+
+
+def children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    """``item``'s children, in order."""
+    return [c for k in range(item.childCount()) if (c := item.child(k)) is not None]

@@ -58,7 +58,7 @@ class Neighbours(QObject):
             act.triggered.connect(lambda on, d=dock: on and QTimer.singleShot(0, d.raise_))
         for dock in (self.related_dock, self.ladder_dock):
             dock.hide()
-            dock.visibilityChanged.connect(lambda shown: shown and self.catch_up())
+            dock.visibilityChanged.connect(self._shown)
         self._reader: tuple[VaultIndex, VaultIndex] | None = None  # (index, its reader)
         self._ladder_of: str | None = None  # the entry the ladder shows
 
@@ -77,7 +77,11 @@ class Neighbours(QObject):
                 self.ladder.show_ladder(None, f"Could not read the relations: {exc}")
         if self.related_dock.isVisible():
             reader = self._reader_of(index)
-            self.related.find(entry_id, reader.related, reader.interrupt)
+            self.related.ask_for(entry_id, reader.related, reader.interrupt)
+
+    def _shown(self, shown: bool) -> None:
+        if shown:
+            self.catch_up()
 
     def catch_up(self) -> None:
         """A dock came into view: it shows the entry read now."""
