@@ -128,7 +128,7 @@ def test_a_one_megabyte_entry_is_read_by_its_head_and_asks_no_more(tmp_path: Pat
             index.conn.set_trace_callback(None)
             counts[name] = len(asked)
             assert set(ids(found.unlinked)[:2]) == {"Baking/Rye bread", "Baking/Country loaf"}
-            assert found.notes == (f"its words are read from its first {TEXT_READ:,} characters",)
+            assert found.notes == (f"all past its first {TEXT_READ:,} characters",)
     assert counts["whole"] == counts["quarter"]
 
 

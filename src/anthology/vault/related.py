@@ -124,7 +124,7 @@ class RelatedEntries:
     """The entries related to ``entry_id``: those it does not link to yet (nor they to it)
     and those already linked, best first; ``terms``: what was asked, most distinctive
     first. ``reason`` says why there are none (when there are none); ``notes`` what was
-    left out of the entry's own words (template lines, the part past :data:`TEXT_READ`)."""
+    left out of the entry's own words (template lines, all past :data:`TEXT_READ`)."""
 
     entry_id: str
     unlinked: tuple[RelatedEntry, ...] = ()
@@ -240,7 +240,7 @@ class RelatedQueries(IndexConnection):
         cap = common_cap(n)
         notes: list[str] = []
         if (body_chars or 0) > TEXT_READ:
-            notes.append(f"its words are read from its first {TEXT_READ:,} characters")
+            notes.append(f"all past its first {TEXT_READ:,} characters")
 
         raw_lines = (body or "").split("\n")
         clean_lines = prose(body or "").split("\n")
@@ -270,7 +270,7 @@ class RelatedQueries(IndexConnection):
                 tf.subtract(line_terms[i])
             n_lines = len(template)
             notes.append(f"{n_lines} line{'s' if n_lines != 1 else ''} of template text "
-                         f"(each in {TEMPLATE_NOTES} other entries or more) left out")  # fmt: skip
+                         f"(each in {TEMPLATE_NOTES} other entries or more)")  # fmt: skip
         # The title names the topic: its terms are asked first (at most TITLE_TERMS).
         by_score = ranked(tf)
         named = set(terms_of(title or ""))

@@ -39,6 +39,7 @@ class LadderPanel(QWidget):
         self.title.setWordWrap(True)
         self.status = QLabel("")
         self.status.setWordWrap(True)
+        self.status.setContentsMargins(6, 0, 6, 4)
         self.status.setEnabled(False)  # muted
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)

@@ -113,6 +113,7 @@ class RelatedPanel(QWidget):
         self.status = QLabel("")
         self.status.setObjectName("relatedStatus")
         self.status.setWordWrap(True)
+        self.status.setContentsMargins(6, 0, 6, 4)
         self.status.setEnabled(False)  # drawn in the muted text colour
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
