@@ -15,7 +15,8 @@ a fresh connection (nothing counted yet), ``warm`` 60 seeded random entries aske
 another (the terms' counts kept between entries, never the answers); median and p95.
 ``naive``: the same answer with every term's exact document count read from FTS5's
 ``fts5vocab`` table (no cap, no cache) — the ratio is what the capped counts save. The
-ladder: 200 random entries and the biggest hub, on the same connection.
+ladder: the biggest hub (the most typed relations to it), first and again, and 200 random
+entries, on the same connection.
 
 Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_related.py [--quick] [--n N …]``
 """
@@ -175,8 +176,11 @@ def measure(kind: str, n: int, asks: int = 60, naive_asks: int = 12) -> dict:
         out["warm"], out["warm_p95"] = _stats(times)
         out["empty"] = empty
         out["sample_terms"] = found.terms if found else ()
+        t0 = time.perf_counter()
+        index.ladder(hub)  # its citing entries counted now, kept for the state after
+        out["ladder_hub_first"] = (time.perf_counter() - t0) * 1000
         ladder = []
-        for entry_id in [*rng.sample(ids, min(200, len(ids))), hub]:
+        for entry_id in rng.sample(ids, min(200, len(ids))):
             t0 = time.perf_counter()
             index.ladder(entry_id)
             ladder.append((time.perf_counter() - t0) * 1000)
@@ -212,7 +216,9 @@ def run(quick: bool = False, sizes: list[int] | None = None) -> list[dict]:
                          m["naive_p95"]),
                 make_row("ladder: median", size, "ms", m["ladder"], "target", LADDER_TARGET),
                 make_row("ladder: p95", size, "ms", m["ladder_p95"], "target", LADDER_TARGET),
-                make_row("ladder: biggest hub (cached)", size, "ms", m["ladder_hub"], "target",
+                make_row("ladder: biggest hub, first ask", size, "ms", m["ladder_hub_first"],
+                         "target", LADDER_TARGET),
+                make_row("ladder: biggest hub, again", size, "ms", m["ladder_hub"], "target",
                          LADDER_TARGET),
             ]  # fmt: skip
             print(f"# {size}: {m['empty']} of {len(range(1, 60 if not quick else 20))} "

@@ -41,7 +41,7 @@ from anthology.vault.search import TOKEN_RE, fold_token
 
 TEXT_READ = 100_000  # characters of a body read for its terms (a 1 MB note: its head)
 TITLE_WEIGHT = 3  # a word of the title, an alias or a tag counts as this many in the body
-TERMS_READ = 250  # the most frequent terms of an entry whose df is counted
+TERMS_READ = 200  # the most frequent terms of an entry whose df is counted
 QUERY_TERMS = 12  # the terms asked of FTS5
 TITLE_TERMS = 3  # of which the title's terms first, at most these
 CANDIDATES = 60  # the hits read, then split into not linked / linked
@@ -52,7 +52,7 @@ LONGEST_TERM = 40
 # COMMON_CAP entries) is in "most notes": never asked. The cap bounds what counting costs.
 COMMON_SHARE = 0.5
 COMMON_FLOOR = 4
-COMMON_CAP = 2000
+COMMON_CAP = 1000
 # A line found word for word in this many other entries is template text.
 TEMPLATE_NOTES = 4
 TEMPLATE_LINE_WORDS = 30
