@@ -149,6 +149,7 @@ def measure(kind: str, n: int, asks: int = 60, naive_asks: int = 12) -> dict:
     import networkx  # noqa: F401  (its import is the app's once, not each ladder's)
 
     from anthology.vault.index import VaultIndex
+    from anthology.vault.render.entry import CITED_BY_SHOWN
 
     root = _vault(kind, n)
     cache = Path(tempfile.gettempdir()) / "anthology-bench-related-cache"
@@ -179,6 +180,12 @@ def measure(kind: str, n: int, asks: int = 60, naive_asks: int = 12) -> dict:
         t0 = time.perf_counter()
         index.ladder(hub)  # its citing entries counted now, kept for the state after
         out["ladder_hub_first"] = (time.perf_counter() - t0) * 1000
+        other = index.reader()  # as the window asks: the pane's entry first, then the ladder
+        other.entry(hub, cited_by_limit=CITED_BY_SHOWN)
+        t0 = time.perf_counter()
+        other.ladder(hub)
+        out["ladder_hub_after_pane"] = (time.perf_counter() - t0) * 1000
+        other.close()
         ladder = []
         for entry_id in rng.sample(ids, min(200, len(ids))):
             t0 = time.perf_counter()
@@ -218,6 +225,8 @@ def run(quick: bool = False, sizes: list[int] | None = None) -> list[dict]:
                 make_row("ladder: p95", size, "ms", m["ladder_p95"], "target", LADDER_TARGET),
                 make_row("ladder: biggest hub, first ask", size, "ms", m["ladder_hub_first"],
                          "target", LADDER_TARGET),
+                make_row("ladder: biggest hub, after the entry pane", size, "ms",
+                         m["ladder_hub_after_pane"], "target", LADDER_TARGET),
                 make_row("ladder: biggest hub, again", size, "ms", m["ladder_hub"], "target",
                          LADDER_TARGET),
             ]  # fmt: skip
@@ -227,12 +236,68 @@ def run(quick: bool = False, sizes: list[int] | None = None) -> list[dict]:
     return rows
 
 
+def measure_preview(n: int, entries: int = 30) -> dict:
+    """The page preview with its related section and without it (the section's runner
+    never started), on the worded vault: hover to the preview shown, and to the section
+    added; medians. The section is asked once the preview is shown, so the first should
+    not move."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from anthology.ui.reading.page_preview import PreviewController
+    from anthology.vault.index import VaultIndex
+    from anthology.vault.render.previews import clear_preview_cache
+
+    app = QApplication.instance() or QApplication([])
+    root = _vault("worded", n)
+    db = Path(tempfile.gettempdir()) / "anthology-bench-related-cache" / f"worded-{n}.sqlite"
+    out: dict = {}
+    with VaultIndex.open(root, db, refresh=False) as index:
+        ids = random.Random(9).sample([r.id for r in index.entries()], entries)
+        for with_section in (False, True, False, True):
+            parent = QWidget()
+            previews = PreviewController(parent, index.entry, lambda: index, lambda: "light",
+                                         lambda: index.root)  # fmt: skip
+            if not with_section:
+                previews._related.start = lambda *a, **k: None  # type: ignore[method-assign]
+            shown, added = [], []
+            clear_preview_cache()
+            for entry_id in ids:
+                t0 = time.perf_counter()
+                previews.hover(entry_id, immediate=True)
+                while not previews.visible:
+                    app.processEvents()
+                shown.append((time.perf_counter() - t0) * 1000)
+                if with_section:
+                    while "Related, not linked yet" not in previews.popup.text():
+                        app.processEvents()
+                        if (time.perf_counter() - t0) > 5:
+                            break
+                    added.append((time.perf_counter() - t0) * 1000)
+                previews.hide()
+            key = "with" if with_section else "without"
+            out[key] = statistics.median(shown)
+            if added:
+                out["section"] = statistics.median(added)
+            parent.deleteLater()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--n", type=int, action="append", help="vault sizes (default 10k, 100k)")
+    ap.add_argument("--preview", action="store_true", help="the page preview with and without "
+                    "its related section (Qt, offscreen)")  # fmt: skip
     args = ap.parse_args()
     os.environ.setdefault("XDG_CACHE_HOME", str(Path(tempfile.gettempdir()) / "related-cache"))
+    if args.preview:
+        for n in args.n or [10_000]:
+            m = measure_preview(n)
+            print(f"page preview, {n:,} worded: shown {m['without']:.1f} ms without the "
+                  f"section, {m['with']:.1f} ms with it; the section added at "
+                  f"{m['section']:.1f} ms")  # fmt: skip
+        return
     for r in run(args.quick, args.n):
         ratio = f"{r['ratio']:.2f}" if r["ratio"] else "—"
         print(f"{r['name']:<48} {r['size']:<18} {r['ours']:>9.1f} ms   {r['peer']:<7} "
