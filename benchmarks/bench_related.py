@@ -239,9 +239,11 @@ def run(quick: bool = False, sizes: list[int] | None = None) -> list[dict]:
 def measure_preview(n: int, entries: int = 30) -> dict:
     """The page preview with its related section and without it (the section's runner
     never started), on the worded vault: hover to the preview shown, and to the section
-    added; medians. The section is asked once the preview is shown, so the first should
-    not move."""
+    added; medians of rounds taken in turn (without, with, without, with, without; the
+    first discarded), 0.3 s between links. The section is asked once the preview is shown,
+    so the first should not move."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import qInstallMessageHandler
     from PySide6.QtWidgets import QApplication, QWidget
 
     from anthology.ui.reading.page_preview import PreviewController
@@ -249,17 +251,21 @@ def measure_preview(n: int, entries: int = 30) -> dict:
     from anthology.vault.render.previews import clear_preview_cache
 
     app = QApplication.instance() or QApplication([])
+    qInstallMessageHandler(lambda *_a: None)  # offscreen: "does not support raise()"
     root = _vault("worded", n)
     db = Path(tempfile.gettempdir()) / "anthology-bench-related-cache" / f"worded-{n}.sqlite"
     out: dict = {}
     with VaultIndex.open(root, db, refresh=False) as index:
         ids = random.Random(9).sample([r.id for r in index.entries()], entries)
-        for with_section in (False, True, False, True):
+        # a first round warms SQLite's and the OS's caches; then with the section (its
+        # answers asked fresh: nothing related was asked before), then without
+        for n_round, with_section in enumerate((False, True, False, True, False)):
             parent = QWidget()
+            reader = index.reader()  # the section's own, as the window gives it
+            asker = (reader.related, reader.interrupt) if with_section else None
             previews = PreviewController(parent, index.entry, lambda: index, lambda: "light",
-                                         lambda: index.root)  # fmt: skip
-            if not with_section:
-                previews._related.start = lambda *a, **k: None  # type: ignore[method-assign]
+                                         lambda: index.root,
+                                         related_of=lambda a=asker: a)  # fmt: skip
             shown, added = [], []
             clear_preview_cache()
             for entry_id in ids:
@@ -274,8 +280,17 @@ def measure_preview(n: int, entries: int = 30) -> dict:
                         if (time.perf_counter() - t0) > 5:
                             break
                     added.append((time.perf_counter() - t0) * 1000)
+                rest = time.perf_counter()
+                while time.perf_counter() - rest < 0.3:  # a reader's pause between links
+                    app.processEvents()
                 previews.hide()
+            previews.stop_related()
+            reader.close()
+            if n_round == 0:
+                parent.deleteLater()
+                continue
             key = "with" if with_section else "without"
+            out.setdefault(key + "_rounds", []).append(round(statistics.median(shown), 1))
             out[key] = statistics.median(shown)
             if added:
                 out["section"] = statistics.median(added)
@@ -294,9 +309,9 @@ def main() -> None:
     if args.preview:
         for n in args.n or [10_000]:
             m = measure_preview(n)
-            print(f"page preview, {n:,} worded: shown {m['without']:.1f} ms without the "
-                  f"section, {m['with']:.1f} ms with it; the section added at "
-                  f"{m['section']:.1f} ms")  # fmt: skip
+            print(f"page preview, {n:,} worded: shown {m['without_rounds']} ms without the "
+                  f"section, {m['with_rounds']} ms with it (medians of rounds); the section "
+                  f"added at {m['section']:.1f} ms")  # fmt: skip
         return
     for r in run(args.quick, args.n):
         ratio = f"{r['ratio']:.2f}" if r["ratio"] else "—"

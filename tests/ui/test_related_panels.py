@@ -150,8 +150,10 @@ def test_the_page_preview_adds_the_entries_related_and_not_linked(qtbot, tmp_pat
     parent = QWidget()
     qtbot.addWidget(parent)
     with VaultIndex.open(vault, tmp_path / "i.sqlite") as idx:
+        reader = idx.reader()  # the section's own, as the window gives it
+        asker = (reader.related, reader.interrupt)
         previews = PreviewController(parent, idx.entry, lambda: idx, lambda: "light",
-                                     lambda: idx.root)  # fmt: skip
+                                     lambda: idx.root, related_of=lambda: asker)  # fmt: skip
         previews.hover("Birds/Robin", immediate=True)
         qtbot.waitUntil(lambda: "Related, not linked yet" in previews.popup.text(), timeout=8000)
         text = previews.popup.text()
@@ -164,4 +166,24 @@ def test_the_page_preview_adds_the_entries_related_and_not_linked(qtbot, tmp_pat
             QUrl("entry:Birds%2FGarden%20birds%20%F0%9F%90%A6")
         )
         assert opened == [("Birds/Garden birds 🐦", "")]
+        previews.hide()
+        previews.stop_related()
+        reader.close()
+
+
+def test_the_page_preview_has_no_section_unless_asked(qtbot, tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QWidget
+
+    from anthology.ui.reading.page_preview import PreviewController
+    from anthology.vault.index import VaultIndex
+
+    vault = write_related_vault(tmp_path / "my vault")
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    with VaultIndex.open(vault, tmp_path / "i.sqlite") as idx:
+        previews = PreviewController(parent, idx.entry, lambda: idx, lambda: "light")
+        previews.hover("Birds/Robin", immediate=True)
+        qtbot.waitUntil(lambda: previews.visible, timeout=5000)
+        qtbot.wait(200)
+        assert "Related" not in previews.popup.text()
         previews.hide()

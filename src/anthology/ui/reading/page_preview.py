@@ -45,6 +45,7 @@ from anthology.ui.reading.diagram_images import (
 )
 from anthology.ui.reading.vault_images import load_vault_image, placeholder
 from anthology.vault import Entry, EntryLookup
+from anthology.vault.related import RelatedEntries
 from anthology.vault.render import RenderedEntry, find_heading
 from anthology.vault.render.mermaid import Drawn, Failed, failure_html
 from anthology.vault.render.previews import cached_preview, render_preview
@@ -73,18 +74,21 @@ def _render(
         )
 
 
-def _related(_state: TaskState, entry_id: str, lend: Lend, theme: str) -> tuple[str, str]:
-    """On a runner's thread: the related entries' section of ``entry_id`` ("" for none),
-    asked of the reader ``lend()`` lends (the index's answer kept per state)."""
-    with lend() as lookup:
-        index = getattr(lookup, "index", lookup)  # a lent reader, or the index itself
-        ask = getattr(index, "related", None)
-        if ask is None:  # a vault read from disk before it is indexed
-            return entry_id, ""
-        try:
-            found = ask(entry_id)
-        except sqlite3.Error:  # interrupted, or the index closed: no section
-            return entry_id, ""
+# What the preview asks for its related entries' section: (ask, interrupt) of a reader of
+# the index of the section's own, so that a section superseded (another link hovered, the
+# preview hidden) is interrupted without touching the renders' reader; None: no section.
+RelatedAsker = Callable[[], tuple[Callable[[str], "RelatedEntries | None"],
+                                  Callable[[], None]] | None]  # fmt: skip
+
+
+def _related(
+    _state: TaskState, entry_id: str, ask: Callable[[str], RelatedEntries | None], theme: str
+) -> tuple[str, str]:
+    """On a runner's thread: the related entries' section of ``entry_id`` ("" for none)."""
+    try:
+        found = ask(entry_id)
+    except sqlite3.Error:  # interrupted (superseded), or the index closed: no section
+        return entry_id, ""
     return entry_id, related_section_html(found, palette(theme)) if found else ""
 
 
@@ -239,13 +243,17 @@ class PreviewController(QObject):
         theme_of: Callable[[], str],
         vault_root_of: Callable[[], Path | None] = lambda: None,
         reader_of: Callable[[], SharedReader | None] = lambda: None,
+        related_of: RelatedAsker = lambda: None,
     ) -> None:
         """``reader_of()``: what the render off the GUI thread asks (a reader of the index
-        ``resolver_of()`` returns); None: the resolver itself (one safe to share)."""
+        ``resolver_of()`` returns); None: the resolver itself (one safe to share).
+        ``related_of()``: how the related entries' section is asked (see
+        :data:`RelatedAsker`); None, the default: the preview has no such section."""
         super().__init__(parent)
         self._entry_of, self._resolver_of, self._theme_of = entry_of, resolver_of, theme_of
         self._vault_root_of = vault_root_of  # where the previewed pictures are read
         self._reader_of = reader_of
+        self._related_of = related_of
         self.popup = PagePreview(parent)
         self.popup.entered.connect(self._hide_timer_stop)
         self.popup.left.connect(self.leave)
@@ -359,10 +367,16 @@ class PreviewController(QObject):
         popup.show()
         popup.raise_()
         self.shown.emit()
-        resolver = self._resolver_of()
-        if resolver is not None:
-            self._related.start(_related, rendered.entry_id or wanted[0],
-                                lend(resolver, self._reader_of()), rendered.theme)  # fmt: skip
+        asker = self._related_of()
+        if asker is not None:
+            ask, interrupt = asker
+            state = self._related.start(_related, rendered.entry_id or wanted[0], ask,
+                                        rendered.theme)  # fmt: skip
+            state.when_cancelled(interrupt)
+
+    def stop_related(self) -> None:
+        """Let a section's question running end (interrupted): before its reader closes."""
+        self._related.stop()
 
     def _on_related(self, found: tuple[str, str]) -> None:
         entry_id, section = found

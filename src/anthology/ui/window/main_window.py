@@ -205,6 +205,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
             lambda: self.theme,
             lambda: self.index.root if self.index else None,
             lambda: self.render_reader,
+            lambda: self.neighbours.preview_asker(),
         )
         self.previews.linkActivated.connect(self.follow_link)
         self.previews.shown.connect(lambda: self.graph.drop_tooltip() if self.graph else None)

@@ -11,6 +11,7 @@ indexed queries, asked on the GUI thread.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer
@@ -20,6 +21,7 @@ from anthology.session import Changes
 from anthology.ui.panels.ladder_panel import LadderPanel
 from anthology.ui.panels.related_panel import RelatedPanel
 from anthology.vault import VaultIndex
+from anthology.vault.related import RelatedEntries
 
 if TYPE_CHECKING:
     from anthology.ui.window.main_window import MainWindow
@@ -60,6 +62,9 @@ class Neighbours(QObject):
             dock.hide()
             dock.visibilityChanged.connect(self._shown)
         self._reader: tuple[VaultIndex, VaultIndex] | None = None  # (index, its reader)
+        # The page preview's section of related entries asks a reader of its own: a
+        # superseded section is interrupted without touching the panel's question.
+        self._preview_reader: tuple[VaultIndex, VaultIndex] | None = None
         self._ladder_of: str | None = None  # the entry the ladder shows
 
     # -- following the entry ---------------------------------------------------------------
@@ -94,6 +99,26 @@ class Neighbours(QObject):
             self._reader = (index, index.reader())
         return self._reader[1]
 
+    def preview_asker(self) -> tuple[Callable[[str], RelatedEntries | None],
+                                     Callable[[], None]] | None:  # fmt: skip
+        """How the page preview asks its section of related entries (on its worker) and
+        interrupts it (from the GUI thread); None without an index."""
+        index = self.win.index
+        if index is None:
+            return None
+        if self._preview_reader is None or self._preview_reader[0] is not index:
+            self._close_preview_reader()
+            self._preview_reader = (index, index.reader())
+        reader = self._preview_reader[1]
+        return reader.related, reader.interrupt
+
+    def _close_preview_reader(self) -> None:
+        if self._preview_reader is not None:
+            self._preview_reader[1].interrupt()
+            self.win.previews.stop_related()  # its question ended before its reader closes
+            self._preview_reader[1].close()
+            self._preview_reader = None
+
     # -- what a refresh changed, the vault closing ---------------------------------------
     def changed(self, changes: Changes) -> None:
         """The index changed: both are asked again (now, for the docks in view)."""
@@ -111,6 +136,7 @@ class Neighbours(QObject):
         if self._reader is not None:
             self._reader[1].close()
             self._reader = None
+        self._close_preview_reader()
 
     def clear(self) -> None:
         self.detach()
@@ -119,6 +145,7 @@ class Neighbours(QObject):
 
     def shutdown(self) -> None:
         """Quitting: a question running is interrupted."""
-        if self._reader is not None:
-            self._reader[1].interrupt()
+        for kept in (self._reader, self._preview_reader):
+            if kept is not None:
+                kept[1].interrupt()
         self.related.forget()
