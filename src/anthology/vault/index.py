@@ -31,6 +31,8 @@ from anthology.vault.index_file import (
     remove_index,
 )
 from anthology.vault.indexer import Indexer, RefreshReport
+from anthology.vault.ladder import LadderQueries
+from anthology.vault.related import RelatedQueries
 from anthology.vault.scan import vault_root
 from anthology.vault.schema import STATS_KEY, open_database
 from anthology.vault.search import SearchQueries
@@ -82,7 +84,8 @@ def _forget_other_vault(place: Path, root: Path) -> str | None:
     return f"the index at {place} was built for another vault ({other}); rebuilding it for this one"
 
 
-class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries):  # GraphQueries ⊃ Report ⊃ Entry
+# GraphQueries ⊃ Report ⊃ Entry; RelatedQueries: related entries; LadderQueries: the ladder
+class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries, RelatedQueries, LadderQueries):
     """A vault and its SQLite index. Open with :meth:`open`; use from one thread at a time.
 
     The questions it answers live with their concern: :class:`EntryQueries` (entries,

@@ -32,7 +32,7 @@ MENTION_ROWS = 5_000
 # Candidates read per mention asked for: some only name the entry inside code, links or URLs.
 MENTION_CANDIDATES = 4
 # unicode61's tokens: runs of letters, digits and private-use characters (not "_").
-_TOKEN_RE = re.compile(r"[^\W_]+|[\ue000-\uf8ff]+")
+TOKEN_RE = re.compile(r"[^\W_]+|[\ue000-\uf8ff]+")
 
 
 def _like(value: str) -> str:
@@ -85,7 +85,7 @@ def _fts_phrase(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def _fold(word: str) -> str:
+def fold_token(word: str) -> str:
     """A token as unicode61 (remove_diacritics 2) compares it: lower case, no accents."""
     word = word.lower()
     if word.isascii():
@@ -95,7 +95,7 @@ def _fold(word: str) -> str:
 
 def _phrase(text: str, prefix: bool = False) -> tuple[tuple[str, ...], bool] | None:
     """The folded tokens of a query phrase, and whether its last one matches as a prefix."""
-    words = tuple(_fold(w) for w in _TOKEN_RE.findall(text))
+    words = tuple(fold_token(w) for w in TOKEN_RE.findall(text))
     return (words, prefix) if words else None
 
 
@@ -139,7 +139,7 @@ def _cut_snippet(
 
 
 def _tokens(text: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), _fold(m.group())) for m in _TOKEN_RE.finditer(text)]
+    return [(m.start(), m.end(), fold_token(m.group())) for m in TOKEN_RE.finditer(text)]
 
 
 def _snippet_at_match(

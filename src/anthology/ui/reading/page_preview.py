@@ -16,12 +16,20 @@ The popover is a tool-tip window: it never takes the focus from the pane being r
 from __future__ import annotations
 
 import html
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QCursor, QEnterEvent, QGuiApplication, QImage, QTextDocument
+from PySide6.QtGui import (
+    QCursor,
+    QEnterEvent,
+    QGuiApplication,
+    QImage,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QFrame, QTextBrowser, QToolTip, QVBoxLayout, QWidget
 
 from anthology.tasks import TaskState
@@ -37,9 +45,11 @@ from anthology.ui.reading.diagram_images import (
 )
 from anthology.ui.reading.vault_images import load_vault_image, placeholder
 from anthology.vault import Entry, EntryLookup
+from anthology.vault.related import RelatedEntries
 from anthology.vault.render import RenderedEntry, find_heading
 from anthology.vault.render.mermaid import Drawn, Failed, failure_html
 from anthology.vault.render.previews import cached_preview, render_preview
+from anthology.vault.render.related_html import related_section_html
 from anthology.vault.render.theme import palette
 from anthology.vault.shared_reader import Lend, SharedReader, lend
 
@@ -62,6 +72,24 @@ def _render(
         return (entry.id, fragment, theme), render_preview(
             entry, lookup, fragment=fragment, theme=theme
         )
+
+
+# What the preview asks for its related entries' section: (ask, interrupt) of a reader of
+# the index of the section's own, so that a section superseded (another link hovered, the
+# preview hidden) is interrupted without touching the renders' reader; None: no section.
+RelatedAsker = Callable[[], tuple[Callable[[str], "RelatedEntries | None"],
+                                  Callable[[], None]] | None]  # fmt: skip
+
+
+def _related(
+    _state: TaskState, entry_id: str, ask: Callable[[str], RelatedEntries | None], theme: str
+) -> tuple[str, str]:
+    """On a runner's thread: the related entries' section of ``entry_id`` ("" for none)."""
+    try:
+        found = ask(entry_id)
+    except sqlite3.Error:  # interrupted (superseded), or the index closed: no section
+        return entry_id, ""
+    return entry_id, related_section_html(found, palette(theme)) if found else ""
 
 
 class PreviewBrowser(QTextBrowser):
@@ -100,6 +128,12 @@ class PreviewBrowser(QTextBrowser):
             anchor = find_heading(rendered.headings, fragment)
             if anchor and f'<a name="{html.escape(anchor)}"' in rendered.html:
                 self.scrollToAnchor(anchor)
+
+    def add_section(self, section_html: str) -> None:
+        """Append ``section_html`` (escaped by its maker) at the end of the page shown."""
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertHtml(section_html)
 
     def loadResource(self, type_: int, url: QUrl | str) -> object:
         """Our formulas, and the vault's pictures as the pane loads them; never None: Qt
@@ -209,13 +243,17 @@ class PreviewController(QObject):
         theme_of: Callable[[], str],
         vault_root_of: Callable[[], Path | None] = lambda: None,
         reader_of: Callable[[], SharedReader | None] = lambda: None,
+        related_of: RelatedAsker = lambda: None,
     ) -> None:
         """``reader_of()``: what the render off the GUI thread asks (a reader of the index
-        ``resolver_of()`` returns); None: the resolver itself (one safe to share)."""
+        ``resolver_of()`` returns); None: the resolver itself (one safe to share).
+        ``related_of()``: how the related entries' section is asked (see
+        :data:`RelatedAsker`); None, the default: the preview has no such section."""
         super().__init__(parent)
         self._entry_of, self._resolver_of, self._theme_of = entry_of, resolver_of, theme_of
         self._vault_root_of = vault_root_of  # where the previewed pictures are read
         self._reader_of = reader_of
+        self._related_of = related_of
         self.popup = PagePreview(parent)
         self.popup.entered.connect(self._hide_timer_stop)
         self.popup.left.connect(self.leave)
@@ -228,6 +266,10 @@ class PreviewController(QObject):
         self._hide_timer.timeout.connect(self._hide_unless_hovered)
         self._runner = TaskRunner(self)
         self._runner.done.connect(self._on_rendered)
+        # The related entries' section, asked once the preview is shown and added under it
+        # when found: the preview waits for nothing.
+        self._related = TaskRunner(self)
+        self._related.done.connect(self._on_related)
 
     # -- the pointer ---------------------------------------------------------------------
     def hover(self, entry_id: str, fragment: str = "", *, immediate: bool = False) -> None:
@@ -260,6 +302,7 @@ class PreviewController(QObject):
         self._show_timer.stop()
         self._hide_timer.stop()
         self._runner.cancel()
+        self._related.cancel()
         self._wanted = None
         self.popup.hide()
         self.popup.shown_for = None
@@ -324,6 +367,24 @@ class PreviewController(QObject):
         popup.show()
         popup.raise_()
         self.shown.emit()
+        asker = self._related_of()
+        if asker is not None:
+            ask, interrupt = asker
+            state = self._related.start(_related, rendered.entry_id or wanted[0], ask,
+                                        rendered.theme)  # fmt: skip
+            state.when_cancelled(interrupt)
+
+    def stop_related(self) -> None:
+        """Let a section's question running end (interrupted): before its reader closes."""
+        self._related.stop()
+
+    def _on_related(self, found: tuple[str, str]) -> None:
+        entry_id, section = found
+        shown = self.popup.shown_for
+        if section and self.popup.isVisible() and shown is not None:
+            rendered = self.popup.browser.rendered
+            if entry_id in (shown[0], rendered.entry_id if rendered else None):
+                self.popup.browser.add_section(section)
 
     def _place(self, at: QPoint) -> QPoint:
         """Below and right of the pointer, kept on its screen (above or left when there

@@ -337,6 +337,8 @@ def build_actions(win: MainWindow) -> None:
     m.addAction(win.act_outline)
     m.addAction(win.act_tags)
     m.addAction(win.act_bookmarks)
+    m.addAction(win.neighbours.act_related)
+    m.addAction(win.neighbours.act_ladder)
     m.addAction(win.search_dock.toggleViewAction())
     m.addAction(win.act_problems)
     for act in win.demo_actions:

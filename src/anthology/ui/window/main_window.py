@@ -61,6 +61,7 @@ from anthology.ui.window.finding import Finding
 from anthology.ui.window.focus_ring import FocusRing
 from anthology.ui.window.live_reload import LiveReload
 from anthology.ui.window.navigation import Navigation
+from anthology.ui.window.neighbours import Neighbours
 from anthology.ui.window.partial_index import PartialIndex
 from anthology.ui.window.surroundings import Surroundings, adopt_old_graph_settings
 from anthology.user_state import UserState
@@ -147,7 +148,8 @@ class MainWindow(QMainWindow, actions.WindowParts):
         self.set_theme(self.theme)
         # What a refresh changed, told to each part of the window that shows the vault.
         self._listeners: list[Callable[[Changes], None]] = [
-            self.navigation.reading_changed, self.navigation.changed, self.docks.changed
+            self.navigation.reading_changed, self.navigation.changed, self.docks.changed,
+            self.neighbours.changed,
         ]  # fmt: skip
 
         if vault is None:
@@ -207,6 +209,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
             lambda: self.theme,
             lambda: self.index.root if self.index else None,
             lambda: self.render_reader,
+            lambda: self.neighbours.preview_asker(),
         )
         self.previews.linkActivated.connect(self.follow_link)
         self.previews.shown.connect(lambda: self.graph.drop_tooltip() if self.graph else None)
@@ -259,6 +262,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
 
         self.docks: Docks = Docks(self)
         d = self.docks
+        self.neighbours: Neighbours = Neighbours(self)  # the Related entries and Relations docks
         self.search_panel, self.search_dock = d.search_panel, d.search_dock
         self.explorer_dock, self.outline_dock = d.explorer_dock, d.outline_dock
         self.tag_panel, self.tags_dock = d.tag_panel, d.tags_dock
@@ -368,6 +372,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
         self.save_positions()
         self.navigation.save_tabs()
         self.surroundings.detach()
+        self.neighbours.clear()
         if self.state is not None:
             self.state.close()
             self.state = None
@@ -710,6 +715,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
         self.navigation.shutdown()
         self.live.shutdown()
         self.surroundings.shutdown()
+        self.neighbours.shutdown()
         if self.docks.demo is not None:
             self.docks.demo.shutdown(timeout=0)
         self.docks.save_layout(self.settings)

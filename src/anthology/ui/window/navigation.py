@@ -196,6 +196,7 @@ class Navigation(QObject):
         win.switcher.set_recent(win.session.recent)
         win.act_bookmark.setChecked(win.session.is_bookmarked(ref.id))
         win.surroundings.show_backlinks(ref.id)
+        win.neighbours.follow(ref.id)
         if win.graph is not None:
             win.graph.set_current(ref.id)
         if win.outline is not None and win.explorer is not None:
