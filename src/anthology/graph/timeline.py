@@ -50,6 +50,7 @@ __all__ = [
     "default_key",
     "key_label",
     "parse_date",
+    "tick_label",
 ]
 
 MTIME = "file.mtime"  # the file's last modification (Bases' name)
@@ -187,6 +188,28 @@ def parse_date(value: Any) -> When:
     raise DateError("a group of values is not a date")
 
 
+def tick_label(x: float, spacing: float) -> str:
+    """The axis's label at fractional year ``x`` when ticks are ``spacing`` years apart:
+    the year, then the month, the day, the time as the reader zooms in."""
+    year = math.floor(x + 1e-9)
+    if spacing >= 0.999:
+        return str(year)
+    length = 366.0 if _leap(year) else 365.0
+    days = (x - year) * length  # days since the year began
+    month = 1
+    while month < 12 and days >= _BEFORE[month] + (1 if month >= 2 and _leap(year) else 0):
+        month += 1
+    before = _BEFORE[month - 1] + (1 if month > 2 and _leap(year) else 0)
+    if spacing >= 28 / 366.0:
+        return f"{year}-{month:02d}"
+    day_f = days - before
+    day = min(int(day_f + 1e-6) + 1, _days_in(year, month))
+    if spacing >= 0.9 / 366.0:
+        return f"{year}-{month:02d}-{day:02d}"
+    minutes = int(round((day_f - (day - 1)) * 1440))
+    return f"{month:02d}-{day:02d} {minutes // 60 % 24:02d}:{minutes % 60:02d}"
+
+
 def file_when(ns: int) -> When:
     """A file time (nanoseconds since 1970, UTC) as a :class:`When`."""
     t = _dt.datetime.fromtimestamp(ns / 1e9, tz=_dt.UTC)
@@ -295,8 +318,11 @@ class Timeline:
         x0, y0 = self.x[s], self.row[s].astype(np.float64)
         x2, y2 = self.x[t], self.row[t].astype(np.float64)
         apart = np.abs(x2 - x0) / max(self.column, 1e-12)
-        x1 = (x0 + x2) / 2.0
-        y1 = np.maximum(y0, y2) + 1.0 + 0.35 * np.minimum(apart, 4.0 * MAX_ROWS)
+        # within one column an arc bows sideways (over it, it would be a line on the stack)
+        near = apart < 0.5
+        x1 = (x0 + x2) / 2.0 + np.where(near, 0.8 * self.column, 0.0)
+        y1 = np.where(near, (y0 + y2) / 2.0,
+                      np.maximum(y0, y2) + 1.0 + 0.35 * np.minimum(apart, 4.0 * MAX_ROWS))  # fmt: skip
         u = np.linspace(0.0, 1.0, points)[None, :]
         a, b, c = (1 - u) ** 2, 2 * (1 - u) * u, u**2
         xs = a * x0[:, None] + b * x1[:, None] + c * x2[:, None]
@@ -376,6 +402,9 @@ def _layout(
     nodes, xs = nodes[order], xs[order]
     whens = [whens[j] for j in order.tolist()]
     span = float(xs[-1] - xs[0]) if n else 0.0
+    if n >= 50:  # a few far dates (a history note's -49) do not widen every column
+        lo, hi = np.percentile(xs, [1.0, 99.0])
+        span = float(hi - lo) or span
     column = max(span / COLUMNS, MIN_COLUMN)
     col = np.floor((xs - (xs[0] if n else 0.0)) / column).astype(np.int64)
     # rank within the column: the columns are runs of the sorted array
