@@ -106,7 +106,9 @@ def test_query_and_graph_filters_remove_entries(papers: VaultIndex) -> None:
     t = build_timeline(data, "year", filters=Filters(hidden_relations=frozenset({"builds on"})))
     assert t.relations == ["compared against"]
     t = build_timeline(data, "year", query="tag:nowhere")
-    assert t.message == "No entry matches “tag:nowhere”. Clear the query or the filters to see entries."
+    assert t.message == (
+        "No entry matches “tag:nowhere”. Clear the query or the filters to see entries."
+    )
 
 
 def test_full_dates_datetimes_and_a_day_that_does_not_exist(papers: VaultIndex) -> None:

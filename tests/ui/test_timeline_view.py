@@ -25,7 +25,7 @@ FILES = {
         'builds_on: ["[[Attention Is All You Need]]"]\n---\n# BERT\n'
     ),
     "Papers/GPT-3.md": (
-        "---\nyear: 2020\ntags: [nlp]\ncompared_against: [\"[[BERT 🐻]]\"]\n---\n# GPT-3\n"
+        '---\nyear: 2020\ntags: [nlp]\ncompared_against: ["[[BERT 🐻]]"]\n---\n# GPT-3\n'
     ),
     "Papers/Rotary embeddings.md": "---\nyear: 2021\ntags: [positions]\n---\n# RoPE\n",
     "Daily notes/2024-03-05.md": "---\ndate: 2024-03-05\n---\nA day.\n",
@@ -129,8 +129,8 @@ def test_the_current_entry_is_ringed_and_followed(timeline: TimelineTab) -> None
     view = timeline.view
     timeline.follow_entry("Papers/GPT-3")
     assert view.current_label.isVisible() and view.current_label.textItem.toPlainText() == "GPT-3"
-    x, y = view.ring.getData()
-    assert len(x) == 1
+    ring_x, _ring_y = view.ring.getData()
+    assert len(ring_x) == 1
     view.vb.translateBy(x=-100.0)  # far away: the next entry brings the view back
     timeline.follow_entry("Papers/BERT 🐻")
     pos = view.entry_viewport_pos("Papers/BERT 🐻")
@@ -144,9 +144,7 @@ def open_window(qtbot, tmp_path: Path, settings: QSettings):
     yield from window_opener(qtbot, vault, tmp_path, settings, entry="Home")
 
 
-def test_the_window_opens_the_timeline_from_the_view_menu_and_the_graph(
-    open_window, qtbot
-) -> None:
+def test_the_window_opens_the_timeline_from_the_view_menu_and_the_graph(open_window, qtbot) -> None:
     win = open_window()
     view_menu = next(a.menu() for a in win.menuBar().actions() if a.text() == "&View")
     assert win.act_timeline_tab in view_menu.actions()

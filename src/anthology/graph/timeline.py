@@ -26,6 +26,7 @@ sort and linear passes: no stall at any size.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -34,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from anthology.graph.model import Filters, match_nodes, visible
+from anthology.graph.model import Filters, match_nodes, per_data, visible
 from anthology.vault.graph_data import GraphData
 
 __all__ = [
@@ -152,21 +153,35 @@ def _parse_text(value: str) -> When:
     return When(_x(year, month, day + frac), shown, "time")
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _scalar(value: int | float | str) -> When | str:
+    """A number or a text as a :class:`When`, or why it is not one. Cached: a vault's
+    entries share their dates (10,000 daily notes over ten years are 3,650 days; their
+    years, ten values), and the picker and the layout read the same values again."""
+    try:
+        if isinstance(value, int):
+            year = _year(str(value), value)
+            return When(_x(year), str(year), "year")
+        if isinstance(value, float):
+            if not math.isfinite(value) or not value.is_integer():
+                raise DateError(f"{value} is not a year")
+            year = _year(str(int(value)), value)
+            return When(_x(year), str(year), "year")
+        return _parse_text(value)
+    except DateError as exc:
+        return str(exc)
+
+
 def parse_date(value: Any) -> When:
     """``value`` (a front matter value) as a :class:`When`; :class:`DateError` when it is
     none (see the module docstring for what is read)."""
     if isinstance(value, bool) or value is None:
         raise DateError(f"{str(value).lower() if value is not None else 'null'} is not a date")
-    if isinstance(value, int):
-        year = _year(str(value), value)
-        return When(_x(year), str(year), "year")
-    if isinstance(value, float):
-        if not math.isfinite(value) or not value.is_integer():
-            raise DateError(f"{value} is not a year")
-        year = _year(str(int(value)), value)
-        return When(_x(year), str(year), "year")
-    if isinstance(value, str):
-        return _parse_text(value)
+    if isinstance(value, int | float | str):
+        found = _scalar(value)
+        if isinstance(found, str):
+            raise DateError(found)
+        return found
     if isinstance(value, list):
         found: list[When] = []
         first_error: DateError | None = None
@@ -206,7 +221,7 @@ def tick_label(x: float, spacing: float) -> str:
     day = min(int(day_f + 1e-6) + 1, _days_in(year, month))
     if spacing >= 0.9 / 366.0:
         return f"{year}-{month:02d}-{day:02d}"
-    minutes = int(round((day_f - (day - 1)) * 1440))
+    minutes = round((day_f - (day - 1)) * 1440)
     return f"{month:02d}-{day:02d} {minutes // 60 % 24:02d}:{minutes % 60:02d}"
 
 
@@ -235,17 +250,44 @@ def date_keys(data: GraphData, with_files: bool = True) -> list[tuple[str, int]]
     A key is offered when one of its values is a date with a month (``2024-03-05``), or
     when its name says date (``year``, ``published``…) and one of its values is a year: a
     bare number is a date only by its name (``pages: 12``)."""
+    return list(per_data(data, "timeline date keys", with_files,
+                         lambda: _date_keys(data, with_files)))  # fmt: skip
+
+
+def _maybe_date(value: Any) -> bool:
+    """Whether ``value`` may be a date at all: a number, a text that starts as one, a list
+    (titles, tags and links are turned away without a parse)."""
+    if isinstance(value, str):
+        head = value.lstrip()[:1]
+        return head.isdigit() or head in "+-"
+    if isinstance(value, list):
+        return bool(value) and _maybe_date(value[0])
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+# a key none of whose first values is a date is not read further (a vault's ``tags``,
+# ``aliases``, titles: 10,000 of each, parsed for nothing)
+GIVE_UP_AFTER = 200
+
+
+def _date_keys(data: GraphData, with_files: bool) -> list[tuple[str, int]]:
     counts: dict[str, int] = {}
     named: dict[str, bool] = {}
+    misses: dict[str, int] = {}
     ghost = data.ghost
     for i, props in enumerate(data.properties):
         if ghost[i]:
             continue
         for k, v in props.items():
             key = str(k)
+            if misses.get(key, 0) >= GIVE_UP_AFTER and key not in counts:
+                continue
             try:
+                if not _maybe_date(v):
+                    raise DateError("")
                 when = parse_date(v)
             except DateError:
+                misses[key] = misses.get(key, 0) + 1
                 continue
             if when.precision == "year":
                 ok = named.get(key)
@@ -321,8 +363,8 @@ class Timeline:
         # within one column an arc bows sideways (over it, it would be a line on the stack)
         near = apart < 0.5
         x1 = (x0 + x2) / 2.0 + np.where(near, 0.8 * self.column, 0.0)
-        y1 = np.where(near, (y0 + y2) / 2.0,
-                      np.maximum(y0, y2) + 1.0 + 0.35 * np.minimum(apart, 4.0 * MAX_ROWS))  # fmt: skip
+        over = np.maximum(y0, y2) + 1.0 + 0.35 * np.minimum(apart, 4.0 * MAX_ROWS)
+        y1 = np.where(near, (y0 + y2) / 2.0, over)
         u = np.linspace(0.0, 1.0, points)[None, :]
         a, b, c = (1 - u) ** 2, 2 * (1 - u) * u, u**2
         xs = a * x0[:, None] + b * x1[:, None] + c * x2[:, None]
@@ -396,9 +438,8 @@ def _layout(
 ) -> Timeline:
     n = len(nodes)
     xs = np.fromiter((w.x for w in whens), np.float64, n)
-    # oldest first; entries of one date by id (stable from run to run)
-    ids = [data.ids[i] for i in nodes.tolist()]
-    order = np.asarray(sorted(range(n), key=lambda j: (xs[j], ids[j])), dtype=np.int64)
+    # oldest first; entries of one date in the graph's order (the index gives it by id)
+    order = np.lexsort((nodes, xs)) if n else np.zeros(0, dtype=np.int64)
     nodes, xs = nodes[order], xs[order]
     whens = [whens[j] for j in order.tolist()]
     span = float(xs[-1] - xs[0]) if n else 0.0
@@ -426,7 +467,8 @@ def _arcs(data: GraphData, nodes: np.ndarray, emask: np.ndarray) -> tuple[np.nda
         return np.zeros((0, 2), dtype=np.int64), []
     where = np.full(data.n, -1, dtype=np.int64)
     where[nodes] = np.arange(len(nodes))
-    typed = np.fromiter((r is not None for r in data.relations), bool, len(e))
+    typed = per_data(data, "typed edges", 0, lambda: np.fromiter(
+        (r is not None for r in data.relations), bool, len(e)))  # fmt: skip
     ok = emask & typed & (where[e[:, 0]] >= 0) & (where[e[:, 1]] >= 0)
     idx = np.flatnonzero(ok)[:MAX_ARCS]
     arcs = np.column_stack([where[e[idx, 0]], where[e[idx, 1]]]).astype(np.int64)

@@ -102,8 +102,9 @@ class GraphToolbar(QToolBar):
         self.addAction(self.action_pause)
         self.action_fit = _action(parent, "Fit", "actionFit")
         self.addAction(self.action_fit)
-        self.action_timeline = _action(parent, "Timeline", "actionTimeline",
-                                       "The entries by date in a tab, relations as arcs")  # fmt: skip
+        self.action_timeline = _action(
+            parent, "Timeline", "actionTimeline", "The entries by date in a tab, relations as arcs"
+        )
         self.addAction(self.action_timeline)
         self.action_png = _action(parent, "Export PNG…", "actionExportPng")
         self.action_svg = _action(parent, "Export SVG…", "actionExportSvg")

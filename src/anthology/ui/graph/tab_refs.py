@@ -1,4 +1,5 @@
-"""How a graph or timeline tab is named (its kind and refs), apart from its widgets and its registration."""
+"""How a graph or timeline tab is named (its kind and refs), apart from its widgets and its
+registration."""
 
 GRAPH = "graph"  # the kind's name
 GLOBAL = "global"  # the ref of the global graph

@@ -244,8 +244,9 @@ class TimelineView(QWidget):
         return super().eventFilter(obj, event)
 
     # ---- input ---------------------------------------------------------------------------
-    def set_graph(self, data: GraphData,
-                  file_dates: Callable[[], Mapping[str, tuple[int, int]]] | None = None) -> None:  # fmt: skip
+    def set_graph(
+        self, data: GraphData, file_dates: Callable[[], Mapping[str, tuple[int, int]]] | None = None
+    ) -> None:
         """The vault's graph (again after a refresh); ``file_dates`` asks the index for
         the files' times when a file date is picked (:meth:`VaultIndex.file_dates`)."""
         self._data = data
@@ -370,8 +371,9 @@ class TimelineView(QWidget):
             return
         if self._key in FILE_KEYS and self._file_dates is None and self._file_dates_fn:
             self._file_dates = self._file_dates_fn()
-        self.timeline = build_timeline(data, self._key, query=self._query,
-                                       filters=self._filters, file_dates=self._file_dates)  # fmt: skip
+        self.timeline = build_timeline(
+            data, self._key, query=self._query, filters=self._filters, file_dates=self._file_dates
+        )
         self._hover = -1
         self._draw()
         if fit:
@@ -498,4 +500,3 @@ class TimelineView(QWidget):
             cache.timer.stop()
             cache.cancel()
             cache.settle_timer.stop()
-
