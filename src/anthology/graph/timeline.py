@@ -363,7 +363,7 @@ class Timeline:
         # within one column an arc bows sideways (over it, it would be a line on the stack)
         near = apart < 0.5
         x1 = (x0 + x2) / 2.0 + np.where(near, 0.8 * self.column, 0.0)
-        over = np.maximum(y0, y2) + 1.0 + 0.35 * np.minimum(apart, 4.0 * MAX_ROWS)
+        over = np.maximum(y0, y2) + 1.0 + 0.35 * np.minimum(apart, MAX_ROWS)
         y1 = np.where(near, (y0 + y2) / 2.0, over)
         u = np.linspace(0.0, 1.0, points)[None, :]
         a, b, c = (1 - u) ** 2, 2 * (1 - u) * u, u**2
