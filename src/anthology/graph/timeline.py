@@ -178,10 +178,10 @@ def parse_date(value: Any) -> When:
     if isinstance(value, bool) or value is None:
         raise DateError(f"{str(value).lower() if value is not None else 'null'} is not a date")
     if isinstance(value, int | float | str):
-        found = _scalar(value)
-        if isinstance(found, str):
-            raise DateError(found)
-        return found
+        read = _scalar(value)
+        if isinstance(read, str):
+            raise DateError(read)
+        return read
     if isinstance(value, list):
         found: list[When] = []
         first_error: DateError | None = None

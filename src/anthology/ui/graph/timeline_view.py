@@ -106,13 +106,17 @@ class ArcLayer(pg.GraphicsObject):
         self._version = 0
         self.drawn = 0
         self.visible = 0
-        self.cache = ViewportCache(self, self._render_into, self._render_steps,
-                                   lambda: self.cache.last_render_s > self.SLOW_S)  # fmt: skip
+        self.cache: ViewportCache = ViewportCache(
+            self, self._render_into, self._render_steps, self._is_slow
+        )
         self.cache.MARGIN = self.MARGIN
         # a timeline's content changes at a reader's step (a property, a query typed), not
         # in a simulation's frames: never painted "live" as a moving layout is (each frame
         # of a pan in the 1.5 s after a change stroked every arc again, ~40 ms)
         self.cache.ANIMATING_S = 0.0
+
+    def _is_slow(self) -> bool:
+        return self.cache.last_render_s > self.SLOW_S
 
     def set_arcs(self, xs: np.ndarray, ys: np.ndarray, group: np.ndarray,
                  colours: list[QColor]) -> None:  # fmt: skip
@@ -268,7 +272,7 @@ class TimelineView(QWidget):
         self.view.setCentralItem(self.plot)
         self.vb = self.plot.getViewBox()
         self.vb.disableAutoRange()
-        self.arcs = ArcLayer()
+        self.arcs: ArcLayer = ArcLayer()
         self.arcs.setZValue(0)
         self.nodes = NodeLayer()
         self.nodes.setZValue(1)
