@@ -163,3 +163,37 @@ def test_the_window_opens_the_timeline_from_the_view_menu_and_the_graph(open_win
     before = win.tabs.count()
     win.graph.toolbar.action_timeline.trigger()
     assert win.tabs.count() == before + 1 and isinstance(win.tabs.document(), TimelineTab)
+
+
+def test_thousands_of_long_arcs_are_drawn_shortest_first_within_a_budget(qtbot) -> None:
+    """4,000 entries over ten years, each related to one far away: the arcs would stroke
+    millions of pixels; the shortest are drawn up to the budget, the rest wait for a zoom."""
+    import numpy as np
+
+    from anthology.ui.graph.timeline_view import TimelineView
+    from anthology.vault.graph_data import GraphData
+
+    n = 4000
+    ids = [f"n{i:04d}" for i in range(n)]
+    edges = np.array(
+        [(i, (i + n // 2) % n) for i in range(n)] + [(i, i + 1) for i in range(0, n - 1, 2)]
+    )
+    data = GraphData(ids, ids, ["note"] * n, [[] for _ in range(n)], edges,
+                     ["cites"] * len(edges), paths=[f"{i}.md" for i in ids],
+                     properties=[{"year": 2017 + (i * 10) // n} for i in range(n)])  # fmt: skip
+    view = TimelineView()
+    qtbot.addWidget(view)
+    view.resize(1000, 600)
+    view.set_graph(data)
+    view.show()
+    qtbot.waitExposed(view)
+    view.fit()  # laid out now: the whole span in view
+    qtbot.wait(50)  # (the view box applies its range on the next turn of the event loop)
+    view.arcs.cache.refresh()
+    view.view.viewport().repaint()
+    arcs = view.arcs
+    qtbot.waitUntil(lambda: not arcs.cache.busy)  # a slow render goes on in slices
+    assert arcs.visible == len(edges)
+    assert 0 < arcs.drawn < arcs.visible  # within the budget: not every long arc
+    assert arcs.drawn >= n // 2  # the short ones (neighbours in one year) all drawn
+    view.shutdown()
