@@ -6,6 +6,9 @@ targets follow a power law (a few hubs, a long tail), as real vaults do.
 
     python benchmarks/synthetic_vault.py OUT_DIR --n 10000 --seed 1
 
+``--dates`` gives each entry a ``year`` and a ``date`` between 2017 and 2026 (drawn from a
+stream of their own: the rest of the vault is the same as without).
+
 ``--personal`` writes a vault shaped like a real personal one instead (default 6,500 notes):
 ~40 folders (a few nested), note names with spaces, no ``id`` or ``kind`` property (some
 notes have tags and aliases in front matter, most none), links by note name, mostly within a
@@ -125,7 +128,7 @@ def _sentence(rng: random.Random) -> str:
     return " ".join(words) + "."
 
 
-def make_entry(i: int, n: int, rng: random.Random) -> str:
+def make_entry(i: int, n: int, rng: random.Random, dated: random.Random | None = None) -> str:
     eid = _entry_id(i)
     title = " ".join(w.capitalize() for w in rng.choices(WORDS[:40], k=rng.randint(2, 6)))
     tags = rng.sample(TAGS, k=rng.randint(1, 4))
@@ -137,6 +140,9 @@ def make_entry(i: int, n: int, rng: random.Random) -> str:
         f"status: {rng.choice(('active', 'draft', 'superseded'))}",
         f"tags: [{', '.join(tags)}]",
     ]
+    if dated is not None:  # --dates: a year and a day, 2017 to 2026 (their own random stream)
+        day = datetime.date(2017, 1, 1) + datetime.timedelta(days=dated.randrange(3652))
+        lines += [f"year: {day.year}", f"date: {day.isoformat()}"]
     if n > 1:
         for rel in rng.sample(RELATIONS, k=rng.randint(0, 2)):
             targets = {_entry_id(_power_law_target(rng, n, i)) for _ in range(rng.randint(1, 2))}
@@ -202,15 +208,19 @@ def dataview_part(i: int, n: int, seed: int) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
-def generate(root: Path, n: int, seed: int = 1, *, dataview: bool = False) -> Path:
+def generate(
+    root: Path, n: int, seed: int = 1, *, dataview: bool = False, dates: bool = False
+) -> Path:
     """Write ``n`` entries under ``root`` (in a few folders) and return ``root``; with
-    ``dataview``, with inline fields and tasks too (see :func:`dataview_part`)."""
+    ``dataview``, with inline fields and tasks too (see :func:`dataview_part`); with
+    ``dates`` each has a ``year`` and a ``date`` (the rest of the vault is the same)."""
     rng = random.Random(seed)
+    dated = random.Random(f"dates-{seed}") if dates else None
     root.mkdir(parents=True, exist_ok=True)
     for i in range(n):
         folder = root / f"area-{i % 8}"
         folder.mkdir(exist_ok=True)
-        text = make_entry(i, n, rng)
+        text = make_entry(i, n, rng, dated)
         if dataview:
             text += dataview_part(i, n, seed)
         (folder / f"{_entry_id(i)}.md").write_text(text, encoding="utf-8")
@@ -332,11 +342,14 @@ if __name__ == "__main__":
         action="store_true",
         help="add inline fields and task lists to about half the notes (not with --personal)",
     )
+    ap.add_argument(
+        "--dates", action="store_true", help="a year and a date in each entry, 2017 to 2026"
+    )
     a = ap.parse_args()
     if a.personal:
         n = a.n or 6500
         generate_personal(a.out, n, a.seed)
     else:
         n = a.n or 10_000
-        generate(a.out, n, a.seed, dataview=a.dataview)
+        generate(a.out, n, a.seed, dataview=a.dataview, dates=a.dates)
     print(f"wrote {n} entries to {a.out}")

@@ -156,7 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="the PNG file to write")
     p.add_argument("--size", type=_window_size, default="1400x900", help="window size, WxH")
     p.add_argument("--theme", choices=("light", "dark"), default="light")
-    p.add_argument("--graph", choices=("local", "global"), default="local")
+    p.add_argument("--graph", choices=("local", "global", "timeline"), default="local",
+                   help="the side graph's mode; timeline: the timeline tab opened too")  # fmt: skip
     p.add_argument(
         "--settle",
         type=float,

@@ -94,7 +94,9 @@ def screenshot(
             window.close()
             return 1
         if window.graph is not None:
-            window.graph.set_local(graph_mode == "local")
+            window.graph.set_local(graph_mode != "global")
+        if graph_mode == "timeline":  # the timeline in a tab, over the entry
+            window.act_timeline_tab.trigger()
         wait_until(app, lambda: False, settle_seconds)  # let the graph settle
         if window.graph is not None:
             window.graph.fit()

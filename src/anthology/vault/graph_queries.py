@@ -120,6 +120,16 @@ class GraphQueries(ReportQueries):
         table = np.array([*names, None], dtype=object)  # code -1: the last, None
         return pairs[known], table[code[first][known]].tolist()
 
+    def file_dates(self) -> dict[str, tuple[int, int]]:
+        """Each entry's file times, id → (ctime_ns, mtime_ns): the timeline's
+        ``file.ctime`` and ``file.mtime`` (anthology.graph.timeline)."""
+        return {
+            i: (int(c or 0), int(m or 0))
+            for i, c, m in self._q(
+                "SELECT e.id, f.ctime_ns, f.mtime_ns FROM entries e JOIN files f ON f.path = e.path"
+            )
+        }
+
     def link_graph(self) -> nx.MultiDiGraph:
         """The resolved links as a networkx multigraph (cached): nodes are entry ids with
         their title, path, kind and tags (comma-separated), edges carry the relation

@@ -70,7 +70,7 @@ def _action(
 
 
 class GraphToolbar(QToolBar):
-    """Global / Local and the depth, the node search, Pause, Fit, Export, Controls."""
+    """Global / Local and the depth, the node search, Pause, Fit, Timeline, Export, Controls."""
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__("Graph", parent)
@@ -102,6 +102,10 @@ class GraphToolbar(QToolBar):
         self.addAction(self.action_pause)
         self.action_fit = _action(parent, "Fit", "actionFit")
         self.addAction(self.action_fit)
+        self.action_timeline = _action(
+            parent, "Timeline", "actionTimeline", "The entries by date in a tab, relations as arcs"
+        )
+        self.addAction(self.action_timeline)
         self.action_png = _action(parent, "Export PNG…", "actionExportPng")
         self.action_svg = _action(parent, "Export SVG…", "actionExportSvg")
         export_btn = QToolButton()

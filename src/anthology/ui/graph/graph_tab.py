@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from anthology.ui.common.document import OpenVault
 from anthology.ui.graph.graph_view import GraphView
-from anthology.ui.graph.tab_refs import GLOBAL, GRAPH, LOCAL
+from anthology.ui.graph.tab_refs import AUTO, GLOBAL, GRAPH, LOCAL, TIMELINE
 from anthology.vault.graph_data import GraphData
 from anthology.vault.render.reading import ReadingStyle
 
@@ -30,6 +30,7 @@ class GraphTab(QWidget):
 
     kind = GRAPH
     entryRequested = Signal(str, str, bool)  # entry id, heading, in a new tab
+    documentRequested = Signal(str, str, bool)  # kind, ref, in a new tab (the Timeline button)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,6 +41,9 @@ class GraphTab(QWidget):
         layout.addWidget(self.view)
         self.view.entryActivated.connect(lambda i: self.entryRequested.emit(i, "", False))
         self.view.entryActivatedNewTab.connect(lambda i: self.entryRequested.emit(i, "", True))
+        self.view.timelineRequested.connect(
+            lambda: self.documentRequested.emit(TIMELINE, AUTO, True)
+        )
         self._ref: str | None = None
         self._fed = False
         self._lookup: OpenVault | None = None

@@ -123,6 +123,7 @@ class GraphView(QWidget):
     entryActivated = Signal(str)
     entryActivatedNewTab = Signal(str)  # a node middle-clicked or Ctrl+clicked, or the menu's
     pathRequested = Signal(str)  # the node menu's "Path to…": the window asks for the other end
+    timelineRequested = Signal()  # the toolbar's Timeline: the window opens the timeline tab
     layoutSettled = Signal()
 
     SEARCH_ROOM = 160  # the search field's width beside the toolbar, when it goes there
@@ -179,6 +180,7 @@ class GraphView(QWidget):
         tb.search_edit.textChanged.connect(self.set_search)
         tb.action_pause.toggled.connect(self.set_paused)
         tb.action_fit.triggered.connect(self.fit)
+        tb.action_timeline.triggered.connect(self.timelineRequested)
         tb.action_png.triggered.connect(lambda: export_picture_dialog(self, "png"))
         tb.action_svg.triggered.connect(lambda: export_picture_dialog(self, "svg"))
         tb.action_graphml.triggered.connect(lambda: export_data_dialog(self, "graphml"))

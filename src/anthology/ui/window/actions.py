@@ -21,7 +21,7 @@ from anthology import __version__
 from anthology.demo import DEMOS
 from anthology.graph.paths import LinkPath
 from anthology.paths import entries_dir
-from anthology.ui.graph.tab_kind import GLOBAL, GRAPH, LOCAL
+from anthology.ui.graph.tab_kind import AUTO, GLOBAL, GRAPH, LOCAL, TIMELINE
 from anthology.ui.panels.path_finder import PathFinderDialog
 from anthology.ui.reading.reading_settings import PreferencesDialog, ReadingSettings
 from anthology.ui.window.command_palette import PALETTE_PLACE, action_name
@@ -53,6 +53,7 @@ class WindowParts:
     act_find_previous: QAction
     act_graph_tab: QAction
     act_local_graph_tab: QAction
+    act_timeline_tab: QAction
     act_next_pane: QAction
     act_previous_pane: QAction
     act_forward: QAction
@@ -173,6 +174,10 @@ def build_actions(win: MainWindow) -> None:
     win.act_local_graph_tab = action(
         win, "Open &Local Graph in a Tab", lambda: open_graph_tab(win, local=True),
         tip="The open entry's local graph in a tab of its own",
+    )  # fmt: skip
+    win.act_timeline_tab = action(
+        win, "Open &Timeline in a Tab", lambda: open_timeline_tab(win),
+        tip="The entries by a date property (year, date, created…), relations as arcs",
     )  # fmt: skip
     win.act_problems = action(win, "&Problems…", win.show_problems)
     win.act_palette = action(
@@ -322,6 +327,7 @@ def build_actions(win: MainWindow) -> None:
     m.addSeparator()
     m.addAction(win.act_graph_tab)
     m.addAction(win.act_local_graph_tab)
+    m.addAction(win.act_timeline_tab)
     m.addSeparator()
     for a in (
         win.act_bigger,
@@ -507,6 +513,11 @@ def open_graph_tab(win: MainWindow, local: bool = False) -> None:
         return
     ref = f"{LOCAL}{current}" if local else GLOBAL
     win.open_document(GRAPH, ref, new_tab=True)
+
+
+def open_timeline_tab(win: MainWindow) -> None:
+    """The timeline, by the vault's own date property, in a new tab."""
+    win.open_document(TIMELINE, AUTO, new_tab=True)
 
 
 def focus_search(win: MainWindow) -> None:

@@ -74,6 +74,9 @@ class Navigation(QObject):
             view.attach_vault(vault)
         if isinstance(view, GraphFed):
             win.surroundings.feed(view)  # the graph tab: the graph the window has loaded
+        # a view that marks the entry the reader is on (the timeline) follows it
+        if (follow := getattr(view, "follow_entry", None)) is not None:
+            follow(win.current_id())
         # A view that links to entries and documents (a canvas's cards) says so by signals.
         if (asked := getattr(view, "entryRequested", None)) is not None:
             asked.connect(lambda entry_id, heading, new_tab: self.open_in_new_tab(entry_id, heading)
@@ -199,6 +202,9 @@ class Navigation(QObject):
         win.neighbours.follow(ref.id)
         if win.graph is not None:
             win.graph.set_current(ref.id)
+        for view in self.tabs.views():  # the timeline tabs ring it
+            if (follow := getattr(view, "follow_entry", None)) is not None:
+                follow(ref.id)
         if win.outline is not None and win.explorer is not None:
             win.outline.follow(pane)
             win.explorer.follow(ref.id)

@@ -176,6 +176,9 @@ class Surroundings(QObject):
         graph = self.graph
         if graph is not None and self._graph_data is not None:
             view.feed_graph(self._graph_data, graph.positions(), self.win.vault_key())
+            # a view that filters as the graph does (the timeline) takes its filters
+            if (follow := getattr(view, "follow_graph_settings", None)) is not None:
+                follow(graph.scene.settings)
 
     def ensure_graph(self) -> GraphView:
         """The graph view, made the first time there is a graph to draw."""
@@ -188,6 +191,7 @@ class Surroundings(QObject):
             graph.entryActivatedNewTab.connect(win.open_in_new_tab)
             graph.layoutSettled.connect(win.save_positions)
             graph.pathRequested.connect(lambda entry_id: win.open_find_path(entry_id))
+            graph.timelineRequested.connect(lambda: win.act_timeline_tab.trigger())
             # a node hovered previews its entry (graph_view's own hover signal, untouched)
             nodes = getattr(graph, "nodes", None)
             if nodes is not None and hasattr(nodes, "nodeHovered"):
