@@ -9,17 +9,15 @@ the chains at a glance.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QTreeWidgetItem, QWidget
 
-from anthology.ui.common.new_tab_clicks import NewTabClicks
-from anthology.ui.panels.related_panel import children, top_items
+from anthology.ui.panels.entry_tree_panel import ROLE_ID, EntryTreePanel, children, top_items
 from anthology.vault import EntryRef, display_labels
 from anthology.vault.ladder import Chain, Ladder, Rung
 from anthology.vault.render.safe_text import plain_text, tooltip_html
 
-ROLE_ID = Qt.ItemDataRole.UserRole
 CHAINS = "Chains"
 NO_RELATIONS = (
     "No typed relations: no front-matter key of this entry links to another entry, "
@@ -27,34 +25,11 @@ NO_RELATIONS = (
 )
 
 
-class LadderPanel(QWidget):
-    entryActivated = Signal(str)
-    entryActivatedNewTab = Signal(str)
-
+class LadderPanel(EntryTreePanel):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("ladderPanel")
-        self.title = QLabel("Relations")
-        self.title.setObjectName("panelTitle")
-        self.title.setWordWrap(True)
-        self.status = QLabel("")
-        self.status.setWordWrap(True)
-        self.status.setContentsMargins(6, 0, 6, 4)
-        self.status.setEnabled(False)  # muted
-        self.tree = QTreeWidget()
-        self.tree.setHeaderHidden(True)
+        super().__init__("Relations", "ladderPanel", parent)
         self.tree.setIndentation(14)
-        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.tree.itemClicked.connect(self._open)
-        self.tree.itemActivated.connect(self._open)
-        NewTabClicks(self.tree, self._open_new_tab)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.title)
-        layout.addWidget(self.status)
-        layout.addWidget(self.tree, 1)
         self.shown: Ladder | None = None
 
     def show_ladder(self, ladder: Ladder | None, problem: str = "") -> None:
@@ -124,20 +99,6 @@ class LadderPanel(QWidget):
             self._entry(group, chain.loops_to, f"↺ {chain.ends}")
         else:
             self._muted(group, f"■ {chain.ends}")
-
-    def _say(self, text: str) -> None:
-        self.status.setText(plain_text(text, 2000))
-        self.status.setVisible(bool(text))
-
-    def _open(self, item: QTreeWidgetItem) -> None:
-        entry_id = item.data(0, ROLE_ID)
-        if entry_id:
-            self.entryActivated.emit(entry_id)
-
-    def _open_new_tab(self, index: QModelIndex) -> None:
-        entry_id = index.data(ROLE_ID)
-        if entry_id:
-            self.entryActivatedNewTab.emit(entry_id)
 
     # What a test or a screen reader asks.
     def lines(self) -> list[str]:

@@ -13,28 +13,24 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QFont, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
-    QLabel,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
 from anthology.tasks import TaskState
-from anthology.ui.common.new_tab_clicks import NewTabClicks
 from anthology.ui.common.task_runner import TaskRunner
+from anthology.ui.panels.entry_tree_panel import ROLE_ID, EntryTreePanel, children, top_items
 from anthology.vault import display_labels
 from anthology.vault.related import RelatedEntries, RelatedEntry
 from anthology.vault.render.safe_text import plain_text, tooltip_html
 
-ROLE_ID = Qt.ItemDataRole.UserRole
 ROLE_TERMS = Qt.ItemDataRole.UserRole + 1  # the shared words that explain a row
 NOT_LINKED = "Not linked yet"
 LINKED = "Already linked"
@@ -99,38 +95,15 @@ class TermsDelegate(QStyledItemDelegate):
         painter.restore()
 
 
-class RelatedPanel(QWidget):
-    entryActivated = Signal(str)
-    entryActivatedNewTab = Signal(str)  # a row Ctrl+clicked or middle-clicked
-
+class RelatedPanel(EntryTreePanel):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("relatedPanel")
-        self.title = QLabel("Related entries")
-        self.title.setObjectName("panelTitle")
-        self.title.setWordWrap(True)
+        super().__init__("Related entries", "relatedPanel", parent)
         # why there are none, or what of the entry's own words was left out
-        self.status = QLabel("")
         self.status.setObjectName("relatedStatus")
-        self.status.setWordWrap(True)
-        self.status.setContentsMargins(6, 0, 6, 4)
-        self.status.setEnabled(False)  # drawn in the muted text colour
-        self.tree = QTreeWidget()
-        self.tree.setHeaderHidden(True)
         self.tree.setIndentation(10)
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(False)
-        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.setItemDelegate(TermsDelegate(self.tree))
-        self.tree.itemClicked.connect(self._open)
-        self.tree.itemActivated.connect(self._open)
-        NewTabClicks(self.tree, self._open_new_tab)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.title)
-        layout.addWidget(self.status)
-        layout.addWidget(self.tree, 1)
         self.entry_id: str | None = None
         self.shown: RelatedEntries | None = None
         self._runner = TaskRunner(self)
@@ -218,20 +191,6 @@ class RelatedPanel(QWidget):
         item.setToolTip(0, tooltip_html(f"{row.ref.label}\n{row.ref.path}\nShares: {terms}"))
         return item
 
-    def _say(self, text: str) -> None:
-        self.status.setText(plain_text(text, 2000))
-        self.status.setVisible(bool(text))
-
-    def _open(self, item: QTreeWidgetItem) -> None:
-        entry_id = item.data(0, ROLE_ID)
-        if entry_id:
-            self.entryActivated.emit(entry_id)
-
-    def _open_new_tab(self, index: QModelIndex) -> None:
-        entry_id = index.data(ROLE_ID)
-        if entry_id:
-            self.entryActivatedNewTab.emit(entry_id)
-
     # What a test or a screen reader asks.
     def groups(self) -> dict[str, list[tuple[str, str]]]:
         """Group title → (entry id, shared words) of each row, in order."""
@@ -242,13 +201,3 @@ class RelatedPanel(QWidget):
     def item_for(self, entry_id: str) -> QTreeWidgetItem | None:
         rows = (row for group in top_items(self.tree) for row in children(group))
         return next((row for row in rows if row.data(0, ROLE_ID) == entry_id), None)
-
-
-def top_items(tree: QTreeWidget) -> list[QTreeWidgetItem]:
-    """The tree's top-level items, in order."""
-    return [t for i in range(tree.topLevelItemCount()) if (t := tree.topLevelItem(i)) is not None]
-
-
-def children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
-    """``item``'s children, in order."""
-    return [c for k in range(item.childCount()) if (c := item.child(k)) is not None]
