@@ -23,6 +23,7 @@ from typing import Any
 from .env import Compiled, Context, Env
 from .expr import compile_expression, compile_node, formula_refs, parse
 from .functions import file_field
+from .gc_pause import with_gc_paused
 from .rows import Budget, Dataset, FileRow
 from .values import (
     Date,
@@ -458,6 +459,7 @@ def summarise(name: str, values: list[Any], base: Base, ctx: Context) -> Any:
 
 
 # ---------------------------------------------------------------- evaluation
+@with_gc_paused
 def run_view(
     base: Base,
     dataset: Dataset,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from anthology.query.bases import Base, load_base
+from anthology.query.gc_pause import with_gc_paused
 from anthology.query.rows import Dataset, FileRow, LinkOut
 from anthology.query.values import QueryError
 from anthology.vault.connection import IndexConnection
@@ -66,6 +67,7 @@ def dataset(index: IndexConnection) -> Dataset:
     return made
 
 
+@with_gc_paused  # ~10 objects a note, made at once (see gc_pause)
 def _load(conn: sqlite3.Connection, root: Path) -> Dataset:
     rows: list[FileRow] = []
     by_eid: dict[int, FileRow] = {}

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..bases import CellError
+from ..gc_pause import with_gc_paused
 from ..rows import Budget, Dataset
 from ..values import Date, EvalError, Link, QueryError
 from .evaluate import Context, check_functions, evaluate
@@ -330,6 +331,7 @@ def _flatten_groups(data: Mapping[str, Any], levels: int) -> list[Mapping[str, A
 
 
 # ---------------------------------------------------------------- entry points
+@with_gc_paused
 def run_query(query: Query, dataset: Dataset, *, this_path: str | None, budget: Budget,
               limit_rows: int | None = None) -> DqlResult:  # fmt: skip
     """``query`` answered over ``dataset`` from the note ``this_path`` (``this``, ``[[]]``);
@@ -383,6 +385,7 @@ def _calendar(q: Query, rows: list[Row], ctx: Context) -> DqlResult:
     return DqlResult("calendar", days=days, total=len(days), warnings=warnings)
 
 
+@with_gc_paused
 def evaluate_inline(expr_text: str, dataset: Dataset, this_path: str | None,
                     budget: Budget) -> Any:  # fmt: skip
     """An inline query `` `= expr` ``: ``this`` is the note holding it (Dataview gives an
