@@ -100,3 +100,19 @@ def test_a_page_with_a_query_renders_off_the_gui_thread(index: VaultIndex) -> No
     plain = index.entry("People/Frank Herbert")
     assert entry is not None and plain is not None
     assert render_size(entry) > 50_000 > render_size(plain)
+
+
+def test_an_export_leaves_the_page_links_of_a_long_result_out(tmp_path: Path) -> None:
+    from anthology.vault.render.standalone import without_controls
+    from sample_vault import write_vault
+
+    files = {f"Many/Item {i:04d}.md": f"n:: {i}\n" for i in range(1_050)}
+    files["Dash.md"] = '```dataview\nTABLE n FROM "Many" SORT n\n```\n'
+    vault = write_vault(tmp_path / "vault", files)
+    with VaultIndex.open(vault, tmp_path / "i.sqlite") as index:
+        entry = index.entry("Dash")
+        assert entry is not None
+        html = render_entry(entry, index, vault_root=index.root).html
+    assert 'href="dataview-page:0:1"' in html and "Rows 1–1,000 of 1,050" in html
+    shown = without_controls(html)
+    assert "dataview-page:" not in shown and "Rows 1–1,000 of 1,050" in shown

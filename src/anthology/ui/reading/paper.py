@@ -19,7 +19,11 @@ from PySide6.QtGui import (
 )
 
 _PAPER_SCHEMES = ("http:", "https:", "mailto:")  # links that still lead somewhere on paper
-_CONTROLS = ("fold:", "copy:")  # links that are controls of the window: left out on paper
+_CONTROLS = (
+    "fold:",
+    "copy:",
+    "dataview-page:",
+)  # links that are controls of the window: left out on paper
 _BUTTONS = ("demo:",)  # links drawn as a button (a table of their own): the table goes
 
 

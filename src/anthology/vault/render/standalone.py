@@ -109,10 +109,12 @@ def _vault_picture(vault_root: Path | None, rel: str) -> str | None:
 
 
 # The window's controls, as the renderer writes them: fold markers, a code block's "Copy",
-# a demo's "▶ Open" button (its table). An export shows the page, not the window.
+# a query's page links, a demo's "▶ Open" button (its table). An export shows the page,
+# not the window.
 _CONTROL_RES = (
     re.compile(r'<a class="copy-code" href="copy:\d+"[^>]*>[^<]*</a>'),
     re.compile(r'<a href="fold:[^"]*" class="fold"[^>]*>[^<]*</a>'),
+    re.compile(r'<a href="dataview-page:[^"]*"[^>]*>[^<]*</a>'),  # a query's other pages
     re.compile(
         r'<table class="demo"[^>]*><tr><td[^>]*><a href="demo:[^"]*"[^>]*>[^<]*</a>'
         r"</td></tr></table>"
