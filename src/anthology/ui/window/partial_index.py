@@ -18,12 +18,15 @@ a partial index.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from anthology.vault import VaultIndex
 
 if TYPE_CHECKING:
-    from anthology.ui.window.main_window import MainWindow
+    from PySide6.QtWidgets import QLabel, QStatusBar
+
+    from anthology.ui.window.surroundings import Surroundings
 
 #: Entries written before search and the graph are shown (a smaller vault is quick anyway).
 PARTIAL_FIRST = 5_000
@@ -34,10 +37,33 @@ PARTIAL_FIRST = 5_000
 PARTIAL_GROWTH = 8.0
 
 
+class PartialHost(Protocol):
+    """What :class:`PartialIndex` asks of the window (read only, but for attaching)."""
+
+    @property
+    def root(self) -> Path | None: ...
+
+    @property
+    def db_path(self) -> Path | None: ...
+
+    @property
+    def index(self) -> VaultIndex | None: ...
+
+    @property
+    def surroundings(self) -> Surroundings: ...
+
+    @property
+    def count_label(self) -> QLabel: ...
+
+    def attach_partial(self, index: VaultIndex) -> None: ...
+
+    def statusBar(self) -> QStatusBar: ...
+
+
 class PartialIndex:
     """The window's partial view of an index being built (one per window)."""
 
-    def __init__(self, win: MainWindow) -> None:
+    def __init__(self, win: PartialHost) -> None:
         self.win = win
         self.active = False  # the window's index is the partial view
         self.shown = 0  # entries written when the views were last asked for
