@@ -148,10 +148,13 @@ def test_the_window_opens_the_timeline_from_the_view_menu_and_the_graph(open_win
     win = open_window()
     view_menu = next(a.menu() for a in win.menuBar().actions() if a.text() == "&View")
     assert win.act_timeline_tab in view_menu.actions()
+    assert win.show_entry("Papers/BERT 🐻")
     win.act_timeline_tab.trigger()
     tab = win.tabs.document()
     assert isinstance(tab, TimelineTab) and tab.isVisible()
     qtbot.waitUntil(lambda: len(tab.view.shown_ids()) == 4)
+    # the entry read before the new tab opened is ringed (the tab itself shows no entry)
+    assert tab.view.current_label.textItem.toPlainText() == "BERT"  # its title
     assert win.tabs.tabText(win.tabs.currentIndex()) == "Timeline: year"
     tab.view.entryActivated.emit("Papers/GPT-3")  # a click on it
     assert win.current_id() == "Papers/GPT-3"

@@ -46,6 +46,9 @@ class Navigation(QObject):
         super().__init__(win)
         self.win = win
         self.stale: set[int] = set()  # id() of background tabs whose entry changed
+        # the entry the reader was last on, in any tab: what a timeline opened in a new tab
+        # (the active tab then, showing no entry) rings
+        self.last_entry: str | None = None
         self.save_timer = QTimer(self, singleShot=True, interval=TABS_SAVE_MS)
         self.save_timer.timeout.connect(self.save_tabs)
         self.tabs = EntryTabs(self._new_view)
@@ -76,7 +79,7 @@ class Navigation(QObject):
             win.surroundings.feed(view)  # the graph tab: the graph the window has loaded
         # a view that marks the entry the reader is on (the timeline) follows it
         if (follow := getattr(view, "follow_entry", None)) is not None:
-            follow(win.current_id())
+            follow(win.current_id() or self.last_entry)
         # A view that links to entries and documents (a canvas's cards) says so by signals.
         if (asked := getattr(view, "entryRequested", None)) is not None:
             asked.connect(lambda entry_id, heading, new_tab: self.open_in_new_tab(entry_id, heading)
@@ -199,6 +202,7 @@ class Navigation(QObject):
         win.switcher.set_recent(win.session.recent)
         win.act_bookmark.setChecked(win.session.is_bookmarked(ref.id))
         win.surroundings.show_backlinks(ref.id)
+        self.last_entry = ref.id
         win.neighbours.follow(ref.id)
         if win.graph is not None:
             win.graph.set_current(ref.id)
