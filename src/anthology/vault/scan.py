@@ -204,8 +204,8 @@ def _report_twins(result: ScanResult) -> None:
     """Warn on both of two paths that are equal after NFC normalization."""
     groups: dict[str, list[str]] = {}
     # (a canvas is in both lists: once here; ASCII is its own normal form)
-    paths = (*(s.path for s in result.entries), *result.attachments)
-    for path in dict.fromkeys(p for p in paths if not p.isascii()):
+    every = (*(s.path for s in result.entries), *result.attachments)
+    for path in dict.fromkeys(p for p in every if not p.isascii()):
         groups.setdefault(unicodedata.normalize("NFC", path), []).append(path)
     for paths in groups.values():
         if len(paths) < 2:
