@@ -98,6 +98,40 @@ def test_creating_an_index_imports_no_schema_tool(tmp_path: Path) -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_a_rerun_that_finds_nothing_changed_loads_no_parser_render_or_numpy(
+    tmp_path: Path,
+) -> None:
+    """`anthology index` on an index already up to date (issue 35): the scan and one
+    comparison with the index, then the counts. The parser (YAML), the renderer
+    (python-markdown), numpy and the worker pool cost ~0.2 s to import, more than the
+    rest of a 10,000-note re-run: they load when a file is read or a graph asked for.
+    The first run, which reads the notes, does load the parser."""
+    import subprocess
+    import sys
+
+    vault = tmp_path / "vault"
+    (vault / "notes").mkdir(parents=True)
+    (vault / "notes" / "A note.md").write_text("---\ntags: [x]\n---\n# A\n[[B]]\n")
+    (vault / "B.md").write_text("# B\n")
+    heavy = ("numpy", "yaml", "markdown", "anthology.vault.parse", "concurrent.futures")
+    code = (
+        "import sys\n"
+        "from anthology.cli import main\n"
+        f"main(['index', {str(vault)!r}, '--db', {str(tmp_path / 'i.sqlite')!r}])\n"
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+        for _ in range(2)
+    ]
+    assert "Read 2 files (2 new, 0 changed), 0 unchanged, 0 removed" in runs[0]
+    assert "anthology.vault.parse" in runs[0][-1]
+    assert "Read 0 files (0 new, 0 changed), 2 unchanged, 0 removed" in runs[1]
+    assert runs[1][-1] == "[]"
+
+
 def test_ruff_lint_and_format_are_clean() -> None:
     """The habits the README promises, kept by CI rather than by memory."""
     import shutil

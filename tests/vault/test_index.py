@@ -182,6 +182,37 @@ def test_incremental_refresh_reads_only_what_changed(vault: Path, db_path: Path)
         assert index.search("now") == []
 
 
+def test_a_rerun_finds_every_change_the_folders_do_not_show(vault: Path, db_path: Path) -> None:
+    """A re-run compares each file's own size, mtime and ctime with the index (never the
+    folders'): a note moved to another folder, a same-size edit whose mtime was put back,
+    and a note removed while another is added (the count of files unchanged) are all found."""
+    with VaultIndex.open(vault, db_path) as index:
+        assert index.refresh().unchanged == 6
+        (vault / "notes" / "Reading note.md").rename(vault / "papers" / "Reading note.md")
+        report = index.refresh()
+        assert (report.added, report.removed) == (1, 1)
+        assert index.entry("notes/Reading note") is None  # a note's id is its path here
+        assert index.entry("papers/Reading note").path == "papers/Reading note.md"
+
+        note = vault / "notes" / "NOTE-011.md"
+        before = note.stat()
+        text = note.read_text(encoding="utf-8")
+        assert "NOTE-011" in text
+        note.write_text(text.replace("NOTE-011", "NOTE-012"), encoding="utf-8")
+        os.utime(note, ns=(before.st_atime_ns, before.st_mtime_ns))  # as a sync tool leaves it
+        assert note.stat().st_size == before.st_size
+        report = index.refresh()
+        assert report.changed == 1 and index.entry("NOTE-012") is not None
+
+        (vault / "papers" / "LIT-709.md").unlink()
+        _touch(vault / "practices" / "Fresh idea.md", "a new note, found")
+        report = index.refresh()
+        assert (report.added, report.changed, report.removed) == (1, 0, 1)
+        assert index.entry("LIT-709") is None
+        assert [h.entry.id for h in index.search("found")] == ["practices/Fresh idea"]
+        assert index.refresh().unchanged == 6
+
+
 def test_a_reopened_index_is_reused_not_rebuilt(vault: Path, db_path: Path) -> None:
     VaultIndex.open(vault, db_path).close()
     with VaultIndex.open(vault, db_path) as index:

@@ -281,8 +281,8 @@ def test_a_killed_build_leaves_no_workers_and_its_scratch_is_swept(tmp_path: Pat
     import signal
     import time
 
-    from anthology.vault.indexer import PARALLEL_THRESHOLD, SCRATCH_PREFIX
-    from anthology.vault.pool import WORKERS_ENV
+    from anthology.vault.indexer import PARALLEL_THRESHOLD
+    from anthology.vault.pool import SCRATCH_PREFIX, WORKERS_ENV
 
     vault = tmp_path / "vault"
     vault.mkdir()

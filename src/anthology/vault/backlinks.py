@@ -12,7 +12,6 @@ from functools import partial
 
 from anthology.vault.connection import ENTRY_EID, WALK_PAST, IndexConnection
 from anthology.vault.model import EntryRef, LinkRow
-from anthology.vault.parse import link_contexts
 
 # Rows fetched at a time by BacklinkQueries.iter_backlinks.
 BACKLINK_BATCH = 1000
@@ -50,6 +49,8 @@ def _cut_contexts(
     """The context line of each ``(key, source id, span)`` in ``wanted`` whose source's body
     is in ``bodies``, by key: one pass over each body for all its links, so that a line
     holding thousands of links is cut in linear time overall (see link_contexts)."""
+    from anthology.vault.parse import link_contexts  # the parser: not for an index re-run
+
     by_source: dict[str, list[tuple[int, tuple[int, int]]]] = {}
     for key, source, span in wanted:
         if source in bodies:

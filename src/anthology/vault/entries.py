@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from anthology.vault.connection import IndexConnection, ref
 from anthology.vault.files import read_shown_body, vault_file
-from anthology.vault.graph_data import GraphData
 from anthology.vault.model import Entry, EntryRef, Relation
 from anthology.vault.relink import index_resolver
 from anthology.vault.resolve import ATTACHMENT, Resolver
+
+if TYPE_CHECKING:  # numpy (~0.1 s to import) is loaded when a graph is asked for, not by
+    # a re-run of the CLI that only checks the index is up to date
+    from anthology.vault.graph_data import GraphData
 
 HOME_IDS = ("home", "index", "readme")
 # The aliases of every entry that has none (most): one list, read and never changed, not
@@ -88,7 +90,7 @@ class EntryQueries(IndexConnection):
         ids, titles, paths, ghost = graph.ids, graph.titles, graph.paths, graph.ghost
         return [
             (EntryRef(ids[k], titles[k], paths[k]), aliases.get(ids[k], _NO_ALIASES))
-            for k in np.flatnonzero(~ghost).tolist()
+            for k in (~ghost).nonzero()[0].tolist()
         ]
 
     def home_id(self) -> str | None:

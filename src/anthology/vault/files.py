@@ -30,8 +30,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from anthology.vault.frontmatter import split_front_matter
-from anthology.vault.parse import ParseProblem
+from anthology.vault.model import ParseProblem
 
 # Past this size only the head of a file is indexed for links, tags and search: a 20 MB
 # log pasted into a vault should not stall indexing. The entry pane still opens it whole.
@@ -313,6 +312,8 @@ def read_shown_body(root: str | os.PathLike[str], rel: str) -> ShownText | None:
 
     Front matter is looked for in the first ``MAX_INDEXED_BYTES`` at most, as the indexer
     does. Undecodable bytes are shown as U+FFFD."""
+    from anthology.vault.frontmatter import split_front_matter  # YAML: not for a scan
+
     try:
         fh, st = open_regular(root, rel)
     except OSError:

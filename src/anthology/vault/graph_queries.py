@@ -6,14 +6,15 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from anthology.vault.graph_data import GraphData, JsonColumn, hops_within
 from anthology.vault.reports import ReportQueries
 from anthology.vault.resolve import ATTACHMENT
 
-if TYPE_CHECKING:  # networkx costs ~0.3 s to import: loaded when a graph question is asked
+if TYPE_CHECKING:  # networkx costs ~0.3 s to import, numpy ~0.1 s: loaded when a graph
+    # question is asked (an `anthology index` re-run asks none)
     import networkx as nx
+    import numpy as np
+
+    from anthology.vault.graph_data import GraphData
 
 
 def _json_dict(text: str | None) -> dict[str, Any]:
@@ -33,6 +34,10 @@ class GraphQueries(ReportQueries):
         With ``ghosts``, each distinct unresolved target becomes a node of its own, id
         ``?text``, so the view can show where the vault wants a note it does not have.
         """
+        import numpy as np  # here, not at the top: see TYPE_CHECKING above
+
+        from anthology.vault.graph_data import GraphData, JsonColumn
+
         rows = self._q(
             "SELECT eid, id, title, kind, tags, path, properties, fields FROM entries ORDER BY id"
         )
@@ -83,6 +88,8 @@ class GraphQueries(ReportQueries):
         first, each kind in link order. The 1.5 million links of a 100,000-entry vault
         come as one text per relation, parsed by numpy: no Python object per link (a
         tuple per row and a dict of pairs took ~2.5 s there)."""
+        import numpy as np
+
         empty: tuple[np.ndarray, list[str | None]] = (np.zeros((0, 2), dtype=np.int64), [])
         width = max(len(at), 1)  # source * width + target: one number per link
         # Both ends among the entries read: an index being built (VaultIndex.being_built)
@@ -159,9 +166,11 @@ class GraphQueries(ReportQueries):
         ref = self.entry_ref(entry_id)
         if ref is None:
             return []
+        from anthology.vault.graph_data import hops_within
+
         data = self.graph()
         hops = hops_within(len(data.ids), data.edges, data.ids.index(ref.id), depth)
-        near = np.flatnonzero(hops >= 0)
+        near = (hops >= 0).nonzero()[0]
         return [data.ids[i] for i in sorted(near, key=lambda i: (hops[i], data.ids[i]))]
 
     def export_json(self) -> dict[str, Any]:

@@ -12,7 +12,6 @@ consistent: each batch is one transaction).
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import sqlite3
 import tempfile
@@ -20,11 +19,11 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from anthology.tasks import Cancelled, TaskState
 from anthology.vault.ids import IdBook
-from anthology.vault.parse import ParseProblem
-from anthology.vault.pool import SCRATCH_PREFIX, in_order, sweep_scratch, worker_count
+from anthology.vault.model import ParseProblem
 from anthology.vault.relink import (
     aliases_of,
     file_name,
@@ -36,16 +35,10 @@ from anthology.vault.resolve import LinkTargets, NamedEntry, Resolver, path_id
 from anthology.vault.rows import ProblemRow
 from anthology.vault.scan import SCAN_PROBLEM_KINDS, FileStat, scan_vault
 from anthology.vault.schema import PROBLEMS, STATS_KEY, insert_sql
-from anthology.vault.stage import (
-    COPY_CHUNK,
-    Job,
-    Staged,
-    StageFile,
-    Stager,
-    save_links,
-    stage_in_worker,
-    start_worker,
-)
+
+if TYPE_CHECKING:  # the parser and the worker pool (~0.05 s to import) are loaded when a
+    # file is to be read, not by a re-run that finds nothing changed
+    from anthology.vault.stage import Job, Staged
 
 # Below this many files to read, parsing in-process beats starting worker processes; above
 # it, they are used only when the machine has cores to spare (pool.worker_count).
@@ -109,15 +102,15 @@ class Indexer:
         report.scanned = len(scan.entries)
         task.set_progress(0, len(scan.entries), "scanning")
 
-        known = {
-            path: (size, mtime, ctime)
-            for path, size, mtime, ctime in self.conn.execute(
-                "SELECT path, size, mtime_ns, ctime_ns FROM files"
-            )
-        }
-        seen = {s.path: s for s in scan.entries}
-        to_read = [s for s in scan.entries if known.get(s.path) != (s.size, s.mtime_ns, s.ctime_ns)]
-        removed_paths = [p for p in known if p not in seen]
+        # A FileStat is a tuple equal to its file's row when the file is unchanged: the rows
+        # as a set (made by SQLite's cursor, no Python per row), one lookup per file.
+        known = set(self.conn.execute("SELECT path, size, mtime_ns, ctime_ns FROM files"))
+        to_read = [s for s in scan.entries if s not in known]
+        if not to_read and len(known) == len(scan.entries):
+            removed_paths: list[str] = []  # every row is a file found (paths are unique)
+        else:
+            seen = {s.path for s in scan.entries}
+            removed_paths = sorted(row[0] for row in known if row[0] not in seen)
         report.unchanged = len(scan.entries) - len(to_read)
 
         old_attachments = {r[0] for r in self.conn.execute("SELECT path FROM attachments")}
@@ -134,6 +127,8 @@ class Indexer:
             report.problems = self._count("problems")
             report.links = self._count("links")
             return report
+
+        import multiprocessing  # (here: a re-run that reads nothing does not load it)
 
         if len(to_read) >= PARALLEL_THRESHOLD and getattr(
             multiprocessing.current_process(), "_inheriting", False
@@ -215,6 +210,15 @@ class Indexer:
         is added to ``affected_names`` and resolved again at the end; so are the names of
         files a cancelled refresh did not reach.
         """
+        from anthology.vault.pool import SCRATCH_PREFIX, in_order, sweep_scratch, worker_count
+        from anthology.vault.stage import (
+            StageFile,
+            Stager,
+            save_links,
+            stage_in_worker,
+            start_worker,
+        )
+
         c = self.conn
         old = self._old_entries(to_read)
         next_eid = (c.execute("SELECT max(eid) FROM entries").fetchone()[0] or 0) + 1
@@ -381,6 +385,8 @@ class Indexer:
                     affected_names |= link_names(entry_id, path, names.aliases)
             report.changed_ids.append(entry_id)
         c.executemany("INSERT INTO temp.renamed (eid, id) VALUES (?, ?)", renamed)
+        from anthology.vault.stage import COPY_CHUNK  # (loaded by _write already)
+
         bounds = (job[0].eid, job[-1].eid)
         for sql in COPY_CHUNK:
             c.execute(sql.format(stage=schema), bounds)

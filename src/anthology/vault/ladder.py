@@ -18,12 +18,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from anthology.vault.canvas.index import CANVAS_RELATION
 from anthology.vault.entries import EntryQueries
-from anthology.vault.model import EntryRef, Relation
-from anthology.vault.parse import relation_name
-from anthology.vault.render.entry import CITED_BY_SHOWN
-from anthology.vault.render.properties import humanise
+from anthology.vault.model import CITED_BY_SHOWN, EntryRef, Relation
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -88,11 +84,16 @@ class Ladder:
 
 def outgoing_label(relation: str, key: str | None = None) -> str:
     """``Introduced by →``: the relation as its front-matter key reads (humanised)."""
+    # here, not at the top: the render (~0.07 s to import) is not what an index re-run needs
+    from anthology.vault.render.properties import humanise
+
     return f"{humanise(key or relation)} →"
 
 
 def incoming_label(relation: str) -> str:
     """``← Cited as “source” by``: as the Properties box says a reverse relation."""
+    from anthology.vault.canvas.index import CANVAS_RELATION  # (it loads the parser)
+
     if relation == CANVAS_RELATION:
         return "← On canvas"
     return f"← Cited as “{relation}” by"
@@ -111,6 +112,9 @@ class LadderQueries(EntryQueries):
         if not row:
             return None
         eid, found_id, props = row[0]
+        from anthology.vault.canvas.index import CANVAS_RELATION
+        from anthology.vault.parse import relation_name  # (the parser: not for a re-run)
+
         try:
             keys = {relation_name(k): k for k in json.loads(props or "{}")}
         except (ValueError, TypeError, AttributeError):

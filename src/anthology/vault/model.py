@@ -12,6 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+# Citing entries listed per relation in an entry's Properties box (what the window asks of
+# the index for a page, and ``anthology export --format html|pdf``); a hub's others are in
+# the backlinks panel, grouped by the same relations. The ladder's rungs list as many.
+CITED_BY_SHOWN = 10
+
 # An id that says something of its own, as an anthology's: "LIT-008", "SOTA-050", "HOME".
 _ID_LIKE_RE = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Za-z0-9._-]+)?")
 
@@ -171,6 +176,17 @@ class Problem:
     kind: str  # "yaml", "encoding", "unresolved-link", "ambiguous-link", "duplicate-id", …
     message: str
     severity: str = "error"  # "error" or "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class ParseProblem:
+    """A file's problem as the scan or the parser finds it (the index adds its path).
+    Here, not in :mod:`.parse`: the scan reports them without loading the parser."""
+
+    kind: str
+    message: str
+    line: int | None = None
+    severity: str = "error"
 
 
 class EntryLookup(Protocol):

@@ -11,13 +11,13 @@ import functools
 import math
 import posixpath
 import re
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple
 
 from anthology.vault.excalidraw_md import index_text, is_drawing_note
 from anthology.vault.frontmatter import FrontMatterError, load_properties, split_front_matter
 from anthology.vault.links import find_links, iter_tags, mask_code
+from anthology.vault.model import ParseProblem as ParseProblem  # its importers' name
 from anthology.vault.note_fields import note_fields
 from anthology.vault.resolve import path_id, target_key
 from anthology.vault.rows import ParsedLink
@@ -32,14 +32,6 @@ _HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.+)$", re.M)
 _H1_LINE_RE = re.compile(r"^#(?:[ \t]+([^\n]*))?$", re.M)
 _TAG_KEYS = ("tags", "tag")
 _ALIAS_KEYS = ("aliases", "alias")
-
-
-@dataclass(frozen=True, slots=True)
-class ParseProblem:
-    kind: str
-    message: str
-    line: int | None = None
-    severity: str = "error"
 
 
 class ParsedEntry(NamedTuple):

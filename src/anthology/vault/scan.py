@@ -37,18 +37,23 @@ import os
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
+from typing import NamedTuple
 
 from anthology.vault.files import display_name, file_kind, is_inside, os_reason
-from anthology.vault.parse import ParseProblem
+from anthology.vault.model import ParseProblem
 
 
 class VaultError(Exception):
     """The vault as a whole cannot be used (missing folder, not a folder)."""
 
 
-@dataclass(frozen=True, slots=True)
-class FileStat:
+class FileStat(NamedTuple):
+    """A file as the scan finds it: a tuple, equal to its row of the index's ``files``
+    table when the file is unchanged (one set lookup a file on a re-run), and 3× quicker
+    to make than a frozen dataclass, 100,000 times a scan."""
+
     path: str  # vault-relative, POSIX separators
     size: int
     mtime_ns: int
@@ -86,6 +91,9 @@ SCAN_PROBLEM_KINDS = (
 )
 
 
+_NAME = attrgetter("name")  # a DirEntry's name, the sort key (in C, unlike a lambda)
+
+
 def scan_vault(root: Path) -> ScanResult:
     """Every Markdown file and attachment under ``root`` (its real path), sorted by path."""
     result = ScanResult()
@@ -110,78 +118,84 @@ def scan_vault(root: Path) -> ScanResult:
         visited.add(key)
         try:
             with os.scandir(folder) as it:
-                items = sorted(it, key=lambda e: e.name)
+                items = sorted(it, key=_NAME)
         except OSError as exc:
             problems.append((rel or ".", ParseProblem("unreadable", os_reason(exc))))
             return None
         return iter(items)
 
     # Depth first, each folder's items in name order: the order of the recursive walk this
-    # replaced. A stack of (items left to visit, their vault-relative folder).
+    # replaced. A stack of (items left to visit, their vault-relative folder). Every item is
+    # looked at in the inner ``for``, which leaves it only to go down into a folder: at
+    # 100,000 notes the walk's Python was ~5 µs an item, three times the stat's own cost.
+    entries, attachments = result.entries, result.attachments
     first = enter(root_s, "")
     stack: list[tuple[Iterator[os.DirEntry[str]], str]] = [] if first is None else [(first, "")]
     while stack:
         items, rel = stack[-1]
-        item = next(items, None)
-        if item is None:
+        prefix = f"{rel}/" if rel else ""
+        for item in items:
+            name = item.name
+            if name[0] == ".":
+                continue
+            # an ASCII name is valid UTF-8: its own display name, without the encode
+            shown = name if name.isascii() else display_name(name)
+            item_rel = prefix + shown
+            is_md = name[-3:].lower() == ".md"
+            try:
+                if shown is not name:
+                    if os.path.lexists(os.path.join(os.path.dirname(item.path), shown)):
+                        problems.append(
+                            (item_rel, ParseProblem("file-name", "file name is not valid UTF-8, "
+                                                    "and its escaped name is another file's: "
+                                                    "not indexed", None, "warning"))
+                        )  # fmt: skip
+                        continue
+                    problems.append(
+                        (item_rel, ParseProblem("file-name", "file name is not valid UTF-8: "
+                                                f"indexed as “{item_rel}”", None, "warning"))
+                    )  # fmt: skip
+                if item.is_symlink():
+                    try:
+                        os.stat(item.path)
+                    except OSError:
+                        problems.append(
+                            (item_rel, ParseProblem("broken-link", "symbolic link to nothing",
+                                                    None, "warning"))
+                        )  # fmt: skip
+                        continue
+                    if not is_inside(root_s, os.path.realpath(item.path)):
+                        problems.append(
+                            (item_rel, ParseProblem("outside-vault", "symbolic link leads "
+                                                    "outside the vault; not read", None,
+                                                    "warning"))
+                        )  # fmt: skip
+                        continue
+                if item.is_dir():  # follows symlinks; loops are caught by ``visited``
+                    sub = enter(item.path, item_rel)
+                    if sub is not None:
+                        stack.append((sub, item_rel))
+                        break  # down into it; this folder's iterator goes on after it
+                    continue
+                if not item.is_file():
+                    mode = item.stat().st_mode
+                    problems.append(
+                        (item_rel, ParseProblem("not-regular", f"not a regular file "
+                                                f"({file_kind(mode)}); not read", None,
+                                                "error" if is_md else "warning"))
+                    )  # fmt: skip
+                    continue
+                if is_md or name[-7:].lower() == ".canvas":
+                    st = item.stat()
+                    entries.append(FileStat(item_rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+                    if not is_md:  # a canvas is an entry and a file links and embeds name
+                        attachments.append(item_rel)
+                else:
+                    attachments.append(item_rel)
+            except OSError as exc:
+                problems.append((item_rel, ParseProblem("unreadable", os_reason(exc))))
+        else:  # every item of this folder seen
             stack.pop()
-            continue
-        name = item.name
-        if name.startswith("."):
-            continue
-        shown = display_name(name)
-        item_rel = f"{rel}/{shown}" if rel else shown
-        is_md = name.lower().endswith(".md")
-        try:
-            if shown is not name:
-                if os.path.lexists(os.path.join(os.path.dirname(item.path), shown)):
-                    problems.append(
-                        (item_rel, ParseProblem("file-name", "file name is not valid UTF-8, "
-                                                "and its escaped name is another file's: "
-                                                "not indexed", None, "warning"))
-                    )  # fmt: skip
-                    continue
-                problems.append(
-                    (item_rel, ParseProblem("file-name", "file name is not valid UTF-8: "
-                                            f"indexed as “{item_rel}”", None, "warning"))
-                )  # fmt: skip
-            if item.is_symlink():
-                try:
-                    os.stat(item.path)
-                except OSError:
-                    problems.append(
-                        (item_rel, ParseProblem("broken-link", "symbolic link to nothing",
-                                                None, "warning"))
-                    )  # fmt: skip
-                    continue
-                if not is_inside(root_s, os.path.realpath(item.path)):
-                    problems.append(
-                        (item_rel, ParseProblem("outside-vault", "symbolic link leads outside "
-                                                "the vault; not read", None, "warning"))
-                    )  # fmt: skip
-                    continue
-            if item.is_dir():  # follows symlinks; loops are caught by ``visited``
-                sub = enter(item.path, item_rel)
-                if sub is not None:
-                    stack.append((sub, item_rel))
-                continue
-            if not item.is_file():
-                mode = item.stat().st_mode
-                problems.append(
-                    (item_rel, ParseProblem("not-regular", f"not a regular file "
-                                            f"({file_kind(mode)}); not read", None,
-                                            "error" if is_md else "warning"))
-                )  # fmt: skip
-                continue
-            if is_md or name[-7:].lower() == ".canvas":
-                s = item.stat()
-                result.entries.append(FileStat(item_rel, s.st_size, s.st_mtime_ns, s.st_ctime_ns))
-                if not is_md:  # a canvas is an entry and a file links and embeds name
-                    result.attachments.append(item_rel)
-            else:
-                result.attachments.append(item_rel)
-        except OSError as exc:
-            problems.append((item_rel, ParseProblem("unreadable", os_reason(exc))))
     _report_twins(result)
     return result
 
@@ -189,10 +203,10 @@ def scan_vault(root: Path) -> ScanResult:
 def _report_twins(result: ScanResult) -> None:
     """Warn on both of two paths that are equal after NFC normalization."""
     groups: dict[str, list[str]] = {}
-    # (a canvas is in both lists: once here)
-    for path in dict.fromkeys((*(s.path for s in result.entries), *result.attachments)):
-        if not path.isascii():  # ASCII is its own normal form
-            groups.setdefault(unicodedata.normalize("NFC", path), []).append(path)
+    # (a canvas is in both lists: once here; ASCII is its own normal form)
+    every = (*(s.path for s in result.entries), *result.attachments)
+    for path in dict.fromkeys(p for p in every if not p.isascii()):
+        groups.setdefault(unicodedata.normalize("NFC", path), []).append(path)
     for paths in groups.values():
         if len(paths) < 2:
             continue

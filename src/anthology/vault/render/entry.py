@@ -15,6 +15,7 @@ from pathlib import Path
 from ..excalidraw_md import is_drawing_note, reader_text
 from ..links import match_heading
 from ..lru import LockedLru
+from ..model import CITED_BY_SHOWN as CITED_BY_SHOWN  # kept there: the ladder's too
 from ..model import Entry, EntryLookup, is_path_id
 from ..obsidian_settings import settings_of
 from .base_cost import query_cost
@@ -25,10 +26,6 @@ from .theme import palette
 
 MAX_BODY_CHARS = 100_000
 CACHE_SIZE = 64
-# Citing entries listed per relation in an entry's Properties box (what the window asks of
-# the index for a page, and ``anthology export --format html|pdf``); a hub's others are in
-# the backlinks panel, grouped by the same relations.
-CITED_BY_SHOWN = 10
 
 
 @dataclass
