@@ -65,8 +65,10 @@ class Surroundings(QObject):
             saved = win.state.get(GRAPH_VIEW, clean=clean_settings) if win.state else None
             settings = saved if isinstance(saved, dict) else {"local": True}
         local = bool(settings.get("local", DEFAULTS["local"]))
+        depth = int(settings.get("depth", DEFAULTS["depth"]))
         self.runner.start(load_views, win.index, win.state if with_positions else None,
-                          Filters.from_settings(settings), local)  # fmt: skip
+                          Filters.from_settings(settings), local, win.current_id(),
+                          depth)  # fmt: skip
 
     def _apply(self, data: ViewsData) -> None:
         """Hand the answer to the views in pieces, one per event-loop turn (the counts
@@ -77,6 +79,7 @@ class Surroundings(QObject):
             lambda: self.win.docks.update_explorer(
                 [ref for ref, _aliases in data.switcher_items], self._attachments()
             ),
+            self._make_graph,  # the view made (its widgets: ~40 ms) in a turn of its own
             lambda: self._apply_graph(data),
             self._finish,
         ]
@@ -92,7 +95,9 @@ class Surroundings(QObject):
         step = self._steps.pop(0)
         step()
         if self._steps:
-            QTimer.singleShot(0, self._next_step)
+            # 1 ms, not 0: the timers and input due meanwhile go first (a 0 ms call is
+            # posted, and ran before a due timer: two pieces made one turn)
+            QTimer.singleShot(1, self._next_step)
 
     def _attachments(self) -> list[str]:
         index = self.win.index
@@ -117,16 +122,30 @@ class Surroundings(QObject):
         win.docks.place_side_panels()
 
     def _apply_graph(self, data: ViewsData) -> None:
+        """Give the graph view the answer's graph: its pieces (:meth:`GraphView.graph_steps`)
+        go first among the steps left, one per turn."""
         win = self.win
         graph = self.ensure_graph()
         if data.positions or not same_graph(self._graph_data, data.graph):
-            # the positions come in the graph's order, made on the loader's thread
-            graph.set_graph(data.graph, data.places, vault_key=win.vault_key(),
-                            pinned=data.pinned, store=win.state)  # fmt: skip
+            # the positions come in the graph's order, made on the loader's thread; the
+            # entry shown given with the graph: one rebuild, around it (its local graph
+            # made on the loader's thread), not one of no centre and then another
+            load, *rest = graph.graph_steps(data.graph, data.places, vault_key=win.vault_key(),
+                                            pinned=data.pinned, store=win.state,
+                                            current=win.current_id())  # fmt: skip
             self._graph_data = data.graph
-            for view in win.tabs.views():  # graph tabs draw the same graph
-                if isinstance(view, GraphFed):
-                    self.feed(view)
+            self._steps[:0] = [*rest, self._graph_given]
+            load()
+        else:
+            self._graph_given()
+
+    def _graph_given(self) -> None:
+        """The graph is drawn: graph tabs draw the same graph; the entry shown followed."""
+        win, graph = self.win, self.graph
+        assert graph is not None
+        for view in win.tabs.views():
+            if isinstance(view, GraphFed):
+                self.feed(view)
         if (current := win.current_id()) is not None and graph.current_id() != current:
             graph.set_current(current)
 
@@ -179,6 +198,9 @@ class Surroundings(QObject):
             # a view that filters as the graph does (the timeline) takes its filters
             if (follow := getattr(view, "follow_graph_settings", None)) is not None:
                 follow(graph.scene.settings)
+
+    def _make_graph(self) -> None:
+        self.ensure_graph()
 
     def ensure_graph(self) -> GraphView:
         """The graph view, made the first time there is a graph to draw."""

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from anthology.graph.model import Filters, place_array, prepare_graph
+from anthology.graph.model import Filters, place_array
+from anthology.graph.scene import prepare_scene
 from anthology.session import WatchSet, vault_watch_set
 from anthology.tasks import TaskState
 from anthology.user_state import Position, UserState
@@ -49,6 +50,8 @@ def load_views(
     positions: UserState | None,
     filters: Filters | None = None,
     local: bool = True,
+    centre: str | None = None,
+    depth: int = 1,
 ) -> ViewsData:
     """Ask for the counts, the switcher's list, the graph and (from ``positions``, the
     vault's user state, for a graph not drawn yet) its saved layout, on the runner's
@@ -56,7 +59,8 @@ def load_views(
     Cancelling ``state`` interrupts the running query, never while the connection is being
     closed nor after (that raises). With ``filters`` (the graph's; ``local``: it shows a
     local graph), what the graph view's first rebuild asks of the whole graph is made
-    here too (:func:`prepare_graph`), the saved positions put in the graph's order, and
+    here too (:func:`~anthology.graph.scene.prepare_scene`: with ``local``, the local graph
+    of ``centre``, the entry shown, at ``depth``), the saved positions put in the graph's order, and
     the graph view's module (pyqtgraph: ~0.2–0.7 s) is imported here, not on the GUI
     thread when the first graph is drawn."""
     # imported beside the queries (SQLite lets go of the interpreter while it reads)
@@ -89,7 +93,7 @@ def load_views(
     importer.join()
     state.check()
     if filters is not None:
-        prepare_graph(graph, filters, local=local)
+        prepare_scene(graph, filters, local=local, centre=centre, depth=depth)
     saved = positions.positions() if positions is not None else {}
     places = place_array(graph, {k: (p.x, p.y) for k, p in saved.items()}) if saved else None
     pinned = [k for k, p in saved.items() if p.pinned]
