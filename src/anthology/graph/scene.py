@@ -212,7 +212,7 @@ _EMPTY = GraphData([], [], [], [], np.zeros((0, 2)), [])
 
 def node_index(data: GraphData) -> dict[str, int]:
     """Each node's index by id, made once per graph (read-only: shared)."""
-    return per_data(data, "index", 0, data.index_of)  # type: ignore[no-any-return]
+    return per_data(data, "index", 0, data.index_of)
 
 
 def kind_counts(data: GraphData) -> dict[str, int]:
@@ -222,7 +222,7 @@ def kind_counts(data: GraphData) -> dict[str, int]:
         counts = Counter(k for k, g in zip(data.kinds, data.ghost.tolist(), strict=True) if not g)
         return dict(counts.most_common())
 
-    return per_data(data, "kind-counts", 0, make)  # type: ignore[no-any-return]
+    return per_data(data, "kind-counts", 0, make)
 
 
 def relation_codes(data: GraphData) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -249,7 +249,7 @@ def relation_codes(data: GraphData) -> tuple[np.ndarray, np.ndarray, list[str]]:
             group[raw == r] = 1 + j
         return drawn, group, rels
 
-    return per_data(data, "relation-codes", 0, make)  # type: ignore[no-any-return]
+    return per_data(data, "relation-codes", 0, make)
 
 
 def prepare_scene(

@@ -94,12 +94,19 @@ class GraphPainter:
 
     def draw_rest(self, scene: GraphScene, rank: np.ndarray) -> None:
         """The edges, labels, highlight and marks: :meth:`draw`'s second half."""
-        st, t = scene.settings, THEMES[scene.theme]
-        pos, sizes = scene.dpos, scene.sizes
-        radius = sizes / 2.0
+        self.draw_edges(scene)
+        self.draw_labels(scene, rank)
+
+    def draw_edges(self, scene: GraphScene) -> None:
+        st, pos = scene.settings, scene.dpos
         self.edges.set_graph(scene.sub_edges, scene.edge_group, self.edge_colours)
-        self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), radius)
+        self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), scene.sizes / 2.0)
         self.edges.set_positions(pos)
+
+    def draw_labels(self, scene: GraphScene, rank: np.ndarray) -> None:
+        """The labels, then the highlight and marks: what :meth:`draw` does last."""
+        st, t = scene.settings, THEMES[scene.theme]
+        pos, radius = scene.dpos, scene.sizes / 2.0
         # full texts: the layer elides them only zoomed out
         self.labels.set_graph(scene.label_texts(), rank, radius, elide=elide)
         self.labels.set_relations(

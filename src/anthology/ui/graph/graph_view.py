@@ -371,7 +371,7 @@ class GraphView(QWidget):
     ) -> list[Callable[[], None]]:
         """:meth:`set_graph` as pieces to call in order, one per event-loop turn: the
         scene's load and rebuild (what is shown, its sizes and colours), then the items
-        given the nodes, then the edges and labels, then the layout started. At 100,000
+        given the nodes, then the edges, then the labels, then the layout started. At 100,000
         entries they held the GUI thread 0.3–0.5 s in one turn. Until the last piece
         the node layer's input is ignored (its items still draw the graph before); a
         rebuild meanwhile (the reader opened another entry) drops the pieces left."""
@@ -674,15 +674,19 @@ class GraphView(QWidget):
         the edges, labels and legend, then the layout (each a piece of the GUI thread's
         work). Each does what is left of the latest rebuild: nothing when a rebuild
         meanwhile (a click) drew it whole."""
-        return [self._draw_nodes, self._draw_rest, self._start_layout]
+        return [self._draw_nodes, self._draw_edges, self._draw_labels, self._start_layout]
 
     def _draw_nodes(self) -> None:
         if not self._shut and self._swapping():
             self.painter.draw_nodes(self.scene)
 
-    def _draw_rest(self) -> None:
+    def _draw_edges(self) -> None:
         if not self._shut and self._swapping():
-            self.painter.draw_rest(self.scene, self._rank)
+            self.painter.draw_edges(self.scene)
+
+    def _draw_labels(self) -> None:
+        if not self._shut and self._swapping():
+            self.painter.draw_labels(self.scene, self._rank)
             self._update_legend()
             self._drawn = self.scene.generation
 

@@ -50,6 +50,7 @@ class Surroundings(QObject):
         self._mentions: tuple[VaultIndex, VaultIndex] | None = None  # (index, its reader)
         self._steps: list[Callable[[], None]] = []  # an answer's pieces not handed over yet
         self._after: list[Callable[[], None]] = []  # to call once the views are in
+        self._heap_frozen = False  # freeze_heap froze what the window loaded
 
     def load(self, *, with_positions: bool) -> None:
         """Ask for the views off the GUI thread (:func:`load_views`); an older question
@@ -164,21 +165,23 @@ class Surroundings(QObject):
         for then in after:
             then()
 
-    @staticmethod
-    def freeze_heap() -> None:
+    def freeze_heap(self) -> None:
         """What the vault loaded (its graph, the switcher's list, the index's caches) lives
         as long as the window: out of Python's cyclic collector's sight. Its full
         collections walked all of it, 106–126 ms each, three times in forty clicks at
         10,000 entries, in the middle of a click; frozen, they take 10–19 ms. The young
         garbage is collected first (a few ms); after a refresh, which replaced what was
         frozen, everything is (once, ~0.1 s at 10,000 entries), so that cycles among what
-        it replaced do not stay frozen for the session. ``closeEvent`` unfreezes."""
-        if gc.get_freeze_count():
+        it replaced do not stay frozen for the session. ``closeEvent`` unfreezes. (The
+        views' loader froze what it made already, see :func:`load_views`: on a first
+        load only what came after is collected here.)"""
+        if gc.get_freeze_count() and self._heap_frozen:
             gc.unfreeze()
             gc.collect()
-        else:
-            gc.collect(1)
+        else:  # (the youngest only: at 100,000 entries the middle one took 50-80 ms)
+            gc.collect(0)
         gc.freeze()
+        self._heap_frozen = True
         # PySide's import hook reads the source of every module that imports it (through
         # linecache): ~19 MB of text lines kept for the session, read again if ever needed
         linecache.clearcache()

@@ -12,7 +12,10 @@ saved graph layout comes with it, from the vault's user state (:mod:`anthology.u
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +43,33 @@ class ViewsData:
     pinned: list[str] = field(default_factory=list)
 
 
+_GC_LOCK = threading.Lock()
+_GC_HELD = [0, False]  # loads running; whether the collector was on when the first began
+
+
+@contextlib.contextmanager
+def _no_collections() -> Iterator[None]:
+    """No automatic collection while the views are asked for, then what was made frozen
+    out of the collector's sight (``gc.freeze``). Asking makes a million objects at
+    100,000 entries that live as long as the window; the collections they set off walked
+    all of them, 0.1–0.2 s each holding the interpreter, which froze the GUI thread that
+    long several times per start (the window freezes them once settled anyway, see
+    ``Surroundings.freeze_heap``)."""
+    with _GC_LOCK:
+        _GC_HELD[0] += 1
+        if _GC_HELD[0] == 1:
+            _GC_HELD[1] = gc.isenabled()
+            gc.disable()
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_HELD[0] -= 1
+            if _GC_HELD[0] == 0 and _GC_HELD[1]:
+                gc.freeze()  # no walk: the young generations joined to the permanent one
+                gc.enable()
+
+
 def _import_graph_view() -> None:
     import anthology.ui.graph.graph_view  # noqa: F401  (once: later imports find it)
 
@@ -63,6 +93,19 @@ def load_views(
     of ``centre``, the entry shown, at ``depth``), the saved positions put in the graph's order, and
     the graph view's module (pyqtgraph: ~0.2–0.7 s) is imported here, not on the GUI
     thread when the first graph is drawn."""
+    with _no_collections():
+        return _load_views(state, index, positions, filters, local, centre, depth)
+
+
+def _load_views(
+    state: TaskState,
+    index: VaultIndex,
+    positions: UserState | None,
+    filters: Filters | None,
+    local: bool,
+    centre: str | None,
+    depth: int,
+) -> ViewsData:
     # imported beside the queries (SQLite lets go of the interpreter while it reads)
     importer = threading.Thread(target=_import_graph_view, name="import-graph", daemon=True)
     importer.start()
