@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 import pytest
 
-from anthology.graph.model import Filters, peek_data
+from anthology.graph.model import Filters, per_data
 from anthology.graph.paths import Hop, LinkPath
 from anthology.graph.scene import (
     POSITION_LIMIT,
@@ -421,7 +421,7 @@ def test_what_the_views_loader_prepares_is_what_the_scene_would_make() -> None:
 
     g = dataclasses.replace(star(relations=rels), clean=True)  # the index's: used as it is
     prepare_scene(g, Filters.from_settings({}), local=True, centre="E5", depth=1)
-    made = peek_data(g, "local", (Filters.from_settings({}).key(), (5,), 1))
+    made = per_data(g, "local", (Filters.from_settings({}).key(), (5,), 1), lambda: None)
     assert made is not None
     s = GraphScene()
     s.settings.update(local=True)

@@ -35,11 +35,11 @@ from anthology.graph.model import (
     adjacency,
     match_nodes,
     node_titles,
-    peek_data,
     per_data,
     prepare_graph,
     sanitize_graph,
     shown_graph,
+    take_data,
 )
 from anthology.graph.paths import LinkPath, PathFinder
 from anthology.graph.settings import MENTION, defaults
@@ -736,7 +736,7 @@ class GraphScene:
         def make() -> list[str]:
             shown = self.shown.tolist()
             if by == "title":  # perhaps made by the views' loader (prepare_scene)
-                made = peek_data(d, "local-titles", 0)
+                made = take_data(d, "local-titles", 0)
                 if made is not None and made[0] is self.shown_graph:
                     return list(made[1])
                 return title_labels(d, self.shown_graph)
