@@ -96,6 +96,7 @@ class GraphPainter:
         """The edges, labels, highlight and marks: :meth:`draw`'s second half."""
         self.draw_edges(scene)
         self.draw_labels(scene, rank)
+        self.draw_relations(scene)
 
     def draw_edges(self, scene: GraphScene) -> None:
         st, pos = scene.settings, scene.dpos
@@ -104,16 +105,20 @@ class GraphPainter:
         self.edges.set_positions(pos)
 
     def draw_labels(self, scene: GraphScene, rank: np.ndarray) -> None:
-        """The labels, then the highlight and marks: what :meth:`draw` does last."""
+        """The nodes' labels."""
         st, t = scene.settings, THEMES[scene.theme]
         pos, radius = scene.dpos, scene.sizes / 2.0
         # full texts: the layer elides them only zoomed out
         self.labels.set_graph(scene.label_texts(), rank, radius, elide=elide)
+        self.labels.set_style(t["text"], float(st["text_fade"]), QColor(t["background"]))
+        self.labels.set_positions(pos)
+
+    def draw_relations(self, scene: GraphScene) -> None:
+        """The relations' names on the edges, then the highlight and marks: what
+        :meth:`draw` does last."""
         self.labels.set_relations(
             scene.sub_edges, scene.relations(), scene.edge_group, self.edge_colours
         )
-        self.labels.set_style(t["text"], float(st["text_fade"]), QColor(t["background"]))
-        self.labels.set_positions(pos)
         self.draw_highlight(scene)
 
     def draw_positions(self, scene: GraphScene) -> None:

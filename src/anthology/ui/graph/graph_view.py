@@ -371,7 +371,8 @@ class GraphView(QWidget):
     ) -> list[Callable[[], None]]:
         """:meth:`set_graph` as pieces to call in order, one per event-loop turn: the
         scene's load and rebuild (what is shown, its sizes and colours), then the items
-        given the nodes, then the edges, then the labels, then the layout started. At 100,000
+        given the nodes, then the edges, then the labels, then the relations' names and
+        the highlight, then the layout started. At 100,000
         entries they held the GUI thread 0.3–0.5 s in one turn. Until the last piece
         the node layer's input is ignored (its items still draw the graph before); a
         rebuild meanwhile (the reader opened another entry) drops the pieces left."""
@@ -674,7 +675,8 @@ class GraphView(QWidget):
         the edges, labels and legend, then the layout (each a piece of the GUI thread's
         work). Each does what is left of the latest rebuild: nothing when a rebuild
         meanwhile (a click) drew it whole."""
-        return [self._draw_nodes, self._draw_edges, self._draw_labels, self._start_layout]
+        return [self._draw_nodes, self._draw_edges, self._draw_labels, self._draw_relations,
+                self._start_layout]  # fmt: skip
 
     def _draw_nodes(self) -> None:
         if not self._shut and self._swapping():
@@ -687,6 +689,10 @@ class GraphView(QWidget):
     def _draw_labels(self) -> None:
         if not self._shut and self._swapping():
             self.painter.draw_labels(self.scene, self._rank)
+
+    def _draw_relations(self) -> None:
+        if not self._shut and self._swapping():
+            self.painter.draw_relations(self.scene)
             self._update_legend()
             self._drawn = self.scene.generation
 

@@ -430,6 +430,7 @@ class FileExplorer(QWidget):
         # each entry's folder, made when first asked (a reveal): ~20 ms more of this
         # turn at 100,000 entries
         self._folder_of, self._listing = None, (refs, folders)
+        QTimer.singleShot(1, self, self._map_folders)  # a turn of its own, before a reveal
         self._applying = True
         try:
             self.model.words = self.box.text().casefold().split()
@@ -643,10 +644,13 @@ class FileExplorer(QWidget):
 
     def _folder(self, entry_id: str) -> Node | None:
         """``entry_id``'s folder (None: not listed)."""
+        return self._map_folders().get(entry_id)
+
+    def _map_folders(self) -> dict[str, Node]:
         if self._folder_of is None:
             refs, folders = self._listing
             self._folder_of = {r.id: folders[r.path.rpartition("/")[0]] for r in refs}
-        return self._folder_of.get(entry_id)
+        return self._folder_of
 
     def _entry_node(self, entry_id: str) -> Node | None:
         """``entry_id``'s row (its folder's rows made if they were not yet)."""
