@@ -6,12 +6,13 @@ and the settings schema (validation, migration, what a vault opens with)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
 import pytest
 
-from anthology.graph.model import Filters
+from anthology.graph.model import Filters, per_data
 from anthology.graph.paths import Hop, LinkPath
 from anthology.graph.scene import (
     POSITION_LIMIT,
@@ -19,6 +20,7 @@ from anthology.graph.scene import (
     GraphScene,
     LabelRank,
     elide,
+    prepare_scene,
     rgba,
 )
 from anthology.graph.settings import (
@@ -405,3 +407,34 @@ def test_a_canvas_is_drawn_with_a_shape_of_its_own() -> None:
     plain = loaded()
     assert [m for m in plain.update_marks() if m.symbol == "d"] == []
     assert "canvas" not in plain.legend_marks()
+
+
+def test_what_the_views_loader_prepares_is_what_the_scene_would_make() -> None:
+    """prepare_scene (the views' loader, issue 35) makes the shown entry's local graph,
+    its labels and the relations' codes beforehand; the scene's load and rebuild find
+    them made (the same objects) and show what it would have made itself."""
+    rels = ["cites", None, "cites", "\u202eevil", None, None]
+    fresh = loaded(star(relations=rels), local=True)
+    fresh.follow("E5")
+    fresh.rebuild()
+    fresh.restyle(0)
+
+    g = dataclasses.replace(star(relations=rels), clean=True)  # the index's: used as it is
+    prepare_scene(g, Filters.from_settings({}), local=True, centre="E5", depth=1)
+    made = per_data(g, "local", (Filters.from_settings({}).key(), (5,), 1), lambda: None)
+    assert made is not None
+    s = GraphScene()
+    s.settings.update(local=True)
+    s.load(g, grid(g), (), keep=False)
+    s.follow("E5")
+    s.rebuild()
+    s.restyle(0)
+    assert s.shown_graph is made  # found, not made again
+    assert s.shown_ids() == fresh.shown_ids() == ["E0", "E4", "E5"]
+    assert s.label_texts() == fresh.label_texts()
+    assert s.relation_names == fresh.relation_names == ["cites", "\u202eevil"]
+    drawn = s.relations().tolist()
+    assert drawn == fresh.relations().tolist() and "evil" in drawn
+    assert not any("\u202e" in (r or "") for r in drawn)  # drawn as plain text
+    assert s.edge_group.tolist() == fresh.edge_group.tolist()
+    assert s.kinds() == fresh.kinds()

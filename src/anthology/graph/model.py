@@ -270,6 +270,8 @@ class ShownGraphs:
             self._derived.clear()
         key = (filters.key(), None if centres is None else tuple(centres), int(depth))
         sg = self._graphs.pop(key, None)
+        if sg is None and centres is not None:  # the entry shown: perhaps made already
+            sg = take_data(data, "local", key)
         if sg is None and centres is None:  # the global graph: perhaps made already
             sg = per_data(data, "global", filters.key(),
                           lambda: shown_graph(data, filters, None, depth), only=True)  # fmt: skip
@@ -365,6 +367,14 @@ def per_data(
             del _MEMO[k]
         _MEMO[key] = (weakref.ref(data), value)
     return value
+
+
+def take_data(data: GraphData, what: str, arg: Hashable) -> Any:
+    """What :func:`per_data` kept for ``data``, ``what`` and ``arg``, no longer kept there
+    (made beforehand for one use: its taker keeps it as long as it needs); None if none."""
+    with _MEMO_LOCK:
+        hit = _MEMO.pop((id(data), what, arg), None)
+    return hit[1] if hit is not None and hit[0]() is data else None
 
 
 def prepare_graph(data: GraphData, filters: Filters, *, local: bool = True) -> None:

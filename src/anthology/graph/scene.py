@@ -22,7 +22,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from anthology.graph.drawing import Drawing, Rgba, finite_positions
-from anthology.graph.groups import base_mode, colour_nodes, groups_from_settings
+from anthology.graph.groups import (
+    base_mode,
+    colour_nodes,
+    groups_from_settings,
+    prepare_colours,
+)
 from anthology.graph.model import (
     Filters,
     ShownGraph,
@@ -30,7 +35,11 @@ from anthology.graph.model import (
     adjacency,
     match_nodes,
     node_titles,
+    per_data,
+    prepare_graph,
     sanitize_graph,
+    shown_graph,
+    take_data,
 )
 from anthology.graph.paths import LinkPath, PathFinder
 from anthology.graph.settings import MENTION, defaults
@@ -201,6 +210,73 @@ class LabelRank:
 _EMPTY = GraphData([], [], [], [], np.zeros((0, 2)), [])
 
 
+def node_index(data: GraphData) -> dict[str, int]:
+    """Each node's index by id, made once per graph (read-only: shared)."""
+    return per_data(data, "index", 0, data.index_of)
+
+
+def kind_counts(data: GraphData) -> dict[str, int]:
+    """How many real entries have each kind, most used first (once per graph)."""
+
+    def make() -> dict[str, int]:
+        counts = Counter(k for k, g in zip(data.kinds, data.ghost.tolist(), strict=True) if not g)
+        return dict(counts.most_common())
+
+    return per_data(data, "kind-counts", 0, make)
+
+
+def relation_codes(data: GraphData) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Per edge, the relation as drawn (``plain_text``: no bidi override turns it round;
+    None: a mention) and its colour group (0: mentions, then 1 + the relation's rank),
+    and the relations, most used first: made once per graph, read-only (1.5 million
+    links at 100,000 entries: ~0.1 s, made on the views' loader, see :func:`prepare_scene`)."""
+
+    def make() -> tuple[np.ndarray, np.ndarray, list[str]]:
+        # indexed per local graph, not looped: each relation's text made once, not once
+        # per edge
+        counts = Counter(data.relations)
+        raw = np.empty(len(data.relations), dtype=object)
+        raw[:] = data.relations
+        drawn = raw.copy()
+        for r in counts:
+            if r and (shown := plain_text(r)) != r:
+                drawn[raw == r] = shown
+        counts.pop(None, None)
+        counts.pop("", None)
+        rels = [r for r, _ in counts.most_common() if r]
+        group = np.zeros(len(data.relations), dtype=np.int64)
+        for j, r in enumerate(rels):
+            group[raw == r] = 1 + j
+        return drawn, group, rels
+
+    return per_data(data, "relation-codes", 0, make)
+
+
+def prepare_scene(
+    data: GraphData, filters: Filters, *, local: bool = True, centre: str | None = None,
+    depth: int = 1,
+) -> None:  # fmt: skip
+    """Make on the caller's thread (the views' loader) what the view's first load and
+    rebuild of ``data`` ask of the whole graph: :func:`prepare_graph`'s, the node index,
+    the relations' codes, the kinds and their colour codes, and with ``local`` the local
+    graph of ``centre`` (the entry shown) and its labels. At 100,000 entries these held
+    the GUI thread ~0.4 s in one turn."""
+    prepare_graph(data, filters, local=local)
+    index = node_index(data)
+    relation_codes(data)
+    kind_counts(data)
+    prepare_colours(data)
+    if local and centre is not None and (i := index.get(centre)) is not None:
+        sg = per_data(data, "local", (filters.key(), (i,), int(depth)),
+                      lambda: shown_graph(data, filters, [i], int(depth)), only=True)  # fmt: skip
+        per_data(data, "local-titles", 0, lambda: (sg, title_labels(data, sg)), only=True)
+
+
+def title_labels(data: GraphData, sg: ShownGraph) -> list[str]:
+    """The labels of ``sg``'s nodes by title (the folder added where two titles are equal)."""
+    return [plain_text(t) for t in node_titles(data, sg.nodes.tolist())]
+
+
 class GraphScene:
     """One vault's graph as shown; see the module docstring."""
 
@@ -362,7 +438,7 @@ class GraphScene:
         )
         data = sanitize_graph(data)
         n = data.n
-        index = data.index_of()
+        index = node_index(data)
         pos = np.full((n, 2), np.nan)
         if isinstance(positions, np.ndarray):  # in data's order (graph.model.place_array)
             if positions.shape == (n, 2):
@@ -391,15 +467,7 @@ class GraphScene:
             )
         )
         self.data = data
-        # indexed per local graph, not looped; drawn on the edges as they read (no bidi):
-        # each relation's text made once, not once per edge (1.5 million at 100,000)
-        counts = Counter(data.relations)
-        raw = np.empty(len(data.relations), dtype=object)
-        raw[:] = data.relations
-        self.relations_arr = raw.copy()
-        for r in counts:
-            if r and (shown := plain_text(r)) != r:
-                self.relations_arr[raw == r] = shown
+        self.relations_arr, self.rel_group_full, self.relation_names = relation_codes(data)
         self.index = index
         self.gpos = pos
         self.pins = {k: v for k, v in self.pins.items() if k in index}
@@ -412,14 +480,6 @@ class GraphScene:
             self.current = None
         if self.local_centre not in index:
             self.local_centre = self.current
-        counts.pop(None, None)
-        counts.pop("", None)
-        rels = [r for r, _ in counts.most_common() if r]
-        self.relation_names = rels
-        lookup = {r: 1 + j for j, r in enumerate(rels)}
-        self.rel_group_full = np.zeros(len(data.relations), dtype=np.int64)
-        for r, group in lookup.items():
-            self.rel_group_full[raw == r] = group
         self._paths = None  # the path finder's graphs belong to the old data
         self.path = None
         self.selection = [k for k in self.selection if k in index]
@@ -429,9 +489,7 @@ class GraphScene:
     def kinds(self) -> list[str]:
         """Every kind of a real entry, most used first ("(none)" included: the filter lists
         it; :func:`~anthology.graph.groups.kind_order` leaves it out)."""
-        d = self.data
-        counts = Counter(k for k, g in zip(d.kinds, d.ghost, strict=True) if not g)
-        return [k for k, _ in counts.most_common()]
+        return list(kind_counts(self.data))
 
     def relation_filter_names(self) -> list[str]:
         return [MENTION, *self.relation_names]
@@ -677,8 +735,12 @@ class GraphScene:
 
         def make() -> list[str]:
             shown = self.shown.tolist()
-            texts = [d.ids[i] for i in shown] if by != "title" else node_titles(d, shown)
-            return [plain_text(t) for t in texts]  # no bidi override turns a label round
+            if by == "title":  # perhaps made by the views' loader (prepare_scene)
+                made = take_data(d, "local-titles", 0)
+                if made is not None and made[0] is self.shown_graph:
+                    return list(made[1])
+                return title_labels(d, self.shown_graph)
+            return [plain_text(d.ids[i]) for i in shown]  # no bidi override turns it round
 
         return self.shown_graphs.derived(self.shown_graph, "labels", by, make)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -64,18 +64,36 @@ def display_labels(refs: Sequence[EntryRef]) -> list[str]:
     same (two "Plan" notes in different folders), the folder that tells them apart, as few
     of its last parts as do: ``Plan (alpha)``, ``Plan (beta)``; ``/`` is the vault's top.
     Linear in the list (a backlinks page, the quick switcher's whole vault)."""
-    labels = [ref.short_label for ref in refs]
+    out: list[str] = []
+    for _ in display_label_steps(refs, out, len(refs) or 1):
+        pass
+    return out
+
+
+def display_label_steps(
+    refs: Sequence[EntryRef], out: list[str], chunk: int = 2000
+) -> Iterator[None]:
+    """:func:`display_labels` into ``out``, yielding after each ``chunk`` entries of each
+    pass (a caller on the GUI thread spreads a folder of 12,500 over event-loop turns)."""
+    labels: list[str] = []
+    for c in range(0, len(refs), chunk):
+        labels.extend(ref.short_label for ref in refs[c : c + chunk])
+        yield
     groups: dict[str, dict[str, None]] = {}  # folded label → the distinct paths, in order
-    for ref, label in zip(refs, labels, strict=True):
-        groups.setdefault(label.casefold(), {})[ref.path] = None
+    for c in range(0, len(refs), chunk):
+        for ref, label in zip(refs[c : c + chunk], labels[c : c + chunk], strict=True):
+            groups.setdefault(label.casefold(), {})[ref.path] = None
+        yield
     tell: dict[str, str] = {}
     for paths in groups.values():
         if len(paths) > 1:
             tell.update(telling_folders(list(paths)))
-    return [
-        f"{label} ({tell[ref.path]})" if ref.path in tell else label
-        for ref, label in zip(refs, labels, strict=True)
-    ]
+    for c in range(0, len(refs), chunk):
+        out.extend(
+            f"{label} ({tell[ref.path]})" if ref.path in tell else label
+            for ref, label in zip(refs[c : c + chunk], labels[c : c + chunk], strict=True)
+        )
+        yield
 
 
 def telling_folders(paths: list[str]) -> dict[str, str]:

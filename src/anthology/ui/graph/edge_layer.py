@@ -270,6 +270,9 @@ class EdgeLayer(pg.GraphicsObject):
         for a paint, a slice per event-loop turn for a progressive render."""
         if len(self._edges) == 0:
             return
+        if live and len(self._edges) > self.LIVE_SAMPLE:
+            yield from self._sampled_live_steps(p, tr, clip)
+            return
         length = np.empty(len(self._edges))
         yield from self._pixel_length_steps(tr, clip, length)
         total = float(length.sum())
@@ -306,9 +309,13 @@ class EdgeLayer(pg.GraphicsObject):
             yield from self._translucent_steps(p, tr, paths, fade)
         else:
             yield from self._layered_steps(p, tr, paths, fade)
+        yield from self._arrow_steps(p, tr, clip)
+
+    def _arrow_steps(self, p: QPainter, tr: QTransform, clip: QRectF, idx=None):
+        """The arrowheads of the visible edges (of ``idx``, when given), a group a step."""
         if not self._arrows:
             return
-        a, b, g, ends = self._segments(tr, clip)
+        a, b, g, ends = self._segments(tr, clip, idx)
         if len(a) == 0:
             return
         heads, ok = self._arrow_heads(a, b, ends, zoom_of(tr))
@@ -328,6 +335,42 @@ class EdgeLayer(pg.GraphicsObject):
                 yield
         finally:
             p.restore()
+
+    # A live paint of more edges than this measures only the first LIVE_SAMPLE of the
+    # stable shuffled order (the edges it may draw are among them): measuring and ranking
+    # all 1.5 million edges of a 100,000-entry graph took 0.3–0.5 s per live paint, in one
+    # event-loop turn (the first paint of a graph about to move, and each frame after).
+    LIVE_SAMPLE = 4 * LIVE_MAX_EDGES
+
+    def _sampled_live_steps(self, p: QPainter, tr: QTransform, clip: QRectF):
+        """A live paint of a big graph: up to the live budgets of drawn length and of
+        edges, among a fixed sample of the shuffled order; the drawn length of the whole
+        (what the fade reads) estimated from the sample."""
+        m = len(self._edges)
+        sample = self._live_order()[: self.LIVE_SAMPLE]
+        d = device_coords(tr, self._pos)
+        px, py = d[:, 0], d[:, 1]
+        s, t = self._edges[sample, 0], self._edges[sample, 1]
+        length = np.hypot(px[t] - px[s], py[t] - py[s])
+        np.minimum(length, math.hypot(clip.width(), clip.height()), out=length)
+        length[~inside(clip_codes(px, py, clip), s, t)] = 0.0
+        total = float(length.sum()) * m / len(sample)
+        fits = (np.cumsum(length) <= self.LIVE_BUDGET) & (
+            np.cumsum(length > 0) <= self.LIVE_MAX_EDGES
+        )
+        chosen = np.sort(sample[fits & (length > 0)])
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # live, and thousands
+        paths: list[tuple[int, int, object]] = []
+        pos, e, group = self._pos, self._edges, self._group[chosen]
+        for k in self._groups():
+            part = chosen[group == k]
+            for c in range(0, len(part), self.CHUNK_EDGES):
+                chunk = part[c : c + self.CHUNK_EDGES]
+                paths.append((int(k), 0, pairs_path(pos[e[chunk, 0]], pos[e[chunk, 1]])))
+        self.stats["decimated"] = self.stats.get("decimated", 0) + 1
+        self.stats["live_edges"] = len(chosen)
+        yield from self._translucent_steps(p, tr, paths, self.density_opacity(total, clip))
+        yield from self._arrow_steps(p, tr, clip, chosen)
 
     def _translucent_steps(self, p: QPainter, tr: QTransform, paths, fade: float):
         """Each path stroked in its group's translucent colour, straight onto ``p``."""

@@ -76,27 +76,49 @@ class GraphPainter:
     def draw(self, scene: GraphScene, rank: np.ndarray) -> None:
         """Everything the shown graph looks like (after a rebuild or a style change):
         ``rank`` orders the labels (hubs first)."""
-        st, t = scene.settings, THEMES[scene.theme]
+        self.draw_nodes(scene)
+        self.draw_rest(scene, rank)
+
+    def draw_nodes(self, scene: GraphScene) -> None:
+        """The nodes: :meth:`draw`'s first half (a load in pieces draws them a turn before
+        the rest)."""
         self.brush_table = [qcolor(c) for c in scene.node_colours]
         self.brushes = np.empty(len(self.brush_table), dtype=object)
         self.brushes[:] = [self.styled(pg.mkBrush, c) for c in self.brush_table]
         self.edge_colours = [QColor(*c) for c in scene.edge_colours()]
         pos, sizes, idx = scene.dpos, scene.sizes, scene.colour_index
-        radius = sizes / 2.0
         styles = None
         if len(idx) == len(sizes):  # colour index × half-pixel size
             styles = idx * 8192 + np.rint(sizes * 2.0).astype(np.int64)
         self.nodes.set_nodes(pos, sizes, self.brushes[idx], styles)
+
+    def draw_rest(self, scene: GraphScene, rank: np.ndarray) -> None:
+        """The edges, labels, highlight and marks: :meth:`draw`'s second half."""
+        self.draw_edges(scene)
+        self.draw_labels(scene, rank)
+        self.draw_relations(scene)
+
+    def draw_edges(self, scene: GraphScene) -> None:
+        st, pos = scene.settings, scene.dpos
         self.edges.set_graph(scene.sub_edges, scene.edge_group, self.edge_colours)
-        self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), radius)
+        self.edges.set_style(float(st["link_width"]), bool(st["arrows"]), scene.sizes / 2.0)
         self.edges.set_positions(pos)
+
+    def draw_labels(self, scene: GraphScene, rank: np.ndarray) -> None:
+        """The nodes' labels."""
+        st, t = scene.settings, THEMES[scene.theme]
+        pos, radius = scene.dpos, scene.sizes / 2.0
         # full texts: the layer elides them only zoomed out
         self.labels.set_graph(scene.label_texts(), rank, radius, elide=elide)
+        self.labels.set_style(t["text"], float(st["text_fade"]), QColor(t["background"]))
+        self.labels.set_positions(pos)
+
+    def draw_relations(self, scene: GraphScene) -> None:
+        """The relations' names on the edges, then the highlight and marks: what
+        :meth:`draw` does last."""
         self.labels.set_relations(
             scene.sub_edges, scene.relations(), scene.edge_group, self.edge_colours
         )
-        self.labels.set_style(t["text"], float(st["text_fade"]), QColor(t["background"]))
-        self.labels.set_positions(pos)
         self.draw_highlight(scene)
 
     def draw_positions(self, scene: GraphScene) -> None:

@@ -50,6 +50,7 @@ class Surroundings(QObject):
         self._mentions: tuple[VaultIndex, VaultIndex] | None = None  # (index, its reader)
         self._steps: list[Callable[[], None]] = []  # an answer's pieces not handed over yet
         self._after: list[Callable[[], None]] = []  # to call once the views are in
+        self._heap_frozen = False  # freeze_heap froze what the window loaded
 
     def load(self, *, with_positions: bool) -> None:
         """Ask for the views off the GUI thread (:func:`load_views`); an older question
@@ -65,8 +66,10 @@ class Surroundings(QObject):
             saved = win.state.get(GRAPH_VIEW, clean=clean_settings) if win.state else None
             settings = saved if isinstance(saved, dict) else {"local": True}
         local = bool(settings.get("local", DEFAULTS["local"]))
+        depth = int(settings.get("depth", DEFAULTS["depth"]))
         self.runner.start(load_views, win.index, win.state if with_positions else None,
-                          Filters.from_settings(settings), local)  # fmt: skip
+                          Filters.from_settings(settings), local, win.current_id(),
+                          depth)  # fmt: skip
 
     def _apply(self, data: ViewsData) -> None:
         """Hand the answer to the views in pieces, one per event-loop turn (the counts
@@ -77,6 +80,7 @@ class Surroundings(QObject):
             lambda: self.win.docks.update_explorer(
                 [ref for ref, _aliases in data.switcher_items], self._attachments()
             ),
+            self._make_graph,  # the view made (its widgets: ~40 ms) in a turn of its own
             lambda: self._apply_graph(data),
             self._finish,
         ]
@@ -92,7 +96,9 @@ class Surroundings(QObject):
         step = self._steps.pop(0)
         step()
         if self._steps:
-            QTimer.singleShot(0, self._next_step)
+            # 1 ms, not 0: the timers and input due meanwhile go first (a 0 ms call is
+            # posted, and ran before a due timer: two pieces made one turn)
+            QTimer.singleShot(1, self._next_step)
 
     def _attachments(self) -> list[str]:
         index = self.win.index
@@ -117,16 +123,30 @@ class Surroundings(QObject):
         win.docks.place_side_panels()
 
     def _apply_graph(self, data: ViewsData) -> None:
+        """Give the graph view the answer's graph: its pieces (:meth:`GraphView.graph_steps`)
+        go first among the steps left, one per turn."""
         win = self.win
         graph = self.ensure_graph()
         if data.positions or not same_graph(self._graph_data, data.graph):
-            # the positions come in the graph's order, made on the loader's thread
-            graph.set_graph(data.graph, data.places, vault_key=win.vault_key(),
-                            pinned=data.pinned, store=win.state)  # fmt: skip
+            # the positions come in the graph's order, made on the loader's thread; the
+            # entry shown given with the graph: one rebuild, around it (its local graph
+            # made on the loader's thread), not one of no centre and then another
+            load, *rest = graph.graph_steps(data.graph, data.places, vault_key=win.vault_key(),
+                                            pinned=data.pinned, store=win.state,
+                                            current=win.current_id())  # fmt: skip
             self._graph_data = data.graph
-            for view in win.tabs.views():  # graph tabs draw the same graph
-                if isinstance(view, GraphFed):
-                    self.feed(view)
+            self._steps[:0] = [*rest, self._graph_given]
+            load()
+        else:
+            self._graph_given()
+
+    def _graph_given(self) -> None:
+        """The graph is drawn: graph tabs draw the same graph; the entry shown followed."""
+        win, graph = self.win, self.graph
+        assert graph is not None
+        for view in win.tabs.views():
+            if isinstance(view, GraphFed):
+                self.feed(view)
         if (current := win.current_id()) is not None and graph.current_id() != current:
             graph.set_current(current)
 
@@ -145,21 +165,23 @@ class Surroundings(QObject):
         for then in after:
             then()
 
-    @staticmethod
-    def freeze_heap() -> None:
+    def freeze_heap(self) -> None:
         """What the vault loaded (its graph, the switcher's list, the index's caches) lives
         as long as the window: out of Python's cyclic collector's sight. Its full
         collections walked all of it, 106–126 ms each, three times in forty clicks at
         10,000 entries, in the middle of a click; frozen, they take 10–19 ms. The young
         garbage is collected first (a few ms); after a refresh, which replaced what was
         frozen, everything is (once, ~0.1 s at 10,000 entries), so that cycles among what
-        it replaced do not stay frozen for the session. ``closeEvent`` unfreezes."""
-        if gc.get_freeze_count():
+        it replaced do not stay frozen for the session. ``closeEvent`` unfreezes. (The
+        views' loader froze what it made already, see :func:`load_views`: on a first
+        load only what came after is collected here.)"""
+        if gc.get_freeze_count() and self._heap_frozen:
             gc.unfreeze()
             gc.collect()
-        else:
-            gc.collect(1)
+        else:  # (the youngest only: at 100,000 entries the middle one took 50-80 ms)
+            gc.collect(0)
         gc.freeze()
+        self._heap_frozen = True
         # PySide's import hook reads the source of every module that imports it (through
         # linecache): ~19 MB of text lines kept for the session, read again if ever needed
         linecache.clearcache()
@@ -179,6 +201,9 @@ class Surroundings(QObject):
             # a view that filters as the graph does (the timeline) takes its filters
             if (follow := getattr(view, "follow_graph_settings", None)) is not None:
                 follow(graph.scene.settings)
+
+    def _make_graph(self) -> None:
+        self.ensure_graph()
 
     def ensure_graph(self) -> GraphView:
         """The graph view, made the first time there is a graph to draw."""

@@ -12,13 +12,17 @@ saved graph layout comes with it, from the vault's user state (:mod:`anthology.u
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from anthology.graph.model import Filters, place_array, prepare_graph
+from anthology.graph.model import Filters, place_array
+from anthology.graph.scene import prepare_scene
 from anthology.session import WatchSet, vault_watch_set
 from anthology.tasks import TaskState
 from anthology.user_state import Position, UserState
@@ -39,6 +43,33 @@ class ViewsData:
     pinned: list[str] = field(default_factory=list)
 
 
+_GC_LOCK = threading.Lock()
+_GC_HELD = [0, False]  # loads running; whether the collector was on when the first began
+
+
+@contextlib.contextmanager
+def _no_collections() -> Iterator[None]:
+    """No automatic collection while the views are asked for, then what was made frozen
+    out of the collector's sight (``gc.freeze``). Asking makes a million objects at
+    100,000 entries that live as long as the window; the collections they set off walked
+    all of them, 0.1–0.2 s each holding the interpreter, which froze the GUI thread that
+    long several times per start (the window freezes them once settled anyway, see
+    ``Surroundings.freeze_heap``)."""
+    with _GC_LOCK:
+        _GC_HELD[0] += 1
+        if _GC_HELD[0] == 1:
+            _GC_HELD[1] = gc.isenabled()
+            gc.disable()
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_HELD[0] -= 1
+            if _GC_HELD[0] == 0 and _GC_HELD[1]:
+                gc.freeze()  # no walk: the young generations joined to the permanent one
+                gc.enable()
+
+
 def _import_graph_view() -> None:
     import anthology.ui.graph.graph_view  # noqa: F401  (once: later imports find it)
 
@@ -49,6 +80,8 @@ def load_views(
     positions: UserState | None,
     filters: Filters | None = None,
     local: bool = True,
+    centre: str | None = None,
+    depth: int = 1,
 ) -> ViewsData:
     """Ask for the counts, the switcher's list, the graph and (from ``positions``, the
     vault's user state, for a graph not drawn yet) its saved layout, on the runner's
@@ -56,9 +89,23 @@ def load_views(
     Cancelling ``state`` interrupts the running query, never while the connection is being
     closed nor after (that raises). With ``filters`` (the graph's; ``local``: it shows a
     local graph), what the graph view's first rebuild asks of the whole graph is made
-    here too (:func:`prepare_graph`), the saved positions put in the graph's order, and
+    here too (:func:`~anthology.graph.scene.prepare_scene`: with ``local``, the local graph
+    of ``centre``, the entry shown, at ``depth``), the saved positions put in the graph's order, and
     the graph view's module (pyqtgraph: ~0.2–0.7 s) is imported here, not on the GUI
     thread when the first graph is drawn."""
+    with _no_collections():
+        return _load_views(state, index, positions, filters, local, centre, depth)
+
+
+def _load_views(
+    state: TaskState,
+    index: VaultIndex,
+    positions: UserState | None,
+    filters: Filters | None,
+    local: bool,
+    centre: str | None,
+    depth: int,
+) -> ViewsData:
     # imported beside the queries (SQLite lets go of the interpreter while it reads)
     importer = threading.Thread(target=_import_graph_view, name="import-graph", daemon=True)
     importer.start()
@@ -89,7 +136,7 @@ def load_views(
     importer.join()
     state.check()
     if filters is not None:
-        prepare_graph(graph, filters, local=local)
+        prepare_scene(graph, filters, local=local, centre=centre, depth=depth)
     saved = positions.positions() if positions is not None else {}
     places = place_array(graph, {k: (p.x, p.y) for k, p in saved.items()}) if saved else None
     pinned = [k for k, p in saved.items() if p.pinned]
