@@ -23,6 +23,7 @@ import numpy as np
 
 from anthology.graph.model import Filters, place_array
 from anthology.graph.scene import prepare_scene
+from anthology.query.gc_pause import gc_paused
 from anthology.session import WatchSet, vault_watch_set
 from anthology.tasks import TaskState
 from anthology.user_state import Position, UserState
@@ -43,31 +44,18 @@ class ViewsData:
     pinned: list[str] = field(default_factory=list)
 
 
-_GC_LOCK = threading.Lock()
-_GC_HELD = [0, False]  # loads running; whether the collector was on when the first began
-
-
 @contextlib.contextmanager
 def _no_collections() -> Iterator[None]:
-    """No automatic collection while the views are asked for, then what was made frozen
-    out of the collector's sight (``gc.freeze``). Asking makes a million objects at
-    100,000 entries that live as long as the window; the collections they set off walked
-    all of them, 0.1–0.2 s each holding the interpreter, which froze the GUI thread that
-    long several times per start (the window freezes them once settled anyway, see
-    ``Surroundings.freeze_heap``)."""
-    with _GC_LOCK:
-        _GC_HELD[0] += 1
-        if _GC_HELD[0] == 1:
-            _GC_HELD[1] = gc.isenabled()
-            gc.disable()
-    try:
+    """No automatic collection while the views are asked for (the pause queries take too,
+    :func:`anthology.query.gc_pause.gc_paused`), then what was made frozen out of the
+    collector's sight (``gc.freeze``: no walk, the young generations joined to the
+    permanent one). Asking makes a million objects at 100,000 entries that live as long as
+    the window; the collections they set off walked all of them, 0.1–0.2 s each holding
+    the interpreter, which froze the GUI thread that long several times per start (the
+    window freezes them once settled anyway, see ``Surroundings.freeze_heap``)."""
+    with gc_paused():
         yield
-    finally:
-        with _GC_LOCK:
-            _GC_HELD[0] -= 1
-            if _GC_HELD[0] == 0 and _GC_HELD[1]:
-                gc.freeze()  # no walk: the young generations joined to the permanent one
-                gc.enable()
+    gc.freeze()
 
 
 def _import_graph_view() -> None:
