@@ -20,9 +20,9 @@ from anthology.graph.scene import (
     GraphScene,
     LabelRank,
     elide,
-    prepare_scene,
     rgba,
 )
+from anthology.graph.scene_prep import prepare_scene
 from anthology.graph.settings import (
     DEFAULTS,
     MENTION,

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -26,22 +25,24 @@ from anthology.graph.groups import (
     base_mode,
     colour_nodes,
     groups_from_settings,
-    prepare_colours,
 )
+from anthology.graph.labels import LabelChoice, LabelRank
 from anthology.graph.model import (
     Filters,
     ShownGraph,
     ShownGraphs,
     adjacency,
     match_nodes,
-    node_titles,
-    per_data,
-    prepare_graph,
     sanitize_graph,
-    shown_graph,
     take_data,
 )
 from anthology.graph.paths import LinkPath, PathFinder
+from anthology.graph.scene_prep import (
+    kind_counts,
+    node_index,
+    relation_codes,
+    title_labels,
+)
 from anthology.graph.settings import MENTION, defaults
 from anthology.layout.force_layout import ForceParams
 from anthology.layout.placement import place_missing
@@ -150,131 +151,7 @@ class LayoutStart:
     centres: int  # how many local centres are in the graph
 
 
-@dataclass
-class LabelChoice:
-    """The labels one paint may draw, in the order they claim room: ``nodes`` (shown
-    indices), their opacity ``alpha`` and whether each is ``forced`` (a highlight's)."""
-
-    nodes: np.ndarray
-    alpha: np.ndarray
-    forced: np.ndarray
-    full: np.ndarray  # shown in full (not elided): zoomed in far enough past the fade-in
-
-
-class LabelRank:
-    """Which node labels come first: hubs first (by degree in the shown graph), the biggest
-    hubs in view labelled at any zoom (an overview of a big vault gets its landmarks, not
-    one nameless blob), the rest fading in with the zoom, a highlight's labels before all.
-    The grid that keeps them apart is :func:`anthology.graph.drawing.claim`, at paint."""
-
-    HUB_LABELS = 12  # hubs labelled at any zoom
-    MAX_LABELS = 200  # labels one paint considers
-    FULL_AT = 2.2  # a label is shown in full this far past its fade-in threshold
-
-    def __init__(self, degree: np.ndarray | None = None) -> None:
-        deg = np.asarray(degree if degree is not None else np.zeros(0), dtype=np.float64)
-        self.weight = 1.0 + 0.75 * np.log2(1.0 + deg)  # >= 1: hubs pass the threshold first
-        self.order = np.argsort(-deg, kind="stable")
-        linked = deg[deg > 0]
-        floor = max(4.0, 4.0 * float(np.median(linked))) if len(linked) else np.inf
-        # far above the usual degree, by degree
-        self.hubs = self.order[deg[self.order] >= floor][: 4 * self.HUB_LABELS]
-
-    def alpha(self, zoom: float, threshold: float) -> np.ndarray:
-        """Opacity of every label at ``zoom``: 0 below ``threshold``, ramping up to 1."""
-        t = threshold
-        return np.clip((zoom * self.weight - t) / (0.6 * t), 0.0, 1.0)
-
-    def choose(
-        self, visible: np.ndarray, zoom: float, threshold: float, forced: np.ndarray
-    ) -> LabelChoice:
-        """The labels to try, in order, of the nodes ``visible`` (a mask) at ``zoom``;
-        ``forced``: shown indices drawn whatever the zoom (a hover's, a search's)."""
-        n = len(visible)
-        alpha = self.alpha(zoom, threshold)
-        hubs = self.hubs[self.hubs < n]
-        hubs = hubs[visible[hubs]][: self.HUB_LABELS]
-        if len(hubs):
-            alpha[hubs] = np.maximum(alpha[hubs], 0.9)
-        forced = forced[(forced >= 0) & (forced < n)]
-        is_forced = np.zeros(n, dtype=bool)
-        is_forced[forced] = True
-        order = self.order[(visible & ((alpha > 0.02) | is_forced))[self.order]]
-        if len(forced):
-            order = np.concatenate([forced[visible[forced]], order[~is_forced[order]]])
-        order = order[: self.MAX_LABELS]
-        full = zoom * self.weight[order] >= self.FULL_AT * threshold
-        return LabelChoice(order, alpha[order], is_forced[order], full)
-
-
 _EMPTY = GraphData([], [], [], [], np.zeros((0, 2)), [])
-
-
-def node_index(data: GraphData) -> dict[str, int]:
-    """Each node's index by id, made once per graph (read-only: shared)."""
-    return per_data(data, "index", 0, data.index_of)
-
-
-def kind_counts(data: GraphData) -> dict[str, int]:
-    """How many real entries have each kind, most used first (once per graph)."""
-
-    def make() -> dict[str, int]:
-        counts = Counter(k for k, g in zip(data.kinds, data.ghost.tolist(), strict=True) if not g)
-        return dict(counts.most_common())
-
-    return per_data(data, "kind-counts", 0, make)
-
-
-def relation_codes(data: GraphData) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Per edge, the relation as drawn (``plain_text``: no bidi override turns it round;
-    None: a mention) and its colour group (0: mentions, then 1 + the relation's rank),
-    and the relations, most used first: made once per graph, read-only (1.5 million
-    links at 100,000 entries: ~0.1 s, made on the views' loader, see :func:`prepare_scene`)."""
-
-    def make() -> tuple[np.ndarray, np.ndarray, list[str]]:
-        # indexed per local graph, not looped: each relation's text made once, not once
-        # per edge
-        counts = Counter(data.relations)
-        raw = np.empty(len(data.relations), dtype=object)
-        raw[:] = data.relations
-        drawn = raw.copy()
-        for r in counts:
-            if r and (shown := plain_text(r)) != r:
-                drawn[raw == r] = shown
-        counts.pop(None, None)
-        counts.pop("", None)
-        rels = [r for r, _ in counts.most_common() if r]
-        group = np.zeros(len(data.relations), dtype=np.int64)
-        for j, r in enumerate(rels):
-            group[raw == r] = 1 + j
-        return drawn, group, rels
-
-    return per_data(data, "relation-codes", 0, make)
-
-
-def prepare_scene(
-    data: GraphData, filters: Filters, *, local: bool = True, centre: str | None = None,
-    depth: int = 1,
-) -> None:  # fmt: skip
-    """Make on the caller's thread (the views' loader) what the view's first load and
-    rebuild of ``data`` ask of the whole graph: :func:`prepare_graph`'s, the node index,
-    the relations' codes, the kinds and their colour codes, and with ``local`` the local
-    graph of ``centre`` (the entry shown) and its labels. At 100,000 entries these held
-    the GUI thread ~0.4 s in one turn."""
-    prepare_graph(data, filters, local=local)
-    index = node_index(data)
-    relation_codes(data)
-    kind_counts(data)
-    prepare_colours(data)
-    if local and centre is not None and (i := index.get(centre)) is not None:
-        sg = per_data(data, "local", (filters.key(), (i,), int(depth)),
-                      lambda: shown_graph(data, filters, [i], int(depth)), only=True)  # fmt: skip
-        per_data(data, "local-titles", 0, lambda: (sg, title_labels(data, sg)), only=True)
-
-
-def title_labels(data: GraphData, sg: ShownGraph) -> list[str]:
-    """The labels of ``sg``'s nodes by title (the folder added where two titles are equal)."""
-    return [plain_text(t) for t in node_titles(data, sg.nodes.tolist())]
 
 
 class GraphScene:

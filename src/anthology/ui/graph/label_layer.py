@@ -22,14 +22,14 @@ from PySide6.QtGui import (
 )
 
 from anthology.graph.drawing import claim
-from anthology.graph.scene import LabelRank
+from anthology.graph.labels import LabelRank
 from anthology.ui.graph.viewport_cache import device_coords, place, zoom_of
 
 __all__ = ["LabelLayer"]
 
 
 class LabelLayer(pg.GraphicsObject):
-    """Node labels (hubs first, fading in with zoom: :class:`~anthology.graph.scene.LabelRank`)
+    """Node labels (hubs first, fading in with zoom: :class:`~anthology.graph.labels.LabelRank`)
     and relation labels, in one item."""
 
     MAX_RELATION_LABELS = 150

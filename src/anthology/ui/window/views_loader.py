@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from anthology.graph.model import Filters, place_array
-from anthology.graph.scene import prepare_scene
+from anthology.graph.scene_prep import prepare_scene
 from anthology.query.gc_pause import gc_paused
 from anthology.session import WatchSet, vault_watch_set
 from anthology.tasks import TaskState
@@ -77,7 +77,7 @@ def load_views(
     Cancelling ``state`` interrupts the running query, never while the connection is being
     closed nor after (that raises). With ``filters`` (the graph's; ``local``: it shows a
     local graph), what the graph view's first rebuild asks of the whole graph is made
-    here too (:func:`~anthology.graph.scene.prepare_scene`: with ``local``, the local graph
+    here too (:func:`~anthology.graph.scene_prep.prepare_scene`: with ``local``, the local graph
     of ``centre``, the entry shown, at ``depth``), the saved positions put in the graph's order, and
     the graph view's module (pyqtgraph: ~0.2–0.7 s) is imported here, not on the GUI
     thread when the first graph is drawn."""
