@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter, QTransform
 
-from anthology.ui.graph import graph_view, viewport_cache
+from anthology.ui.graph import frame_pacing, viewport_cache
 from anthology.ui.graph.viewport_cache import ViewportCache, _Job
 from anthology.vault.graph_data import GraphData
 
@@ -84,26 +84,26 @@ def test_after_a_frame_the_next_is_asked_for_after_a_rest_as_long(
     assert worker is not None
     view.set_paused(True)
     clock = _Clock()
-    monkeypatch.setattr(graph_view, "_clock", clock)
+    monkeypatch.setattr(frame_pacing, "_clock", clock)
     asked: list[int] = []
     monkeypatch.setattr(worker, "frame_consumed", lambda: asked.append(1))
 
-    view._frame_started = clock.now
+    view.pacing.frame_started = clock.now
     clock.now += 0.060  # the frame kept the GUI thread busy for 60 ms
-    view._frame_done()
-    assert asked == [] and view._rest_timer.isActive()
-    assert view._rest_timer.interval() == 60
+    view.pacing.frame_done()
+    assert asked == [] and view.pacing.rest_timer.isActive()
+    assert view.pacing.rest_timer.interval() == 60
     qtbot.waitUntil(lambda: asked == [1], timeout=2000)
 
-    view._frame_started = clock.now
+    view.pacing.frame_started = clock.now
     clock.now += 0.002  # a quick frame: the next at once
-    view._frame_done()
-    assert asked == [1, 1] and not view._rest_timer.isActive()
+    view.pacing.frame_done()
+    assert asked == [1, 1] and not view.pacing.rest_timer.isActive()
 
-    view._frame_started = clock.now
+    view.pacing.frame_started = clock.now
     clock.now += 5.0  # however long a frame took, the rest is bounded
-    view._frame_done()
-    assert view._rest_timer.interval() == int(1000 * graph_view.MAX_REST_S)
+    view.pacing.frame_done()
+    assert view.pacing.rest_timer.interval() == int(1000 * frame_pacing.MAX_REST_S)
 
 
 def test_a_moving_frame_of_a_compact_graph_draws_a_bounded_share_of_its_edges(

@@ -47,8 +47,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import time
-import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -71,6 +69,7 @@ from anthology.graph.model import sanitize_graph
 from anthology.graph.paths import LinkPath, PathFinder
 from anthology.graph.scene import GraphScene, LayoutStart
 from anthology.graph.settings import FILTER_KEYS, FORCE_KEYS
+from anthology.ui.graph.frame_pacing import FramePacing, single_shot
 from anthology.ui.graph.graph_camera import GLIDE_MS, GraphCamera, bulk_box
 from anthology.ui.graph.graph_controls import ControlsOverlay, GraphControls
 from anthology.ui.graph.graph_keys import GraphKeys
@@ -89,31 +88,6 @@ from anthology.vault import GraphData
 from anthology.vault.render.safe_text import tooltip_html
 
 __all__ = ["GraphView", "sanitize_graph"]
-
-# hold_layout's hold lasts until the panes are painted: a hub's take ~50 ms at 10,000 entries
-RELEASE_MS = 80
-
-
-def _stop_quietly(worker: LayoutThread) -> None:
-    with contextlib.suppress(RuntimeError):  # the C++ object may already be gone at exit
-        worker.stop()
-
-
-MAX_REST_S = 0.2  # the longest rest between layout frames (see GraphView._frame_done)
-MIN_REST_MS = 5  # a frame quicker than this asks for the next at once
-
-
-def _clock() -> float:
-    """The frame pacing's clock (a seam: the tests drive it by hand)."""
-    return time.perf_counter()
-
-
-def _timer(parent: QWidget, ms: int, slot: Any) -> QTimer:
-    t = QTimer(parent)
-    t.setSingleShot(True)
-    t.setInterval(ms)
-    t.timeout.connect(slot)
-    return t
 
 
 # ---------------------------------------------------------------------------------------
@@ -134,18 +108,12 @@ class GraphView(QWidget):
         self.scene = GraphScene()  # what is shown, where, and how it is marked
         self._tooltip = ""
         self._shut = False
-        self._worker: LayoutThread | None = None
+        # the layout thread and its frames' pace
+        self.pacing = FramePacing(self, self._draw_frame, self._on_settled, self._on_worker_failed)
         self._legend_marks: list[str] = []
         self._follow_on_settle = False  # the next cooled simulation brings the reader back
         self._fresh_layout = False  # the global graph is being laid out from nothing
-        self._awaiting_paint = False
-        self._release_timer = _timer(self, RELEASE_MS, self._release_layout)  # hold_layout
-        self._frame_timer = _timer(self, 200, self._frame_done)
-        # after a frame, the GUI thread rests as long as the frame kept it busy (see
-        # _frame_done): input is answered between frames however quickly the layout ticks
-        self._rest_timer = _timer(self, 0, self._ask_next_frame)
-        self._frame_started = 0.0
-        self._zoom_timer = _timer(self, 150, self._apply_zoom_step)
+        self._zoom_timer = single_shot(self, 150, self._apply_zoom_step)
         self._start: LayoutStart | None = None  # the last rebuild's (its layout's start)
         self._rank = np.zeros(0)  # the labels' rank of the shown graph (its degrees)
         self._drawn = 0  # the scene's generation the items show
@@ -203,7 +171,7 @@ class GraphView(QWidget):
         self.overlay, self.marks, self.labels = (
             self.painter.overlay, self.painter.marks, self.painter.labels
         )  # fmt: skip
-        self.labels.painted = self._on_painted  # the top layer: the frame is on screen
+        self.labels.painted = self.pacing.painted  # the top layer: the frame is on screen
         self.nodes.nodeClicked.connect(self._on_node_clicked)
         self.nodes.nodeShiftClicked.connect(lambda j: self._with_id(j, self.toggle_selected))
         self.nodes.nodeClickedNewTab.connect(self._on_node_clicked_new_tab)
@@ -424,13 +392,7 @@ class GraphView(QWidget):
         once the panes are painted (the window's repaint may wait a few ms for the
         platform's update timer, so not at the next event-loop turn): the new local
         graph's first frame is its start positions, and it moves from there."""
-        if self._worker is not None and not self._shut:
-            self._worker.hold()
-            self._release_timer.start()
-
-    def _release_layout(self) -> None:
-        if self._worker is not None and not self._shut:
-            self._worker.release()
+        self.pacing.hold()
 
     def current_id(self) -> str | None:
         return self.scene.current
@@ -464,14 +426,10 @@ class GraphView(QWidget):
                 cache.cancel()
                 cache.settle_timer.stop()
             self._zoom_timer.stop()
-            self._release_timer.stop()
-            self._frame_timer.stop()
-            self._rest_timer.stop()
-        if self._worker is not None:
-            self._worker.stop()  # late queued frames are dropped by _on_frame (_shut)
+        self.pacing.stop()  # late queued frames are dropped
 
     def worker(self) -> LayoutThread | None:
-        return self._worker
+        return self.pacing.worker
 
     def closeEvent(self, event) -> None:
         self.shutdown()
@@ -588,8 +546,8 @@ class GraphView(QWidget):
         if self.action_pause.isChecked() != bool(paused):
             self.action_pause.setChecked(bool(paused))
             return
-        if self._worker is not None:
-            self._worker.set_paused(bool(paused))
+        if self.pacing.worker is not None:
+            self.pacing.worker.set_paused(bool(paused))
 
     def fit(self, animate: bool = False) -> None:
         """Show the bulk of the shown nodes (far outliers may stay outside: see
@@ -613,8 +571,8 @@ class GraphView(QWidget):
         self.store.schedule()
         if key in FORCE_KEYS:
             self._follow_on_settle = True
-            if self._worker is not None:
-                self._worker.set_params(self.scene.force_params(), reheat=0.3)
+            if self.pacing.worker is not None:
+                self.pacing.worker.set_params(self.scene.force_params(), reheat=0.3)
         elif key in FILTER_KEYS:
             self._rebuild(refit=False)
         else:
@@ -701,22 +659,13 @@ class GraphView(QWidget):
         if self._shut or start is None:
             return
         self._start = None  # once per rebuild
-        self._start_worker()
-        assert self._worker is not None
         if start.alpha > 0:
             self.edges.cache.expect_motion()
             self.nodes.cache.expect_motion()
-        self._worker.load(
-            scene.generation,
-            LayoutSpec(
-                n=len(start.positions),
-                edges=start.edges.copy(),
-                positions=start.positions.copy(),
-                params=scene.force_params(),
-                alpha=start.alpha,
-                pins=start.pins,
-            ),
-        )
+        spec = LayoutSpec(n=len(start.positions), edges=start.edges.copy(),
+                          positions=start.positions.copy(), params=scene.force_params(),
+                          alpha=start.alpha, pins=start.pins)  # fmt: skip
+        self.pacing.load(scene.generation, spec, paused=self.action_pause.isChecked())
         self.empty_label.setText(
             "Open an entry to see its local graph"
             if scene.local and not start.centres and scene.data.n
@@ -736,61 +685,17 @@ class GraphView(QWidget):
             return
         self.fit(animate=local and self.isVisible())
 
-    def _start_worker(self) -> None:
-        if self._worker is None:
-            self._worker = LayoutThread(max_fps=30.0)
-            self._worker.frame.connect(self._on_frame)
-            self._worker.settled.connect(self._on_settled)
-            self._worker.failed.connect(self._on_worker_failed)
-            self._worker.start()
-            # a view dropped without shutdown() must not leave its thread running
-            weakref.finalize(self, _stop_quietly, self._worker)
-            if self.action_pause.isChecked():
-                self._worker.set_paused(True)
-
-    def _on_frame(self, generation: int, arr) -> None:
-        shown = False
-        self._frame_started = _clock()
-        try:
-            if self._shut:
-                return
-            pos = self.scene.frame(generation, arr)
-            if pos is None:
-                return
-            self.scene.set_display_positions(pos)
-            self.painter.draw_positions(self.scene)
-            self._legend_follows_marks()
-            shown = self.view.isVisible()
-        finally:
-            if shown:
-                # the next frame is asked for once this one has been painted (or after
-                # 200 ms), so the frame rate adapts to what the GUI can draw
-                self._awaiting_paint = True
-                self._frame_timer.start()
-            else:
-                self._frame_done()
-
-    def _frame_done(self) -> None:
-        """A frame is painted: the next is asked for after a rest as long as this one's
-        work (at most ``MAX_REST_S``). A multilevel layout's coarse levels tick in a few
-        ms; frames of 100,000 nodes asked for at once kept the GUI thread busy from one
-        to the next (event-loop turns p95 75 ms while it settled)."""
-        self._awaiting_paint = False
-        self._frame_timer.stop()
-        spent = _clock() - self._frame_started
-        rest_ms = int(1000 * min(spent, MAX_REST_S))
-        if rest_ms >= MIN_REST_MS:
-            self._rest_timer.start(rest_ms)
-        else:
-            self._ask_next_frame()
-
-    def _ask_next_frame(self) -> None:
-        if self._worker is not None and not self._shut:
-            self._worker.frame_consumed()
-
-    def _on_painted(self) -> None:
-        if self._awaiting_paint:
-            self._frame_done()
+    def _draw_frame(self, generation: int, arr) -> bool:
+        """A frame of the layout drawn; whether it will be painted (the view is shown)."""
+        if self._shut:
+            return False
+        pos = self.scene.frame(generation, arr)
+        if pos is None:
+            return False
+        self.scene.set_display_positions(pos)
+        self.painter.draw_positions(self.scene)
+        self._legend_follows_marks()
+        return self.view.isVisible()
 
     def _on_settled(self, generation: int) -> None:
         if not self._shut and generation == self.scene.generation:
@@ -954,16 +859,16 @@ class GraphView(QWidget):
         if j is not None and j >= 0:
             self.painter.draw_positions(self.scene)
             self._legend_follows_marks()
-            if self._worker is not None:
+            if self.pacing.worker is not None:
                 x, y = self.scene.pins[entry_id]
-                self._worker.pin(j, x, y, reheat=0.3)
+                self.pacing.worker.pin(j, x, y, reheat=0.3)
 
     def unpin(self, entry_id: str) -> None:
         j = self.scene.unpin(entry_id)
         if j is None:
             return
-        if j >= 0 and self._worker is not None:
-            self._worker.unpin(j, reheat=0.3)
+        if j >= 0 and self.pacing.worker is not None:
+            self.pacing.worker.unpin(j, reheat=0.3)
         self._update_marks()
 
     def pinned_ids(self) -> list[str]:
