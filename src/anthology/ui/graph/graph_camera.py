@@ -45,6 +45,23 @@ def bulk_box(pos: np.ndarray, lo: float = 2.0, hi: float = 98.0) -> tuple[float,
     return float(x0), float(y0), float(x1), float(y1)
 
 
+def left_the_view(view: QRectF, pos: np.ndarray, *, fresh: bool, local: bool) -> bool:
+    """Whether a layout that cooled should be framed again: the first global layout of a
+    vault opened off-centre (its start positions were framed, then it spread) whose bulk
+    left the view, or a local graph any node of which did."""
+    if not len(pos):
+        return False
+    if fresh and (box := bulk_box(pos)) is not None:
+        x0, y0, x1, y1 = box
+        if x0 < view.left() or x1 > view.right() or y0 < view.top() or y1 > view.bottom():
+            return True
+    if local:
+        x, y = pos[:, 0], pos[:, 1]
+        inside = (x >= view.left()) & (x <= view.right()) & (y >= view.top()) & (y <= view.bottom())
+        return not bool(inside.all())
+    return False
+
+
 class GraphCamera(QObject):
     """Drives one ``ViewBox``: glide, fit, reveal, state/restore."""
 

@@ -70,7 +70,7 @@ from anthology.graph.paths import LinkPath, PathFinder
 from anthology.graph.scene import GraphScene, LayoutStart
 from anthology.graph.settings import FILTER_KEYS, FORCE_KEYS
 from anthology.ui.graph.frame_pacing import FramePacing, single_shot
-from anthology.ui.graph.graph_camera import GLIDE_MS, GraphCamera, bulk_box
+from anthology.ui.graph.graph_camera import GLIDE_MS, GraphCamera, left_the_view
 from anthology.ui.graph.graph_controls import ControlsOverlay, GraphControls
 from anthology.ui.graph.graph_keys import GraphKeys
 from anthology.ui.graph.graph_legend import GraphLegend
@@ -711,23 +711,10 @@ class GraphView(QWidget):
             QTimer.singleShot(GLIDE_MS + 30, self._follow_after_layout)
             return
         self._follow_on_settle = False
-        dpos = self.scene.dpos
         fresh, self._fresh_layout = self._fresh_layout, False
-        if fresh and len(dpos) and (box := bulk_box(dpos)) is not None:
-            # the first global layout of a vault opened off-centre (its start positions
-            # were framed, then it spread): framed again if its bulk left the view
-            r = self.vb.viewRect()
-            x0, y0, x1, y1 = box
-            if x0 < r.left() or x1 > r.right() or y0 < r.top() or y1 > r.bottom():
-                self.fit(animate=True)
-                return
-        if self.scene.local and len(dpos):
-            r = self.vb.viewRect()
-            x, y = dpos[:, 0], dpos[:, 1]
-            inside = (x >= r.left()) & (x <= r.right()) & (y >= r.top()) & (y <= r.bottom())
-            if not inside.all():
-                self.fit(animate=True)
-                return
+        if left_the_view(self.vb.viewRect(), self.scene.dpos, fresh=fresh, local=self.scene.local):
+            self.fit(animate=True)
+            return
         self._reveal(self.scene.current)
 
     def _on_worker_failed(self, message: str) -> None:
