@@ -262,7 +262,7 @@ class MainWindow(QMainWindow, actions.WindowParts):
 
         self.docks: Docks = Docks(self)
         d = self.docks
-        self.neighbours: Neighbours = Neighbours(self)  # the Related entries and Relations docks
+        self.neighbours: Neighbours = Neighbours(self, self)  # the Related and Relations docks
         self.search_panel, self.search_dock = d.search_panel, d.search_dock
         self.explorer_dock, self.outline_dock = d.explorer_dock, d.outline_dock
         self.tag_panel, self.tags_dock = d.tag_panel, d.tags_dock

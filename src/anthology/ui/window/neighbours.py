@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from anthology.session import Changes
 from anthology.ui.panels.ladder_panel import LadderPanel
@@ -24,7 +24,25 @@ from anthology.vault import VaultIndex
 from anthology.vault.related import RelatedEntries
 
 if TYPE_CHECKING:
-    from anthology.ui.window.main_window import MainWindow
+    from anthology.ui.reading.page_preview import PreviewController
+
+
+class Reader(Protocol):
+    """What the docks ask of the window beside its dock area: the index, the entry read,
+    how to open one, and the page preview (whose related section shares their reader)."""
+
+    @property
+    def index(self) -> VaultIndex | None: ...
+
+    @property
+    def previews(self) -> PreviewController: ...
+
+    def current_id(self) -> str | None: ...
+
+    def show_entry(self, entry_id: str) -> bool: ...
+
+    def open_in_new_tab(self, entry_id: str) -> bool: ...
+
 
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
 
@@ -32,14 +50,14 @@ RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
 class Neighbours(QObject):
     """The Related entries and Relations docks of ``win``."""
 
-    def __init__(self, win: MainWindow) -> None:
+    def __init__(self, win: QMainWindow, reader: Reader) -> None:
         super().__init__(win)
-        self.win = win
+        self.win = reader
         self.related = RelatedPanel()
         self.ladder = LadderPanel()
         for panel in (self.related, self.ladder):
-            panel.entryActivated.connect(win.show_entry)
-            panel.entryActivatedNewTab.connect(win.open_in_new_tab)
+            panel.entryActivated.connect(reader.show_entry)
+            panel.entryActivatedNewTab.connect(reader.open_in_new_tab)
         self.related_dock = QDockWidget("Related", win)
         self.related_dock.setObjectName("relatedDock")
         self.related_dock.setWidget(self.related)
