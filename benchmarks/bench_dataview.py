@@ -19,7 +19,6 @@ Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_dataview.py [--quick] [-
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -28,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_bases import generate
+from bench_bases import _stats, generate
 
 TARGET_MS = 200.0
 QUERIES = {
@@ -63,11 +62,6 @@ def add_dataview(root: Path, seed: int = 2) -> None:
     (root / "Notes" / "Dashboard.md").write_text(
         f"# Dashboard\n\n```dataview\n{QUERIES['table']}\n```\n", encoding="utf-8"
     )
-
-
-def _stats(times: list[float]) -> tuple[float, float]:
-    times = sorted(times)
-    return statistics.median(times), times[int(0.95 * (len(times) - 1))]
 
 
 def measure(n: int, runs: int) -> dict:
