@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # networkx costs ~0.3 s to import, numpy ~0.1 s: loaded when 
     import networkx as nx
     import numpy as np
 
+    from anthology.vault.graph_cache import LinkPairs
     from anthology.vault.graph_data import GraphData
 
 
@@ -53,8 +54,9 @@ class GraphQueries(ReportQueries):
         del rows
         at = np.full(int(eids.max()) + 1 if n else 0, -1, dtype=np.int64)  # eid → node
         at[eids] = np.arange(n)
-        pairs, relations = self._link_pairs(at)
-        edges = pairs
+        links = self._kept_link_pairs(at, n)
+        edges = pairs = links.pairs
+        relations = links.relations()
         ghost = [False] * n
         extra: list[tuple[int, int]] = []
         if ghosts:
@@ -82,15 +84,35 @@ class GraphQueries(ReportQueries):
                          np.array(ghost, dtype=bool), paths, JsonColumn(prop_texts, dict),
                          JsonColumn(field_texts, dict), clean=True)  # fmt: skip
 
-    def _link_pairs(self, at: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
+    def _kept_link_pairs(self, at: np.ndarray, n: int) -> LinkPairs:
+        """:meth:`_link_pairs`, from the copy kept beside the index for its revision when
+        there is one (:mod:`anthology.vault.graph_cache`: ~0.8 s → a few ms at 100,000
+        entries), else asked and kept. Kept only if the revision was the same after asking
+        as before: a refresh that began meanwhile dropped it (``indexer.forget_stored``)."""
+        from anthology.vault import graph_cache
+
+        revision = self.revision()
+        path = graph_cache.cache_path(self.db_path)
+        if revision is not None:
+            kept = graph_cache.load(path, revision, n)
+            if kept is not None:
+                return kept
+        links = self._link_pairs(at)
+        if revision is not None and self.revision() == revision:
+            graph_cache.save(path, revision, n, links)
+        return links
+
+    def _link_pairs(self, at: np.ndarray) -> LinkPairs:
         """The resolved links between two entries as node pairs (``at``: eid → node), each
-        pair once, with the relation of its first typed link (else None): typed links
+        pair once, with the relation of its first typed link (else a mention): typed links
         first, each kind in link order. The 1.5 million links of a 100,000-entry vault
         come as one text per relation, parsed by numpy: no Python object per link (a
         tuple per row and a dict of pairs took ~2.5 s there)."""
         import numpy as np
 
-        empty: tuple[np.ndarray, list[str | None]] = (np.zeros((0, 2), dtype=np.int64), [])
+        from anthology.vault.graph_cache import LinkPairs
+
+        empty = LinkPairs(np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int64), [])
         width = max(len(at), 1)  # source * width + target: one number per link
         # Both ends among the entries read: an index being built (VaultIndex.being_built)
         # links to entries of batches not written yet.
@@ -108,7 +130,7 @@ class GraphQueries(ReportQueries):
         order = np.argsort(lids, kind="stable")  # in link order (the index gave another)
         lids, both = lids[order], both[order]
         code = np.full(len(lids), -1, dtype=np.int64)  # which relation; -1: a mention
-        names: list[str | None] = []
+        names: list[str] = []
         for relation, text in self._q(
             f"SELECT relation, group_concat(lid) FROM links WHERE relation IS NOT NULL "
             f"AND {among} GROUP BY relation",
@@ -124,8 +146,7 @@ class GraphQueries(ReportQueries):
         pairs = np.empty((len(first), 2), dtype=np.int64)
         pairs[:, 0], pairs[:, 1] = at[source], at[target]
         known = (pairs >= 0).all(axis=1)  # an eid between those read: not written yet
-        table = np.array([*names, None], dtype=object)  # code -1: the last, None
-        return pairs[known], table[code[first][known]].tolist()
+        return LinkPairs(pairs[known], code[first][known], names)
 
     def file_dates(self) -> dict[str, tuple[int, int]]:
         """Each entry's file times, id → (ctime_ns, mtime_ns): the timeline's

@@ -34,7 +34,7 @@ from anthology.vault.indexer import Indexer, RefreshReport
 from anthology.vault.ladder import LadderQueries
 from anthology.vault.related import RelatedQueries
 from anthology.vault.scan import vault_root
-from anthology.vault.schema import STATS_KEY, open_database
+from anthology.vault.schema import REVISION_KEY, STATS_KEY, open_database
 from anthology.vault.search import SearchQueries
 
 __all__ = ["HOME_IDS", "VaultIndex", "default_db_path"]
@@ -195,7 +195,9 @@ class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries, RelatedQueries, L
             self._cache_version = None
             self.last_report = report
             try:  # the refresh changed what they count (or none were kept): counted once
-                if not self._q("SELECT 1 FROM meta WHERE key = ?", (STATS_KEY,)):
+                kept = self._q("SELECT count(*) FROM meta WHERE key IN (?, ?)",
+                               (STATS_KEY, REVISION_KEY))[0][0]  # fmt: skip
+                if kept < 2:
                     self.store_stats()
             except sqlite3.Error:  # not kept: stats() counts them when asked
                 if self.conn.in_transaction:

@@ -38,7 +38,8 @@ from anthology.vault.scan import VaultError
 APPLICATION_ID = 0x414E5448  # "ANTH", in the SQLite header at offset 68
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _OLD_MARKER = "anthology-index"
-_SIBLINGS = ("-wal", "-shm", "-journal")
+# SQLite's files beside the index, and the graph's arrays kept beside it (graph_cache.py)
+_SIBLINGS = ("-wal", "-shm", "-journal", ".graph.npz")
 BUILDING = ".building"  # a new index is made under <index>.building, then renamed into place
 
 

@@ -34,7 +34,7 @@ from anthology.vault.relink import (
 from anthology.vault.resolve import LinkTargets, NamedEntry, Resolver, path_id
 from anthology.vault.rows import ProblemRow
 from anthology.vault.scan import SCAN_PROBLEM_KINDS, FileStat, scan_vault
-from anthology.vault.schema import PROBLEMS, STATS_KEY, insert_sql
+from anthology.vault.schema import PROBLEMS, REVISION_KEY, STATS_KEY, insert_sql
 
 if TYPE_CHECKING:  # the parser and the worker pool (~0.05 s to import) are loaded when a
     # file is to be read, not by a re-run that finds nothing changed
@@ -74,10 +74,13 @@ class RefreshReport:
         )
 
 
-def forget_stats(conn: sqlite3.Connection) -> None:
-    """Drop the counts stored with the index (:meth:`ReportQueries.stats`): in the
-    transaction that changes what they count, so no reader sees new rows with old counts."""
-    conn.execute("DELETE FROM meta WHERE key = ?", (STATS_KEY,))
+def forget_stored(conn: sqlite3.Connection) -> None:
+    """Drop the counts stored with the index (:meth:`ReportQueries.stats`) and its revision
+    (what caches outside it are keyed by, :mod:`anthology.vault.graph_cache`): in the
+    transaction that begins to change what they stand for, so no reader sees new rows with
+    old counts, nor keeps an answer under the old revision. Both are written again once the
+    refresh is in (``VaultIndex.refresh``)."""
+    conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (STATS_KEY, REVISION_KEY))
 
 
 class Indexer:
@@ -122,7 +125,7 @@ class Indexer:
             self._replace_scan_problems(scan.problems, scan_problem_paths)
             if self.conn.total_changes != before:  # a scan problem came or went
                 with self.conn:
-                    forget_stats(self.conn)
+                    forget_stored(self.conn)
             report.seconds = time.perf_counter() - t0
             report.problems = self._count("problems")
             report.links = self._count("links")
@@ -143,7 +146,7 @@ class Indexer:
         if self.fresh:
             self.conn.execute("PRAGMA synchronous = OFF")  # a cache: rebuilt if ever torn
         with self.conn:
-            forget_stats(self.conn)  # counted again once this refresh is in (index.py)
+            forget_stored(self.conn)  # counted again once this refresh is in (index.py)
             for path in removed_paths:
                 old = self._entry_names(path)
                 if old is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import uuid
 from collections import Counter
 from collections.abc import Iterable
 
@@ -22,7 +23,7 @@ from anthology.vault.entries import EntryQueries
 from anthology.vault.fragments import missing_fragments
 from anthology.vault.model import Problem
 from anthology.vault.resolve import ATTACHMENT, RESOLVED
-from anthology.vault.schema import STATS_KEY
+from anthology.vault.schema import REVISION_KEY, STATS_KEY
 
 SEVERITIES = ("error", "warning", "info")
 # The counts of ReportQueries.stats, kept in the index's meta table under STATS_KEY.
@@ -167,11 +168,18 @@ class ReportQueries(EntryQueries):
         }
 
     def store_stats(self) -> None:
-        """Count now and keep the counts with the index (a refresh that changed anything
-        dropped them: see :func:`anthology.vault.indexer.forget_stats`)."""
+        """Count now and keep the counts with the index, and a new revision (a refresh that
+        changed anything dropped both: see :func:`anthology.vault.indexer.forget_stored`)."""
         counts = self.count_stats()
         with self._lock, self.conn:
-            self.conn.execute(
+            self.conn.executemany(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                (STATS_KEY, json.dumps(counts)),
+                [(STATS_KEY, json.dumps(counts)), (REVISION_KEY, uuid.uuid4().hex)],
             )
+
+    def revision(self) -> str | None:
+        """A text that names this state of the index and no other (not even one of a later
+        index at the same path), or None while a refresh is changing it: the key of what is
+        cached of its answers outside it (:mod:`anthology.vault.graph_cache`)."""
+        row = self._q("SELECT value FROM meta WHERE key = ?", (REVISION_KEY,))
+        return str(row[0][0]) if row else None

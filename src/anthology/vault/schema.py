@@ -36,6 +36,9 @@ from anthology.vault.rows import EntryRow, LinkTarget, ParsedLink, ProblemRow
 # the status bar's counts kept in meta under STATS_KEY (reports.py), not counted at every start
 SCHEMA_VERSION = 13
 STATS_KEY = "stats"
+# a new random text whenever a refresh has changed the index, written with the counts: what
+# caches of the index's answers kept outside it are keyed by (graph_cache.py)
+REVISION_KEY = "revision"
 APP_ID = "anthology-index"
 
 
