@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import tracemalloc
 from pathlib import Path
 
@@ -107,6 +108,25 @@ def test_a_20_mb_file_is_indexed_in_part(tmp_path: Path) -> None:
         assert kinds == ["too-large"]
         assert idx.entry("BIG") is not None
         assert [b.source.id for b in idx.backlinks("GOOD")] == ["BIG"]
+
+
+def test_a_note_of_200k_links_on_one_line_keeps_the_links_of_its_head(tmp_path: Path) -> None:
+    """Over the size limit and written on one line: cut at a space near the limit, not at
+    the last line end (which kept the title alone, and none of the links)."""
+    files = {f"notes/Note {i}.md": f"# Note {i}\n" for i in range(50)}
+    files["Many links.md"] = "# Many links\n\n" + " ".join(
+        f"[[Note {i % 50}|{i}]]" for i in range(200_000)
+    )
+    assert len(files["Many links.md"]) > 3_000_000
+    with index_with(tmp_path, files) as idx:
+        assert [k for k, _ in problems(idx)["Many links.md"]] == ["too-large"]
+        assert {b.source.id for b in idx.backlinks("notes/Note 49")} == {"Many links"}
+        with sqlite3.connect(tmp_path / "index.sqlite") as db:
+            written = db.execute(
+                "SELECT count(*) FROM links WHERE source = (SELECT eid FROM entries WHERE id = ?)",
+                ("Many links",),
+            ).fetchone()[0]
+        assert 100_000 < written < 200_000  # those in the head: ~2 MiB of the ~3.7
 
 
 def test_a_symlink_loop(tmp_path: Path) -> None:

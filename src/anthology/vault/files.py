@@ -218,6 +218,23 @@ def _read_head(fh: io.FileIO, size: int) -> bytes:
     return data
 
 
+#: How far back from the size limit a line end is looked for, then a space: a note of one
+#: long line (200,000 links written on one line) cut at its last line end kept its title only.
+CUT_WINDOW = 64 * 1024
+
+
+def _cut_head(data: bytes) -> bytes:
+    """The head of a file over the size limit, cut where nothing is split: at a line end near
+    the end, else a space or tab near it (a link or word at the cut may be lost, not the
+    line), else at a character's end."""
+    floor = max(0, len(data) - CUT_WINDOW)
+    for mark in (b"\n", b" ", b"\t"):
+        cut = data.rfind(mark, floor)
+        if cut > 0:
+            return data[:cut]
+    return utf8_cut(data)
+
+
 def utf8_cut(data: bytes) -> bytes:
     """``data`` without a UTF-8 sequence cut off at its end (at most 3 bytes dropped)."""
     end = len(data)
@@ -270,10 +287,7 @@ def read_entry_text(root: str | os.PathLike[str], rel: str) -> ReadResult:
                 "warning",
             )
         )
-        # Cut at a line end so no link or UTF-8 sequence is split; with no line end, at a
-        # character's end.
-        cut = data.rfind(b"\n")
-        data = data[:cut] if cut > 0 else utf8_cut(data)
+        data = _cut_head(data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
