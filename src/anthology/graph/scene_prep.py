@@ -44,22 +44,20 @@ def relation_codes(data: GraphData) -> tuple[np.ndarray, np.ndarray, list[str]]:
     links at 100,000 entries: ~0.1 s, made on the views' loader, see :func:`prepare_scene`)."""
 
     def make() -> tuple[np.ndarray, np.ndarray, list[str]]:
-        # indexed per local graph, not looped: each relation's text made once, not once
-        # per edge
+        # each distinct relation's text and group made once, then indexed by a code per
+        # edge (made in C): comparing the edges' objects with each relation in turn took
+        # a pass over every edge per relation
         counts = Counter(data.relations)
-        raw = np.empty(len(data.relations), dtype=object)
-        raw[:] = data.relations
-        drawn = raw.copy()
-        for r in counts:
-            if r and (shown := plain_text(r)) != r:
-                drawn[raw == r] = shown
-        counts.pop(None, None)
-        counts.pop("", None)
+        distinct = list(counts)  # None (a mention) and "" among them
+        code_of = {r: k for k, r in enumerate(distinct)}
+        codes = np.fromiter(map(code_of.__getitem__, data.relations), np.int64,
+                            len(data.relations))  # fmt: skip
         rels = [r for r, _ in counts.most_common() if r]
-        group = np.zeros(len(data.relations), dtype=np.int64)
-        for j, r in enumerate(rels):
-            group[raw == r] = 1 + j
-        return drawn, group, rels
+        rank = {r: 1 + j for j, r in enumerate(rels)}
+        shown = np.empty(len(distinct), dtype=object)
+        shown[:] = [plain_text(r) if r else r for r in distinct]
+        group = np.array([rank.get(r, 0) for r in distinct], dtype=np.int64)
+        return shown[codes], group[codes], rels
 
     return per_data(data, "relation-codes", 0, make)
 
