@@ -26,6 +26,7 @@ from anthology.graph import (
     visible,
 )
 from anthology.graph.export import write_graphml, write_node_link_json
+from anthology.graph.model import stable_order
 from anthology.graph.paths import no_path_text
 from anthology.graph.settings import migrate_settings
 from anthology.layout.placement import place_missing
@@ -408,3 +409,11 @@ def test_same_graph_sees_what_the_view_draws_and_nothing_else() -> None:
         assert not same_graph(graph(), graph(**change)), change
     ghost = dataclasses.replace(graph(), ghost=np.array([False, True]))
     assert not same_graph(graph(), ghost)
+
+
+@pytest.mark.parametrize("n", [1, 7, 65_536, 65_537, 100_000, 2**33])
+def test_the_adjacencys_radix_order_is_numpys_stable_order(n: int) -> None:
+    """The local graph's adjacency sorts the edges' ends by node in 16-bit radix passes:
+    the same order as numpy's stable sort, ties kept in edge order, at every key width."""
+    keys = np.random.default_rng(n % 1000).integers(0, n, 5_000)
+    assert (stable_order(keys, n) == np.argsort(keys, kind="stable")).all()

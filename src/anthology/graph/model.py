@@ -170,10 +170,23 @@ def adjacency(n: int, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     a = np.concatenate([edges[:, 0], edges[:, 1]])
     b = np.concatenate([edges[:, 1], edges[:, 0]])
-    order = np.argsort(a, kind="stable")
+    order = stable_order(a, n)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(a, minlength=n), out=indptr[1:])
     return indptr, b[order], np.concatenate([np.arange(len(edges))] * 2)[order]
+
+
+def stable_order(keys: np.ndarray, n: int) -> np.ndarray:
+    """``np.argsort(keys, kind="stable")`` of keys in ``[0, n)``, as least-significant-
+    digit radix passes of 16 bits: numpy sorts 16-bit keys by radix and wider ones by
+    timsort (the 1.1 million ends of a 100,000-entry graph: 110 → 39 ms, two passes)."""
+    order = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
+    shift = 16
+    while n > 1 << shift:
+        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+        shift += 16
+    return order
 
 
 def neighbourhood_in(
