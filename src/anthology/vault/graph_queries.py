@@ -61,8 +61,11 @@ class GraphQueries(ReportQueries):
         extra: list[tuple[int, int]] = []
         if ghosts:
             ghost_index: dict[str, int] = {}
+            # an unresolved link has no target: found through the (target, …) index among
+            # the few with none, not by reading every link (~80 ms at 1.5 million)
             for s, text in self._q(
-                "SELECT source, text FROM links WHERE status = 'unresolved' ORDER BY lid"
+                "SELECT source, text FROM links WHERE target IS NULL AND status = 'unresolved' "
+                "ORDER BY lid"
             ):
                 key = text.strip().lower()
                 if key not in ghost_index:
