@@ -86,6 +86,33 @@ def test_a_live_reload_keeps_known_positions_and_settles_only_what_changed() -> 
     assert np.isfinite(s.dpos).all()  # the new node placed beside its neighbours
 
 
+def test_a_reload_that_only_moves_nodes_in_the_order_does_not_settle_again() -> None:
+    """A note with no links removed (the others' places in the arrays shift): the links
+    between the rest are the same, so nothing moves; one of them rewired (as many links,
+    another pair) is a change, settled gently."""
+    g = GraphData(
+        ids=["A", "Alone", "B", "C"], titles=["A", "Alone", "B", "C"], kinds=[""] * 4,
+        tags=[[]] * 4, edges=[(0, 2), (2, 3)], relations=[None, None],
+        paths=["A.md", "Alone.md", "B.md", "C.md"],
+    )  # fmt: skip
+    s = loaded(g)
+    s.set_display_positions(s.dpos + 2.0)
+    before = s.positions()
+    fewer = GraphData(
+        ids=["A", "B", "C"], titles=["A", "B", "C"], kinds=[""] * 3, tags=[[]] * 3,
+        edges=[(1, 2), (0, 1)], relations=[None, None], paths=["A.md", "B.md", "C.md"],
+    )  # fmt: skip
+    s.load(fewer, None, (), keep=True)
+    assert s.rebuild().alpha == 0.0
+    assert s.positions() == {k: pytest.approx(v) for k, v in before.items() if k != "Alone"}
+    rewired = GraphData(
+        ids=["A", "B", "C"], titles=["A", "B", "C"], kinds=[""] * 3, tags=[[]] * 3,
+        edges=[(0, 1), (0, 2)], relations=[None, None], paths=["A.md", "B.md", "C.md"],
+    )  # fmt: skip
+    s.load(rewired, None, (), keep=True)
+    assert 0.1 <= s.rebuild().alpha <= 0.3
+
+
 def test_a_reload_under_a_local_graph_starts_it_where_it_was_shown() -> None:
     """The local graph is laid out apart from the global one; reloaded (an edit that
     adds a link), its nodes stay where they were shown, not at their global places, and

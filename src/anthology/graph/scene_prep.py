@@ -56,7 +56,7 @@ def relation_codes(data: GraphData) -> tuple[np.ndarray, np.ndarray, list[str]]:
         rank = {r: 1 + j for j, r in enumerate(rels)}
         shown = np.empty(len(distinct), dtype=object)
         shown[:] = [plain_text(r) if r else r for r in distinct]
-        group = np.array([rank.get(r, 0) for r in distinct], dtype=np.int64)
+        group = np.array([rank.get(r, 0) if r else 0 for r in distinct], dtype=np.int64)
         return shown[codes], group[codes], rels
 
     return per_data(data, "relation-codes", 0, make)
