@@ -20,10 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from anthology.gc_pause import with_gc_paused
+
 from .env import Compiled, Context, Env
 from .expr import compile_expression, compile_node, formula_refs, parse
 from .functions import file_field
-from .gc_pause import with_gc_paused
 from .rows import Budget, Dataset, FileRow
 from .values import (
     Date,

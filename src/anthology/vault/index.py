@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from anthology import paths
+from anthology.gc_pause import gc_paused
 from anthology.paths import index_dir, vault_file_name
 from anthology.tasks import TaskState
 from anthology.vault.backlinks import BacklinkQueries
@@ -166,7 +167,17 @@ class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries, RelatedQueries, L
         self.stale_reason = reason
 
     def refresh(self, task: TaskState | None = None) -> RefreshReport:
-        """Bring the index up to date with the files; only what changed is read again."""
+        """Bring the index up to date with the files; only what changed is read again.
+
+        Python's cyclic collector is paused meanwhile (:func:`gc_paused`): the scan makes a
+        tuple per file, whose allocations set off full collections (0.03-0.045 s each,
+        several per refresh at 100,000 files), and a refresh runs on a thread of the window,
+        where each held the interpreter from the GUI thread. A refresh makes almost no
+        cyclic garbage (a cold build of 10,000 notes: 58 objects, collected after it)."""
+        with gc_paused():
+            return self._refresh(task)
+
+    def _refresh(self, task: TaskState | None) -> RefreshReport:
         with self._lock, build_lock(self.db_path):  # another build finishes first
             try:
                 try:

@@ -17,8 +17,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from anthology.gc_pause import with_gc_paused
 from anthology.query.bases import Base, load_base
-from anthology.query.gc_pause import with_gc_paused
 from anthology.query.rows import Dataset, FileRow, LinkOut
 from anthology.query.values import QueryError
 from anthology.vault.connection import IndexConnection

@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from anthology.gc_pause import with_gc_paused
+
 from ..bases import CellError
-from ..gc_pause import with_gc_paused
 from ..rows import Budget, Dataset
 from ..values import Date, EvalError, Link, QueryError
 from .evaluate import Context, check_functions, evaluate

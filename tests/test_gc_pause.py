@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from anthology.query.gc_pause import gc_paused
+from anthology.gc_pause import gc_paused
 from anthology.query.rows import Budget, Dataset, FileRow
 from anthology.query.values import QueryError
 

@@ -1,4 +1,5 @@
-"""Queries run with Python's cyclic garbage collector paused.
+"""Python's cyclic garbage collector paused where much is allocated and almost none of it is
+cyclic garbage: queries, the index's refresh (``VaultIndex.refresh``), the views' loader.
 
 A dataset is ~10 objects a note (rows, their lists, typed values), all alive for as long as
 the index does not change; a query allocates many short-lived values, which start the
