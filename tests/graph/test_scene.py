@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 import pytest
 
+import anthology.graph.scene as scene_module
 from anthology.graph.model import Filters, per_data
 from anthology.graph.paths import Hop, LinkPath
 from anthology.graph.scene import (
@@ -111,6 +112,33 @@ def test_a_reload_that_only_moves_nodes_in_the_order_does_not_settle_again() -> 
     )  # fmt: skip
     s.load(rewired, None, (), keep=True)
     assert 0.1 <= s.rebuild().alpha <= 0.3
+
+
+def test_a_graph_past_the_settle_limit_is_placed_not_moved_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past SETTLE_LIMIT nodes shown (a hub's local graph of 100,000 notes), an edit that
+    adds a link, a new note, or a local graph whose nodes all have places does not start a
+    layout: every frame of one held the window ~0.1 s there, for seconds. The new note is
+    placed beside its neighbours; below the limit the same reload settles gently."""
+    monkeypatch.setattr(scene_module, "SETTLE_LIMIT", 5)
+    g = star()
+    s = loaded(g)
+    before = s.positions()
+    bigger = star(7)  # one more note, linked to the hub: 7 nodes shown
+    s.load(bigger, None, (), keep=True)
+    start = s.rebuild()
+    assert start.alpha == 0.0
+    for k, xy in before.items():
+        assert s.positions()[k] == pytest.approx(xy)
+    assert np.isfinite(s.dpos).all()  # the new note placed, beside the hub
+    s.settings["local"] = True
+    s.follow("E0")  # the hub's local graph: all of it, every node placed
+    assert s.rebuild().alpha == 0.0
+    monkeypatch.setattr(scene_module, "SETTLE_LIMIT", 100)
+    s.settings["local"] = False
+    s.load(star(8), None, (), keep=True)
+    assert 0.1 <= s.rebuild().alpha <= 0.3  # small: settled gently, as before
 
 
 def test_a_reload_under_a_local_graph_starts_it_where_it_was_shown() -> None:

@@ -71,6 +71,13 @@ TRAIL_LENGTH = 12
 POSITION_LIMIT = 1.0e6
 ZOOM_STEP = 2**0.25  # nodes grow (gently) with the zoom, in steps: the sprite atlas stays small
 MARKS_MAX_MATCHES = 500  # search matches ringed at most (a broad query matches thousands)
+# Past this many nodes shown, a graph whose nodes all have places is drawn there, not moved
+# again: a live reload that changed a link, or a local graph that is most of the vault (a
+# hub's, 99,901 of 100,000 notes). Each frame of a 100,000-node layout held the GUI thread
+# ~0.1 s (every node painted), for the 8-13 s a settle took on two cores, after one edit.
+# A node new to such a graph is placed beside its neighbours. (The multilevel start takes
+# over at the same size, layout.multilevel.MULTILEVEL_MIN_N.)
+SETTLE_LIMIT = 20_000
 
 
 GREY: Rgba = (136, 136, 136, 255)  # a group colour that is not one (the settings are text)
@@ -506,19 +513,20 @@ class GraphScene:
         if not local and len(shown):
             self.gpos[shown] = start
 
+        big = len(shown) > SETTLE_LIMIT  # placed, not moved again (see SETTLE_LIMIT)
         if len(shown) == 0:
             alpha = 0.0
         elif reloaded and known.all() and not self.changed:
             alpha = 0.0  # the same local graph again: it stays as it stood
         elif reloaded:
-            alpha = float(np.clip(0.1 + (~known).mean() * 2.0, 0.1, 0.3))
+            alpha = 0.0 if big else float(np.clip(0.1 + (~known).mean() * 2.0, 0.1, 0.3))
         elif local:
-            alpha = 0.6
+            alpha = 0.0 if big and known.all() else 0.6
         elif not known.any():
             alpha = 1.0
         elif not known.all() or self.changed:
             # a live reload: settle what changed, gently when little did
-            alpha = float(np.clip(0.1 + (~known).mean() * 2.0, 0.1, 0.3))
+            alpha = 0.0 if big else float(np.clip(0.1 + (~known).mean() * 2.0, 0.1, 0.3))
         else:
             alpha = 0.0
         self.changed = False
