@@ -141,6 +141,30 @@ def test_a_graph_past_the_settle_limit_is_placed_not_moved_again(
     assert 0.1 <= s.rebuild().alpha <= 0.3  # small: settled gently, as before
 
 
+def test_a_local_graph_of_most_of_the_vault_keeps_its_places_once_cooled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hub's local graph past SETTLE_LIMIT, laid out from nothing (no global layout
+    yet), gives its places to its nodes once it cools: they are saved, and the next start
+    draws it there without a layout. A small local graph keeps its places to itself."""
+    for limit, kept in ((4, True), (100, False)):
+        monkeypatch.setattr(scene_module, "SETTLE_LIMIT", limit)
+        s = GraphScene()
+        s.settings.update(local=True, depth=1)
+        s.load(star(), None, (), keep=False)
+        s.follow("E0")
+        assert s.rebuild().alpha == 0.6  # no places: laid out
+        s.set_display_positions(np.arange(12, dtype=float).reshape(6, 2))  # where it cooled
+        s.layout_cooled()
+        assert bool(s.positions()) is kept
+        if kept:
+            again = GraphScene()
+            again.settings.update(local=True, depth=1)
+            again.load(star(), s.positions(), (), keep=False)
+            again.follow("E0")
+            assert again.rebuild().alpha == 0.0  # the next start: drawn where it was
+
+
 def test_a_reload_under_a_local_graph_starts_it_where_it_was_shown() -> None:
     """The local graph is laid out apart from the global one; reloaded (an edit that
     adds a link), its nodes stay where they were shown, not at their global places, and

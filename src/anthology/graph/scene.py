@@ -552,6 +552,15 @@ class GraphScene:
         if not self.local and len(self.shown):
             self.gpos[self.shown] = pos
 
+    def layout_cooled(self) -> None:
+        """A simulation cooled. A local graph past :data:`SETTLE_LIMIT` nodes (a hub's:
+        most of the vault) lends its places to its nodes that have no global one, so they
+        are kept (``positions``) and the next start draws it at once, where it laid out
+        100,000 nodes again at every start in local mode."""
+        if self.local and len(self.shown) > SETTLE_LIMIT and len(self.dpos) == len(self.shown):
+            placeless = ~np.isfinite(self.gpos[self.shown]).all(axis=1)
+            self.gpos[self.shown[placeless]] = self.dpos[placeless]
+
     def force_params(self) -> ForceParams:
         st = self.settings
         ls = st["link_strength"]

@@ -699,6 +699,7 @@ class GraphView(QWidget):
 
     def _on_settled(self, generation: int) -> None:
         if not self._shut and generation == self.scene.generation:
+            self.scene.layout_cooled()
             self._follow_after_layout()
             self.layoutSettled.emit()
 
