@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor
 
 from anthology.ui.graph.edge_layer import EdgeLayer
 from anthology.ui.graph.graph_view import GraphView
+from anthology.ui.graph.node_layer import NodeLayer
 from anthology.ui.panels import file_explorer
 from anthology.ui.panels.file_explorer import FileExplorer
 from anthology.vault import EntryRef, GraphData
@@ -195,3 +196,53 @@ def test_asking_for_the_views_leaves_the_collector_on(index) -> None:
         assert gc.isenabled() and gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+def _still_view(qtbot, g: GraphData) -> GraphView:
+    view = _view(qtbot)
+    view.set_setting("local", False)
+    view.set_graph(g, _places(g), "v")
+    view.set_local(False)
+    view.fit()
+    return view
+
+
+def _nodes_picture(qtbot, view: GraphView):
+    """The viewport as painted once the node layer's image is done (and nothing else)."""
+    for layer in (view.edges, view.labels, view.marks, view.overlay):
+        layer.setVisible(False)
+    cache = view.nodes.cache
+    view.nodes.update()
+    qtbot.waitUntil(lambda: cache.image is not None and not cache.busy, timeout=20_000)
+    qtbot.wait(20)
+    return view.view.viewport().grab().toImage()
+
+
+def test_a_big_node_layer_is_drawn_in_slices_and_looks_the_same(qtbot, monkeypatch) -> None:
+    """Past PROGRESSIVE_NODES the node layer's image is drawn BAND_NODES nodes a step,
+    slices between event-loop turns (100,000 sprites took 20-70 ms in one turn, the global
+    graph's first paint): every node is drawn, the picture pixel for pixel one render's."""
+    g = _graph(1200)
+    whole = _still_view(qtbot, g)
+    one = _nodes_picture(qtbot, whole)
+    assert whole.nodes.cache.stats["progressive"] == 0  # small: rendered at once
+    monkeypatch.setattr(NodeLayer, "PROGRESSIVE_NODES", 100)
+    monkeypatch.setattr(NodeLayer, "BAND_NODES", 150)  # eight steps
+    steps = []
+    real = NodeLayer._render_steps
+
+    def counted(layer, *args):
+        for step in real(layer, *args):
+            steps.append(1)
+            yield step
+
+    monkeypatch.setattr(NodeLayer, "_render_steps", counted)
+    banded = _still_view(qtbot, g)
+    picture = _nodes_picture(qtbot, banded)
+    stats = banded.nodes.cache.stats
+    assert stats["progressive"] >= 1 and stats["slices"] >= 1 and len(steps) >= 8
+    assert len(banded.shown_ids()) == len(whole.shown_ids()) == g.n
+    assert picture.size() == one.size() and picture == one
+    # and it is not blank: the nodes are there
+    assert len({picture.pixel(x, y) for x in range(0, picture.width(), 7)
+                for y in range(0, picture.height(), 7)}) > 2  # fmt: skip
