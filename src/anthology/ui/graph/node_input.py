@@ -11,22 +11,47 @@ is ignored until the last piece is drawn.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QMenu
 
+from anthology.graph.scene import GraphScene
+from anthology.ui.graph.frame_pacing import FramePacing
+from anthology.ui.graph.graph_paint import GraphPainter
+from anthology.ui.graph.node_layer import NodeLayer
 from anthology.vault.render.safe_text import tooltip_html
 
-if TYPE_CHECKING:  # the view owns its input; only its type is needed here
-    from anthology.ui.graph.graph_view import GraphView
+__all__ = ["NodeHost", "NodeInput"]
 
-__all__ = ["NodeInput"]
+
+class NodeHost(Protocol):
+    """What the node input needs of the view (the graph view is one)."""
+
+    scene: GraphScene
+    nodes: NodeLayer
+    painter: GraphPainter
+    pacing: FramePacing
+    entryActivated: Any  # Signal(str)
+    entryActivatedNewTab: Any  # Signal(str)
+
+    def _swapping(self) -> bool: ...  # the items still show an older graph (its indices)
+
+    def _apply_highlight(self) -> None: ...
+
+    def _legend_follows_marks(self) -> None: ...
+
+    def _update_marks(self) -> None: ...
+
+    def toggle_selected(self, entry_id: str) -> None: ...
+
+    def node_menu(self, entry_id: str) -> QMenu: ...
 
 
 class NodeInput:
     """The node input of ``view`` (wired to its node layer's signals)."""
 
-    def __init__(self, view: GraphView) -> None:
+    def __init__(self, view: NodeHost) -> None:
         self.view = view
         self.tooltip = ""  # the hovered node's title ("" when none)
         nodes = view.nodes
