@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from anthology.ui.graph.edge_layer import EdgeLayer
@@ -168,6 +169,56 @@ def test_a_big_folder_is_made_a_slice_a_turn_and_shows_the_same_rows(qtbot) -> N
     assert "papers" in sliced.expanded
     sliced.set_entries(refs, [])
     qtbot.waitUntil(lambda: sliced.visible_labels() == whole.visible_labels(), timeout=10000)
+
+
+def test_a_restored_explorer_reopens_its_folders_and_selects_the_entry_after_the_slices(
+    qtbot, monkeypatch
+) -> None:
+    """At a start the entries' folders are looked up MAP_CHUNK entries a turn (not in the
+    turn that builds the tree), the big folder's rows are made a slice a turn, and then
+    the folders the reader had open are open again, the entry shown selected and in view;
+    entries stay leaves (Qt's own flags: enabled, selectable, never an arrow)."""
+    monkeypatch.setattr(file_explorer, "MAP_CHUNK", 200)
+    refs = [*_refs("inbox", 3), *_refs("papers", file_explorer.BIG_FOLDER + 300),
+            *_refs("papers/old", 4)]  # fmt: skip
+    explorer = FileExplorer()
+    qtbot.addWidget(explorer)
+    explorer.resize(300, 500)
+    explorer.show()
+    explorer.restore_view_state({"expanded": ["papers", "papers/old"]})
+    mapped = []
+    real = file_explorer.FileExplorer._map_next
+
+    def counted(self, steps):
+        mapped.append(1)
+        real(self, steps)
+
+    monkeypatch.setattr(file_explorer.FileExplorer, "_map_next", counted)
+    explorer.set_entries(refs, [])
+    assert explorer._folder_of is None  # not in this turn
+    explorer.follow("papers/Note 1500")
+    qtbot.waitUntil(lambda: explorer.current_id() == "papers/Note 1500", timeout=10000)
+    assert len(mapped) >= len(refs) // 200  # a slice a turn, not all at once for the reveal
+    tree = explorer.tree
+    papers, old = explorer.folder_index("papers"), explorer.folder_index("papers/old")
+    assert tree.isExpanded(papers) and tree.isExpanded(old)
+    assert not tree.isExpanded(explorer.folder_index("inbox"))
+    assert explorer.expanded == {"papers", "papers/old"}  # the reader's, unchanged
+    rows = tree.selectionModel().selectedRows()
+    assert [r.data(file_explorer.ROLE_KEY) for r in rows] == ["papers/Note 1500"]
+    assert tree.viewport().rect().intersects(tree.visualRect(rows[0]))  # brought into view
+    entry = explorer.index_of("papers/Note 1500")
+    assert not explorer.model.hasChildren(entry) and explorer.model.hasChildren(papers)
+    flags = entry.flags()
+    assert flags & Qt.ItemFlag.ItemIsSelectable and flags & Qt.ItemFlag.ItemIsEnabled
+    assert not flags & Qt.ItemFlag.ItemIsEditable
+    labels = explorer.visible_labels()  # the subfolder first, then the entries in order
+    assert (
+        labels.index("old")
+        < labels.index("Note 1")
+        < labels.index("Note 2")
+        < labels.index("Note 10")
+    )
 
 
 def test_the_slices_grow_with_the_folder_not_their_size(qtbot) -> None:
