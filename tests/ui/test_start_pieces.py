@@ -10,10 +10,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from anthology.ui.graph.edge_layer import EdgeLayer
 from anthology.ui.graph.graph_view import GraphView
+from anthology.ui.graph.node_layer import NodeLayer
+from anthology.ui.graph.viewport_cache import ViewportCache
 from anthology.ui.panels import file_explorer
 from anthology.ui.panels.file_explorer import FileExplorer
 from anthology.vault import EntryRef, GraphData
@@ -169,6 +172,56 @@ def test_a_big_folder_is_made_a_slice_a_turn_and_shows_the_same_rows(qtbot) -> N
     qtbot.waitUntil(lambda: sliced.visible_labels() == whole.visible_labels(), timeout=10000)
 
 
+def test_a_restored_explorer_reopens_its_folders_and_selects_the_entry_after_the_slices(
+    qtbot, monkeypatch
+) -> None:
+    """At a start the entries' folders are looked up MAP_CHUNK entries a turn (not in the
+    turn that builds the tree), the big folder's rows are made a slice a turn, and then
+    the folders the reader had open are open again, the entry shown selected and in view;
+    entries stay leaves (Qt's own flags: enabled, selectable, never an arrow)."""
+    monkeypatch.setattr(file_explorer, "MAP_CHUNK", 200)
+    refs = [*_refs("inbox", 3), *_refs("papers", file_explorer.BIG_FOLDER + 300),
+            *_refs("papers/old", 4)]  # fmt: skip
+    explorer = FileExplorer()
+    qtbot.addWidget(explorer)
+    explorer.resize(300, 500)
+    explorer.show()
+    explorer.restore_view_state({"expanded": ["papers", "papers/old"]})
+    mapped = []
+    real = file_explorer.FileExplorer._map_next
+
+    def counted(self, steps):
+        mapped.append(1)
+        real(self, steps)
+
+    monkeypatch.setattr(file_explorer.FileExplorer, "_map_next", counted)
+    explorer.set_entries(refs, [])
+    assert explorer._folder_of is None  # not in this turn
+    explorer.follow("papers/Note 1500")
+    qtbot.waitUntil(lambda: explorer.current_id() == "papers/Note 1500", timeout=10000)
+    assert len(mapped) >= len(refs) // 200  # a slice a turn, not all at once for the reveal
+    tree = explorer.tree
+    papers, old = explorer.folder_index("papers"), explorer.folder_index("papers/old")
+    assert tree.isExpanded(papers) and tree.isExpanded(old)
+    assert not tree.isExpanded(explorer.folder_index("inbox"))
+    assert explorer.expanded == {"papers", "papers/old"}  # the reader's, unchanged
+    rows = tree.selectionModel().selectedRows()
+    assert [r.data(file_explorer.ROLE_KEY) for r in rows] == ["papers/Note 1500"]
+    assert tree.viewport().rect().intersects(tree.visualRect(rows[0]))  # brought into view
+    entry = explorer.index_of("papers/Note 1500")
+    assert not explorer.model.hasChildren(entry) and explorer.model.hasChildren(papers)
+    flags = entry.flags()
+    assert flags & Qt.ItemFlag.ItemIsSelectable and flags & Qt.ItemFlag.ItemIsEnabled
+    assert not flags & Qt.ItemFlag.ItemIsEditable
+    labels = explorer.visible_labels()  # the subfolder first, then the entries in order
+    assert (
+        labels.index("old")
+        < labels.index("Note 1")
+        < labels.index("Note 2")
+        < labels.index("Note 10")
+    )
+
+
 def test_the_slices_grow_with_the_folder_not_their_size(qtbot) -> None:
     """Twice the entries, more slices, not bigger ones: each of the five passes over the
     folder (labels, their duplicates, labels told apart, sort keys, rows) takes at most
@@ -195,3 +248,64 @@ def test_asking_for_the_views_leaves_the_collector_on(index) -> None:
         assert gc.isenabled() and gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+def _still_view(qtbot, g: GraphData) -> GraphView:
+    view = _view(qtbot)
+    view.set_setting("local", False)
+    view.set_graph(g, _places(g), "v")
+    view.set_local(False)
+    view.fit()
+    return view
+
+
+def _nodes_picture(qtbot, view: GraphView):
+    """The viewport as painted once the node layer's image is done (and nothing else)."""
+    for layer in (view.edges, view.labels, view.marks, view.overlay):
+        layer.setVisible(False)
+    cache = view.nodes.cache
+    view.nodes.update()
+    qtbot.waitUntil(lambda: cache.image is not None and not cache.busy, timeout=20_000)
+    qtbot.wait(20)
+    return view.view.viewport().grab().toImage()
+
+
+def test_a_big_node_layer_is_drawn_in_slices_and_looks_the_same(qtbot, monkeypatch) -> None:
+    """Past PROGRESSIVE_NODES the node layer's image is drawn BAND_NODES nodes a step,
+    slices between event-loop turns (100,000 sprites took 20-70 ms in one turn, the global
+    graph's first paint): every node is drawn, the picture pixel for pixel one render's."""
+    g = _graph(1200)
+    whole = _still_view(qtbot, g)
+    one = _nodes_picture(qtbot, whole)
+    assert whole.nodes.cache.stats["progressive"] == 0  # small: rendered at once
+    monkeypatch.setattr(NodeLayer, "PROGRESSIVE_NODES", 100)
+    monkeypatch.setattr(NodeLayer, "BAND_NODES", 150)  # eight steps
+    steps = []
+    real = NodeLayer._render_steps
+
+    def counted(layer, *args):
+        for step in real(layer, *args):
+            steps.append(1)
+            yield step
+
+    monkeypatch.setattr(NodeLayer, "_render_steps", counted)
+    banded = _still_view(qtbot, g)
+    picture = _nodes_picture(qtbot, banded)
+    stats = banded.nodes.cache.stats
+    assert stats["progressive"] >= 1 and stats["slices"] >= 1 and len(steps) >= 8
+    assert len(banded.shown_ids()) == len(whole.shown_ids()) == g.n
+    assert picture.size() == one.size() and picture == one
+    assert _colours(picture) > 2  # and it is not blank: the nodes are there
+    # a later render of the same graph (new sizes, a layout come to rest) goes at once:
+    # the nodes are never blanked while it is drawn
+    done = stats["progressive"]
+    monkeypatch.setattr(ViewportCache, "ANIMATING_S", 0.0)  # a still picture, not a frame
+    banded.nodes.set_sizes(banded.scene.sizes)
+    again = banded.view.viewport().grab().toImage()
+    assert stats["progressive"] == done and _colours(again) > 2
+
+
+def _colours(image) -> int:
+    """How many colours a grid of the image's pixels shows (1: blank)."""
+    return len({image.pixel(x, y) for x in range(0, image.width(), 7)
+                for y in range(0, image.height(), 7)})  # fmt: skip

@@ -7,7 +7,8 @@ one edge item with an image cache, one scatter item for every node, an overlay s
 the highlighted neighbourhood / search hits, one ring scatter for the current entry, the
 visited trail and pins, and one label item. The simulation runs in
 :class:`anthology.ui.graph.layout_worker.LayoutThread`; the toolbar and menus are
-:mod:`anthology.ui.graph.graph_menus`'.
+:mod:`anthology.ui.graph.graph_menus`', the reader's input on nodes (click, hover, drag,
+right-click) :mod:`anthology.ui.graph.node_input`'.
 
 Public API (used by the main window)::
 
@@ -46,7 +47,6 @@ every position known runs no simulation (and emits nothing).
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -83,9 +83,9 @@ from anthology.ui.graph.graph_menus import (
 from anthology.ui.graph.graph_paint import THEMES, GraphPainter
 from anthology.ui.graph.graph_store import GraphStore, SettingsStore
 from anthology.ui.graph.layout_worker import LayoutSpec, LayoutThread
+from anthology.ui.graph.node_input import NodeInput
 from anthology.ui.graph.viewport_cache import device_coords
 from anthology.vault import GraphData
-from anthology.vault.render.safe_text import tooltip_html
 
 __all__ = ["GraphView", "sanitize_graph"]
 
@@ -106,7 +106,6 @@ class GraphView(QWidget):
         super().__init__(parent)
         self.setObjectName("graphView")
         self.scene = GraphScene()  # what is shown, where, and how it is marked
-        self._tooltip = ""
         self._shut = False
         # the layout thread and its frames' pace
         self.pacing = FramePacing(self, self._draw_frame, self._on_settled, self._on_worker_failed)
@@ -172,13 +171,7 @@ class GraphView(QWidget):
             self.painter.overlay, self.painter.marks, self.painter.labels
         )  # fmt: skip
         self.labels.painted = self.pacing.painted  # the top layer: the frame is on screen
-        self.nodes.nodeClicked.connect(self._on_node_clicked)
-        self.nodes.nodeShiftClicked.connect(lambda j: self._with_id(j, self.toggle_selected))
-        self.nodes.nodeClickedNewTab.connect(self._on_node_clicked_new_tab)
-        self.nodes.nodeDoubleClicked.connect(lambda j: self._with_id(j, self.unpin))
-        self.nodes.nodeHovered.connect(self._on_node_hovered)
-        self.nodes.nodeDragged.connect(self._on_node_dragged)
-        self.nodes.nodeContextMenu.connect(self._on_context_menu)
+        self.input = NodeInput(self)  # click, hover, drag, menu of a node
         self.vb.sigTransformChanged.connect(self._on_view_changed)
 
         self.legend = GraphLegend(self)  # a strip under the plot, not over it
@@ -274,7 +267,7 @@ class GraphView(QWidget):
         self._reveal(entry_id)
 
     def key_open(self, j: int) -> None:
-        self._on_node_clicked(j)
+        self.input.clicked(j)
 
     def key_clear(self) -> bool:
         """Esc with no keyboard focus clears, one per press, the most recent thing laid
@@ -616,10 +609,8 @@ class GraphView(QWidget):
         scene = self.scene
         start = scene.rebuild()
         self._start = start
-        self.nodes._hover = -1
+        self.input.reset()
         self.keys.reset()
-        self._tooltip = ""
-        self.nodes.setToolTip("")
         if refit:
             self._refit(scene.local, start.centres > 0)
             self._follow_on_settle = True
@@ -782,39 +773,13 @@ class GraphView(QWidget):
         # resize the plot (and its zoom) under the reader's eyes
         self.legend.setVisible(bool(self.scene.settings.get("legend", True)))
 
-    # ---- interaction ------------------------------------------------------------------------
-    def _with_id(self, j: int, act: Any) -> None:
-        entry_id = self.scene.id_of(j)
-        if entry_id is not None:
-            act(entry_id)
-
-    def _on_node_clicked(self, j: int) -> None:
-        if self._swapping():  # the items show an older graph: its indices
-            return
-        entry_id = self.scene.id_of(j)
-        if entry_id is not None and not self.scene.is_ghost(j):
-            self.entryActivated.emit(entry_id)
-
-    def _on_node_clicked_new_tab(self, j: int) -> None:
-        if self._swapping():  # the items show an older graph: its indices
-            return
-        entry_id = self.scene.id_of(j)
-        if entry_id is not None and not self.scene.is_ghost(j):
-            self.entryActivatedNewTab.emit(entry_id)
-
+    # ---- the reader's input on nodes (ui/graph/node_input.py) ------------------------------
     def _on_node_hovered(self, j: int) -> None:
-        if self._swapping():  # the items show an older graph: its indices
-            return
-        self._tooltip = self.scene.set_hover(j)
-        # Titles are vault text: Qt would take "<img src=…>" in one as rich text and load it.
-        self.nodes.setToolTip(tooltip_html(self._tooltip) if self._tooltip else "")
-        self._apply_highlight()
+        self.input.hovered(j)
 
     def hover(self, entry_id: str | None) -> None:
         """Highlight ``entry_id``'s neighbourhood as a hover would (None clears)."""
-        j = self.scene.local_index(entry_id)
-        self.nodes._hover = j
-        self._on_node_hovered(j)
+        self.input.hover(entry_id)
 
     def drop_tooltip(self) -> None:
         """No tooltip on the hovered node (a page preview of it is shown: the tooltip
@@ -830,44 +795,17 @@ class GraphView(QWidget):
         return self.scene.id_of(self.scene.hover)
 
     def tooltip_text(self) -> str:
-        return self._tooltip
-
-    def _on_node_dragged(self, j: int, x: float, y: float, phase: str) -> None:
-        if self._swapping():  # the items show an older graph: its indices
-            return
-        entry_id = self.scene.id_of(j)
-        if entry_id is None or not (math.isfinite(x) and math.isfinite(y)):
-            return
-        self.scene.dragging = -1 if phase == "finish" else j
-        self.pin(entry_id, x, y)
+        return self.input.tooltip
 
     def pin(self, entry_id: str, x: float, y: float) -> None:
         """Fix ``entry_id`` at ``(x, y)`` (a drag does this) and reheat the simulation."""
-        j = self.scene.pin(entry_id, x, y)
-        if j is not None and j >= 0:
-            self.painter.draw_positions(self.scene)
-            self._legend_follows_marks()
-            if self.pacing.worker is not None:
-                x, y = self.scene.pins[entry_id]
-                self.pacing.worker.pin(j, x, y, reheat=0.3)
+        self.input.pin(entry_id, x, y)
 
     def unpin(self, entry_id: str) -> None:
-        j = self.scene.unpin(entry_id)
-        if j is None:
-            return
-        if j >= 0 and self.pacing.worker is not None:
-            self.pacing.worker.unpin(j, reheat=0.3)
-        self._update_marks()
+        self.input.unpin(entry_id)
 
     def pinned_ids(self) -> list[str]:
         return sorted(self.scene.pins)
-
-    def _on_context_menu(self, j: int, screen_pos: QPoint) -> None:
-        if self._swapping():  # the items show an older graph: its indices
-            return
-        entry_id = self.scene.id_of(j)
-        if entry_id is not None:
-            self.node_menu(entry_id).popup(screen_pos)
 
     def node_menu(self, entry_id: str) -> QMenu:
         """The right-click menu of a node (see :func:`graph_menus.node_menu`)."""

@@ -56,15 +56,13 @@ from anthology.vault.render.safe_text import plain_text, tooltip_html
 ROLE_KIND = Qt.ItemDataRole.UserRole + 1  # "folder", "entry" or "attachment"
 ROLE_KEY = Qt.ItemDataRole.UserRole + 2  # an entry's id; a folder's or attachment's path
 FOLDER, ENTRY, ATTACHMENT = "folder", "entry", "attachment"
-_NO_FLAGS = Qt.ItemFlag.NoItemFlags
-_FOLDER_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-_LEAF_FLAGS = _FOLDER_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
 FILTER_DELAY_MS = 120
 REVEAL_DELAY_MS = 60  # after a navigation: the entry is painted first
 # a folder of more entries than this has its rows made a slice per event-loop turn before
 # the current entry in it is revealed (FOLDER_CHUNK entries a slice: ~10-25 ms)
 BIG_FOLDER = 2000
 FOLDER_CHUNK = 1500
+MAP_CHUNK = 20_000  # entries whose folder is looked up a turn (~8 ms at 100,000 entries)
 _DIGITS = re.compile(r"(\d+)")
 _ROOT = QModelIndex()
 # what Qt hands a model: an index, or a persistent one (a selection, a view's current)
@@ -285,7 +283,12 @@ class ExplorerModel(QAbstractItemModel):
 
     # -- QAbstractItemModel ------------------------------------------------------------------
     def index(self, row: int, column: int = 0, parent: AnyIndex = _ROOT) -> QModelIndex:
-        shown = self.shown_of(self.node(parent) or self.root)
+        # asked once for every row of the open folders at each layout of the tree (12,500
+        # in a folder of the 100k vault): as few calls into Qt as can be
+        node = parent.internalPointer() if parent.isValid() else self.root
+        shown = node.shown
+        if shown is None:
+            shown = self.shown_of(node)
         if 0 <= row < len(shown) and 0 <= column < 2:
             return self.createIndex(row, column, shown[row])
         return QModelIndex()
@@ -307,9 +310,12 @@ class ExplorerModel(QAbstractItemModel):
         return 2
 
     def hasChildren(self, parent: AnyIndex = _ROOT) -> bool:
-        if parent.column() > 0:
+        # asked for every row of the open folders at each layout of the tree, with index():
+        # the flags are Qt's own (enabled, selectable), for a leaf's "never has children"
+        # cost two calls into Python a row where this costs one
+        node = parent.internalPointer() if parent.isValid() else self.root
+        if node.kind != FOLDER or parent.column() > 0:
             return False
-        node = self.node(parent) or self.root
         if node.shown is None:  # asked for every folder drawn: answered without its rows
             return node.may_have_children(self.show_attachments)
         return bool(node.shown)
@@ -336,15 +342,6 @@ class ExplorerModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
-
-    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
-        # constants, and a leaf says it never has children: the tree lays out every row of
-        # its open folders (1,250 in a folder of the 10k vault) asking each for its flags,
-        # and, without that flag, whether it has children too (~10 ms a navigation)
-        node = self.node(index)
-        if node is None:
-            return _NO_FLAGS
-        return _FOLDER_FLAGS if node.kind == FOLDER else _LEAF_FLAGS
 
 
 class FileExplorer(QWidget):
@@ -407,7 +404,7 @@ class FileExplorer(QWidget):
         layout.addWidget(self.tree)
 
         self._folder_of: dict[str, Node] | None = {}  # entry id → its folder (None: to make)
-        self._listing: tuple[list[EntryRef], dict[str, Node]] = ([], {})  # (refs, folders)
+        self._mapping: Iterator[None] = iter(())  # the steps making _folder_of
         self._by_folder: dict[str, Node] = {}
         self.expanded: set[str] = set()  # folder paths the reader opened
         self._applying = False  # expansions made by the filter or a rebuild are not the reader's
@@ -427,10 +424,11 @@ class FileExplorer(QWidget):
         root, folders = build_tree(refs, attachments)
         self._making = None  # rows being made belong to the tree replaced
         self._by_folder = {path: node for path, node in folders.items() if path}
-        # each entry's folder, made when first asked (a reveal): ~20 ms more of this
-        # turn at 100,000 entries
-        self._folder_of, self._listing = None, (refs, folders)
-        QTimer.singleShot(1, self, self._map_folders)  # a turn of its own, before a reveal
+        # each entry's folder, made a slice a turn after this one (all of it in one turn
+        # took 40 ms at 100,000 entries), or the rest at once when a reveal asks first
+        self._folder_of = None
+        self._mapping = steps = self._map_steps(refs, folders)
+        QTimer.singleShot(1, self, lambda: self._map_next(steps))
         self._applying = True
         try:
             self.model.words = self.box.text().casefold().split()
@@ -531,6 +529,9 @@ class FileExplorer(QWidget):
     def _reveal_current(self) -> None:
         if not self._current:
             return
+        if self._folder_of is None:  # the entries' folders are being looked up: after them
+            self._reveal_timer.start()
+            return
         folder = self._folder(self._current)
         if folder is not None and _big(folder):
             self._make_rows(folder)  # then revealed
@@ -553,9 +554,9 @@ class FileExplorer(QWidget):
                 next(steps)
             except StopIteration:
                 self._making = None
-                if not self.model.words:
+                if not self.model.words:  # the open folders laid out: a turn of their own
                     self._restore_expansion()
-                self._reveal_current()
+                QTimer.singleShot(1, self, self._reveal_current)
                 return
             QTimer.singleShot(1, self, step)
 
@@ -621,7 +622,7 @@ class FileExplorer(QWidget):
     def clear(self) -> None:
         self._current = None
         self.model.set_tree(Node(FOLDER, "", "", None))
-        self._folder_of, self._listing = {}, ([], {})
+        self._folder_of, self._mapping = {}, iter(())
         self._by_folder.clear()
 
     # What a test asks.
@@ -648,9 +649,25 @@ class FileExplorer(QWidget):
 
     def _map_folders(self) -> dict[str, Node]:
         if self._folder_of is None:
-            refs, folders = self._listing
-            self._folder_of = {r.id: folders[r.path.rpartition("/")[0]] for r in refs}
-        return self._folder_of
+            for _ in self._mapping:  # the slices left, now
+                pass
+        return self._folder_of if self._folder_of is not None else {}
+
+    def _map_steps(self, refs: list[EntryRef], folders: dict[str, Node]) -> Iterator[None]:
+        """Each entry's folder by its id, :data:`MAP_CHUNK` entries a step."""
+        folder_of: dict[str, Node] = {}
+        for c in range(0, len(refs), MAP_CHUNK):
+            folder_of.update(
+                {r.id: folders[r.path.rpartition("/")[0]] for r in refs[c : c + MAP_CHUNK]}
+            )
+            yield
+        self._folder_of = folder_of  # (a newer tree's steps replaced these: never resumed)
+
+    def _map_next(self, steps: Iterator[None]) -> None:
+        if self._mapping is not steps or self._folder_of is not None:
+            return  # a newer tree, or made meanwhile (a reveal asked)
+        if next(steps, StopIteration) is not StopIteration:
+            QTimer.singleShot(1, self, lambda: self._map_next(steps))
 
     def _entry_node(self, entry_id: str) -> Node | None:
         """``entry_id``'s row (its folder's rows made if they were not yet)."""
