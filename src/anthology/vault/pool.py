@@ -5,15 +5,18 @@ hands the results on in order, while the caller writes what it already has.
 
 :func:`worker_count` decides whether worker processes pay, from the machine it runs on.
 The rule, from measurements of cold builds of the synthetic vault (``python
-benchmarks/bench_index.py workers``): **one process unless at least** ``MIN_FREE_CORES``
-**cores are free** (usable cores, ``sched_getaffinity``, minus the one-minute load average)
-**and there are** ``threshold`` **files or more**; then one worker per free core but the
-writer's, at most ``MAX_WORKERS``. On two shared cores (load 9-13 from other programs,
-fresh processes, alternating) the workers lost in 5 of 6 runs: 2,000 files 3.8 / 4.1 s with
-two workers against 1.8 / 2.8 s in one process, 10,000 files 11.3 / 8.9 s against
-11.1 / 7.0 s, 100,000 files 126 / 166 s against 162 / 126 s; issue 35 found them slower
-in 3 of 4 runs. The writer (SQLite and FTS) needs a core of its own, and one worker beside
-it gains less than starting and feeding it costs.
+benchmarks/bench_index.py workers``): **one process unless a core is free** of other
+programs (usable cores, ``sched_getaffinity``, minus the one-minute load average, rounded
+down: ``MIN_FREE_CORES``) **on a machine of two cores or more, and there are**
+``threshold`` **files or more**; then one worker per free core but the writer's, and at
+least one, at most ``MAX_WORKERS``. On two quiet cores (load 0.6, 2026-12-05) 10,000 files
+took 3.13-3.15 s in one process, 2.31-2.32 s with one worker and 2.20-2.32 s with two, and
+a never-seen 100,000-note vault was built and shown in the window in 25.9 s with one
+worker against 40.3 s in one process (search and the graph worked from 3.3-3.7 s either
+way). On two cores busy with other programs (load 9-13) the workers lost in 5 of 6 runs
+(2,000 files 3.8 / 4.1 s with two workers against 1.8 / 2.8 s in one process, 10,000 files
+11.3 / 8.9 s against 11.1 / 7.0 s, 100,000 files 126 / 166 s against 162 / 126 s): there
+no core is free, and the build runs in one process.
 ``ANTHOLOGY_INDEX_WORKERS=N`` overrides the rule from ``threshold`` files (0: one process).
 """
 
@@ -32,8 +35,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 MAX_WORKERS = 4
-#: Worker processes only when this many cores are free (the writer keeps one of them).
-MIN_FREE_CORES = 3
+#: Worker processes only when this many cores are free of other programs' load.
+MIN_FREE_CORES = 1
 WORKERS_ENV = "ANTHOLOGY_INDEX_WORKERS"
 J = TypeVar("J")
 R = TypeVar("R")
@@ -92,9 +95,10 @@ def worker_count(
     files: int, threshold: int, *, cores: int | None = None, load: float | None = None
 ) -> int:
     """Worker processes for a build that reads ``files`` files: 0 (this process alone)
-    below ``threshold`` files or with fewer than ``MIN_FREE_CORES`` free cores, else one per
-    free core but the writer's (at most ``MAX_WORKERS``); see the module docstring.
-    ``cores`` and ``load`` default to this machine's now."""
+    below ``threshold`` files, on one core, or with fewer than ``MIN_FREE_CORES`` free
+    cores, else one per free core but the writer's, at least one (at most
+    ``MAX_WORKERS``); see the module docstring. ``cores`` and ``load`` default to this
+    machine's now."""
     if files < threshold:
         return 0
     forced = os.environ.get(WORKERS_ENV, "").strip()
@@ -107,9 +111,9 @@ def worker_count(
         except (AttributeError, OSError):
             load = 0.0
     free = int(cores - max(load, 0.0))
-    if free < MIN_FREE_CORES:
+    if cores < 2 or free < MIN_FREE_CORES:
         return 0
-    return min(free - 1, MAX_WORKERS)
+    return min(max(free - 1, 1), MAX_WORKERS)
 
 
 def in_order(
