@@ -115,7 +115,7 @@ def _moving(app, g, seconds: float = MOVING_S) -> dict[str, float]:
     view.show()
     app.processEvents()
     work: list[tuple[str, float]] = []
-    handle = view._on_frame
+    handle = view.pacing._on_frame  # (the frames' pace is the view's FramePacing)
     canvas = view.view
     paint_event = type(canvas).paintEvent
 
@@ -133,7 +133,7 @@ def _moving(app, g, seconds: float = MOVING_S) -> dict[str, float]:
     try:
         view.set_graph(g, None, "bench-moving")
         worker = view.worker()
-        worker.frame.disconnect(view._on_frame)
+        worker.frame.disconnect(view.pacing._on_frame)
         worker.frame.connect(on_frame)
         t_end = time.perf_counter() + seconds
         while time.perf_counter() < t_end:
