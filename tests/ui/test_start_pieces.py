@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
+import anthology.ui.graph.graph_view as graph_view_module
 from anthology.ui.graph.edge_layer import EdgeLayer
 from anthology.ui.graph.graph_view import GraphView
 from anthology.ui.graph.node_layer import NodeLayer
@@ -89,6 +90,27 @@ def test_a_graph_given_in_pieces_draws_what_one_turn_drew(qtbot) -> None:
     assert [pieces.scene.id_of(j) for j in pieces.labels.shown] == whole.labelled_ids()
     pieces._on_node_hovered(0)  # done: the reader's again
     assert pieces.tooltip_text().startswith("E")
+
+
+def test_a_switch_to_a_big_global_graph_draws_in_pieces_what_one_turn_drew(
+    qtbot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past STEPPED_REBUILD_NODES, a rebuild (the switch from the local graph to the global
+    one) gives the items their part a piece per turn: the turn of the switch leaves the
+    labels to come, and once the pieces are done the picture is the one-turn rebuild's."""
+    g = _graph(300)
+    small, big = _view(qtbot), _view(qtbot)
+    for view in (small, big):
+        view.set_graph(g, _places(g), "v", current="E0")
+        view.set_local(True)
+    monkeypatch.setattr(graph_view_module, "STEPPED_REBUILD_NODES", 100)
+    big.set_local(False)
+    assert big.scene.generation != big._drawn  # the items have not all been given it yet
+    monkeypatch.setattr(graph_view_module, "STEPPED_REBUILD_NODES", 10_000)
+    small.set_local(False)  # one turn, as before
+    qtbot.waitUntil(lambda: big._drawn == big.scene.generation, timeout=5000)
+    assert len(big.shown_ids()) == 300
+    assert _picture(big) == _picture(small)
 
 
 def test_a_click_between_the_pieces_draws_at_once_and_the_rest_do_nothing(qtbot) -> None:

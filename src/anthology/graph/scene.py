@@ -652,7 +652,7 @@ class GraphScene:
         def make() -> list[str]:
             shown = self.shown.tolist()
             if by == "title":  # perhaps made by the views' loader (prepare_scene)
-                made = take_data(d, "local-titles", 0)
+                made = take_data(d, "local-titles" if self.local else "global-titles", 0)
                 if made is not None and made[0] is self.shown_graph:
                     return list(made[1])
                 return title_labels(d, self.shown_graph)
