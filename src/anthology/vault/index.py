@@ -221,35 +221,29 @@ class VaultIndex(BacklinkQueries, SearchQueries, GraphQueries, RelatedQueries, L
         the first time (without the build lock, which the build holds): each batch of
         entries is seen once committed (WAL). What a window shows of a never-seen vault
         before its index is done (:mod:`anthology.ui.window.partial_index`)."""
+        return cls._read_only(vault_root(vault), Path(db))
+
+    def reader(self) -> VaultIndex:
+        """Another VaultIndex on the same file with its own read-only connection, for a
+        question asked on another thread (the unlinked mentions of a common word): it does
+        not hold this index's lock, so the GUI thread's questions go on meanwhile."""
+        return type(self)._read_only(self.root, self.db_path)
+
+    @classmethod
+    def _read_only(cls, root: Path, db: Path) -> VaultIndex:
+        """A VaultIndex of ``root`` on a read-only connection of its own to ``db``, usable
+        from another thread (``reader``, ``being_built``)."""
         conn = sqlite3.connect(
-            f"{Path(db).resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
-            timeout=30,
-        )  # fmt: skip
+            f"{db.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False, timeout=30
+        )
         index = cls.__new__(cls)
-        index._start(vault_root(vault), Path(db), conn)
+        index._start(root, db, conn)
         index.created = False
         index.read_only = True
         index.stale_reason = None
         index.notice = None
         index.last_report = None
         return index
-
-    def reader(self) -> VaultIndex:
-        """Another VaultIndex on the same file with its own read-only connection, for a
-        question asked on another thread (the unlinked mentions of a common word): it does
-        not hold this index's lock, so the GUI thread's questions go on meanwhile."""
-        other = type(self).__new__(type(self))
-        conn = sqlite3.connect(
-            f"{self.db_path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
-            timeout=30,
-        )  # fmt: skip
-        other._start(self.root, self.db_path, conn)
-        other.created = False
-        other.read_only = True
-        other.stale_reason = None
-        other.notice = None
-        other.last_report = None
-        return other
 
     def __enter__(self) -> VaultIndex:
         return self
