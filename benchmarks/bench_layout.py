@@ -52,6 +52,7 @@ for _p in (_HERE.parent / "src", _HERE):
 
 from anthology.layout.force_layout import ForceLayout, ForceParams  # noqa: E402
 from anthology.layout.quality import layout_quality  # noqa: E402
+from child import args_after, last_json  # noqa: E402
 from synthetic_graph import power_law_graph  # noqa: E402
 
 D3_DIR = _HERE / "d3"
@@ -512,41 +513,30 @@ def run_window(vault: str, db: str, sources: list[str], limit: float = 120.0) ->
                 timeout=limit + 600,
                 check=False,
             )
-            lines = [ln for ln in res.stdout.splitlines() if ln.startswith("{")]
-            if not lines:
+            out = last_json(res.stdout)
+            if out is None:
                 print(res.stderr[-2000:], file=sys.stderr)
                 continue
-            out = json.loads(lines[-1])
             rows.append({"src": src, **out})
             print(json.dumps(rows[-1]), flush=True)
     return rows
 
 
-def _args_after(flag: str) -> list[str]:
-    out, grab = [], False
-    for a in sys.argv[1:]:
-        if a.startswith("--"):
-            grab = a == flag
-        elif grab:
-            out.append(a)
-    return out
-
-
 if __name__ == "__main__":
     if sys.argv[1:2] == ["multilevel"]:
         graphs: dict[str, tuple[int, np.ndarray]] = {}
-        vault, db = _args_after("--vault"), _args_after("--db")
+        vault, db = args_after("--vault"), args_after("--db")
         if vault and db:
             from anthology.vault.index import VaultIndex
 
             with VaultIndex.open(Path(vault[0]), Path(db[0])) as index:
                 g = index.graph()
             graphs[Path(vault[0]).name] = (g.n, g.edges)
-        for size in _args_after("--n") or ([] if vault else ["10000"]):
+        for size in args_after("--n") or ([] if vault else ["10000"]):
             ns = int(size)
             graphs["power law, seed 3"] = (ns, power_law_graph(ns, 5 * ns, seed=3))
         _print(run_multilevel(graphs))
     elif sys.argv[1:2] == ["window"]:
-        run_window(sys.argv[2], _args_after("--db")[0], _args_after("--src") or ["src"])
+        run_window(sys.argv[2], args_after("--db")[0], args_after("--src") or ["src"])
     else:
         _print(run(quick="--quick" in sys.argv))

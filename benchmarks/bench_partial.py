@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from child import args_after, last_json
+
 CHILD = r"""
 import json, os, sys, time
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -81,24 +83,14 @@ def run(vault: str, sources: list[str], word: str) -> list[dict]:
                  str(Path(tmp) / "s.ini"), word],
                 env=env, capture_output=True, text=True, check=False,
             )  # fmt: skip
-            lines = [ln for ln in res.stdout.splitlines() if ln.startswith("{")]
-            if not lines:
+            out = last_json(res.stdout)
+            if out is None:
                 print(res.stderr[-2000:], file=sys.stderr)
                 continue
-            rows.append({"src": src, "load": os.getloadavg()[0], **json.loads(lines[-1])})
+            rows.append({"src": src, "load": os.getloadavg()[0], **out})
             print(json.dumps(rows[-1]), flush=True)
     return rows
 
 
-def _after(flag: str) -> list[str]:
-    out, grab = [], False
-    for a in sys.argv[2:]:
-        if a.startswith("--"):
-            grab = a == flag
-        elif grab:
-            out.append(a)
-    return out
-
-
 if __name__ == "__main__":
-    run(sys.argv[1], _after("--src") or ["src"], (_after("--word") or ["attention"])[0])
+    run(sys.argv[1], args_after("--src") or ["src"], (args_after("--word") or ["attention"])[0])

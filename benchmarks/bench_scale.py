@@ -19,7 +19,6 @@ is printed beside it. A vault ``VAULTS/scale{n//1000}k`` made by ``synthetic_vau
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import subprocess
@@ -28,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from child import last_json
 from rows import row
 from synthetic_vault import _entry_id, generate
 
@@ -51,10 +51,10 @@ def start(src: Path, vault: Path, db: Path, work: Path, n: int) -> dict:
          "--hub", hub, "--other", other],
         capture_output=True, text=True, env=_env(src, work / "state"), timeout=TIMEOUT,
     )  # fmt: skip
-    lines = [ln for ln in out.stdout.splitlines() if ln.startswith("{")]
-    if not lines:
+    answer = last_json(out.stdout)
+    if answer is None:
         raise RuntimeError(f"scale_child on {src} printed nothing: {out.stderr[-2000:]}")
-    return json.loads(lines[-1])
+    return answer
 
 
 def cli_rerun(src: Path, vault: Path, db: Path, work: Path) -> float:
