@@ -111,12 +111,50 @@ def _stats(times: list[float]) -> tuple[float, float]:
     return statistics.median(times), times[int(0.95 * (len(times) - 1))]
 
 
+def page_times(entry, index, root: Path, runs: int) -> tuple[list[float], list[float], str]:
+    """The entry's page rendered afresh ``max(3, runs // 5)`` times: wall and CPU ms of
+    each, and the last page's HTML."""
+    from anthology.vault.render import clear_render_cache, render_entry
+
+    times, cpu, html = [], [], ""
+    for _ in range(max(3, runs // 5)):
+        clear_render_cache()
+        t0, c0 = time.perf_counter(), time.thread_time()
+        html = render_entry(entry, index, vault_root=root).html
+        times.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.thread_time() - c0) * 1000)
+    return times, cpu, html
+
+
+def clock_rows(n: int, m: dict, parts: list[tuple[str, str, float | None]]) -> list[dict]:
+    """run.py's rows of ``m`` (``measure``'s figures): for each (key, label, target), the
+    median and p95 by the wall clock and the CPU's."""
+
+    def row(name: str, value: float, target: float | None) -> dict:
+        return {
+            "name": name,
+            "size": f"{n:,} notes",
+            "unit": "ms",
+            "ours": round(value, 1),
+            "peer": "issue target" if target else "",
+            "peer_value": target,
+            "ratio": None if target is None else round(target / max(value, 1e-9), 2),
+        }
+
+    rows = []
+    for key, label, target in parts:
+        for clock, suffix in (("wall", ""), ("CPU", "_cpu")):
+            median, p95 = m[key + suffix]
+            rows.append(row(f"{label}: median ({clock})", median, target))
+            rows.append(row(f"{label}: p95 ({clock})", p95, target))
+    return rows
+
+
 def measure(n: int, runs: int) -> dict:
     from anthology.query.bases import run_view
     from anthology.query.rows import Budget
     from anthology.vault import query_rows
     from anthology.vault.index import VaultIndex
-    from anthology.vault.render import clear_render_cache, render_entry
 
     out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -145,14 +183,8 @@ def measure(n: int, runs: int) -> dict:
                 out[name + "_groups"] = len(result.groups)
             entry = index.entry("Categories/Books")
             assert entry is not None
-            times, cpu = [], []
-            for _ in range(max(3, runs // 5)):
-                clear_render_cache()
-                t0, c0 = time.perf_counter(), time.thread_time()
-                rendered = render_entry(entry, index, vault_root=root)
-                times.append((time.perf_counter() - t0) * 1000)
-                cpu.append((time.thread_time() - c0) * 1000)
-            assert "Book 00000" in rendered.html and "Base error" not in rendered.html
+            times, cpu, html = page_times(entry, index, root, runs)
+            assert "Book 00000" in html and "Base error" not in html
             out["page"] = _stats(times)
             out["page_cpu"] = _stats(cpu)
     return out
@@ -161,31 +193,12 @@ def measure(n: int, runs: int) -> dict:
 def run(quick: bool = False, notes: int | None = None) -> list[dict]:
     n = notes or (2_000 if quick else 10_000)
     m = measure(n, 10 if quick else 50)
-
-    def row(name: str, value: float, target: float | None = TARGET_MS) -> dict:
-        return {
-            "name": name,
-            "size": f"{n:,} notes",
-            "unit": "ms",
-            "ours": round(value, 1),
-            "peer": "issue target" if target else "",
-            "peer_value": target,
-            "ratio": None if target is None else round(target / max(value, 1e-9), 2),
-        }
-
-    rows = []
-    for key, label in (
-        ("table", f"Bases table, {m['table_rows']:,} rows sorted"),
-        ("cards", f"Bases cards in {m['cards_groups']} groups with 4 summaries"),
-        ("page", "entry page holding the table (evaluate + HTML, 1,000 rows drawn)"),
-        ("load", "rows from SQLite (once per state of the index)"),
-    ):
-        target = TARGET_MS if key in ("table", "cards") else None
-        for clock, suffix in (("wall", ""), ("CPU", "_cpu")):
-            median, p95 = m[key + suffix]
-            rows.append(row(f"{label}: median ({clock})", median, target))
-            rows.append(row(f"{label}: p95 ({clock})", p95, target))
-    return rows
+    return clock_rows(n, m, [
+        ("table", f"Bases table, {m['table_rows']:,} rows sorted", TARGET_MS),
+        ("cards", f"Bases cards in {m['cards_groups']} groups with 4 summaries", TARGET_MS),
+        ("page", "entry page holding the table (evaluate + HTML, 1,000 rows drawn)", None),
+        ("load", "rows from SQLite (once per state of the index)", None),
+    ])  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_bases import _stats, generate
+from bench_bases import _stats, clock_rows, generate, page_times
 
 TARGET_MS = 200.0
 QUERIES = {
@@ -69,7 +69,6 @@ def measure(n: int, runs: int) -> dict:
     from anthology.query.rows import Budget
     from anthology.vault import query_rows
     from anthology.vault.index import VaultIndex
-    from anthology.vault.render import clear_render_cache, render_entry
 
     out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -91,14 +90,8 @@ def measure(n: int, runs: int) -> dict:
                 out[name + "_rows"] = result.total
             entry = index.entry("Notes/Dashboard")
             assert entry is not None
-            times, cpu = [], []
-            for _ in range(max(3, runs // 5)):
-                clear_render_cache()
-                t0, c0 = time.perf_counter(), time.thread_time()
-                rendered = render_entry(entry, index, vault_root=root)
-                times.append((time.perf_counter() - t0) * 1000)
-                cpu.append((time.thread_time() - c0) * 1000)
-            assert 'class="dataview"' in rendered.html and "Dataview:" not in rendered.html
+            times, cpu, html = page_times(entry, index, root, runs)
+            assert 'class="dataview"' in html and "Dataview:" not in html
             out["page"] = _stats(times)
             out["page_cpu"] = _stats(cpu)
     return out
@@ -107,28 +100,11 @@ def measure(n: int, runs: int) -> dict:
 def run(quick: bool = False, notes: int | None = None) -> list[dict]:
     n = notes or (2_000 if quick else 10_000)
     m = measure(n, 10 if quick else 30)
-
-    def row(name: str, value: float, target: float | None) -> dict:
-        return {
-            "name": name,
-            "size": f"{n:,} notes",
-            "unit": "ms",
-            "ours": round(value, 1),
-            "peer": "issue target" if target else "",
-            "peer_value": target,
-            "ratio": None if target is None else round(target / max(value, 1e-9), 2),
-        }
-
-    rows = []
-    for key, label in LABELS.items():
-        target = None if key == "page" else TARGET_MS
-        if key in m and key + "_rows" in m:
-            label = f"{label} ({m[key + '_rows']:,} results)"
-        for clock, suffix in (("wall", ""), ("CPU", "_cpu")):
-            median, p95 = m[key + suffix]
-            rows.append(row(f"{label}: median ({clock})", median, target))
-            rows.append(row(f"{label}: p95 ({clock})", p95, target))
-    return rows
+    return clock_rows(n, m, [
+        (key, f"{label} ({m[key + '_rows']:,} results)" if key + "_rows" in m else label,
+         None if key == "page" else TARGET_MS)
+        for key, label in LABELS.items()
+    ])  # fmt: skip
 
 
 if __name__ == "__main__":
