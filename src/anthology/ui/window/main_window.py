@@ -394,19 +394,18 @@ class MainWindow(QMainWindow, actions.WindowParts):
     def _attach_index(self, index: VaultIndex) -> None:
         if self.session.first_look is not None:
             self.statusBar().clearMessage()  # "Indexing …" (see _show_first_look)
-        self.index = index
-        self.render_reader = SharedReader(index)
-        vault = self.navigation.open_vault()
-        assert vault is not None
-        for view in self.tabs.views():
-            view.attach_vault(vault)
-        self.search_panel.set_search_function(index.search, index.search_total)
+        self._read_from(index)
         self.show_first_entry()
         self.surroundings.load(with_positions=True)
 
     def attach_partial(self, index: VaultIndex) -> None:
         """A never-seen vault's index while it is built (:mod:`.partial_index`): search,
         the switcher and the graph read it; the entry shown stays."""
+        self._read_from(index)
+        self.surroundings.load(with_positions=True)
+
+    def _read_from(self, index: VaultIndex) -> None:
+        """The renders, the tabs' documents and search read ``index`` from now on."""
         self.index = index
         self.render_reader = SharedReader(index)
         vault = self.navigation.open_vault()
@@ -414,7 +413,6 @@ class MainWindow(QMainWindow, actions.WindowParts):
         for view in self.tabs.views():
             view.attach_vault(vault)
         self.search_panel.set_search_function(index.search, index.search_total)
-        self.surroundings.load(with_positions=True)
 
     def _drop_partial(self) -> None:
         """The build ended: the partial view is let go (the index is attached anew)."""
