@@ -139,14 +139,7 @@ def _page_fields(
             kept = raw.strip()
             a = start + raw.find(kept[:1])
             e = a + len(kept)
-            line, text = scan[a:e], body[a:e]
-            found = extract_inline_fields(line, source=text)
-            if found:
-                out += [(start, f.key, f.value) for f in found]
-            else:
-                whole = full_line_field(line, text)
-                if whole is not None:
-                    out.append((start, whole.key, whole.value))
+            out += _line_fields(scan[a:e], body[a:e], start, task_fields=False)
         at = scan.find("::", end)
     return out
 
@@ -160,12 +153,16 @@ def _item_fields(
     for it, written in plain:
         line = item_text(it, scan, body).replace("\n", " ")
         text = written.replace("\n", " ")
-        at = it.pieces[0][0]
-        found = extract_inline_fields(line, task_fields=True, source=text)
-        if found:
-            out += [(at, f.key, f.value) for f in found]
-        else:
-            whole = full_line_field(line, text)
-            if whole is not None:
-                out.append((at, whole.key, whole.value))
+        out += _line_fields(line, text, it.pieces[0][0], task_fields=True)
     return out
+
+
+def _line_fields(line: str, text: str, at: int, *, task_fields: bool) -> list[tuple[int, str, str]]:
+    """A line's bracketed fields (and with ``task_fields`` its emoji dates), else its
+    full-line ``Key:: value``, each as (``at``, key, value): ``line`` as scanned (code
+    masked), ``text`` as written."""
+    found = extract_inline_fields(line, task_fields=task_fields, source=text)
+    if found:
+        return [(at, f.key, f.value) for f in found]
+    whole = full_line_field(line, text)
+    return [] if whole is None else [(at, whole.key, whole.value)]
