@@ -53,7 +53,6 @@ def _slices(monkeypatch, step_s: float, steps: int) -> list[int]:
         before = len(done)
         cache._step()
         per_slice.append(len(done) - before)
-    cache.job_timer.stop()
     assert item.updates == 1  # shown once, complete
     return per_slice
 

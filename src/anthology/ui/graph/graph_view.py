@@ -69,6 +69,7 @@ from anthology.graph.model import sanitize_graph
 from anthology.graph.paths import LinkPath, PathFinder
 from anthology.graph.scene import GraphScene, LayoutStart
 from anthology.graph.settings import FILTER_KEYS, FORCE_KEYS
+from anthology.ui.common.step_queue import later
 from anthology.ui.graph.frame_pacing import FramePacing, single_shot
 from anthology.ui.graph.graph_camera import GLIDE_MS, GraphCamera, left_the_view
 from anthology.ui.graph.graph_controls import ControlsOverlay, GraphControls
@@ -618,7 +619,7 @@ class GraphView(QWidget):
             return
         steps[0]()
         if len(steps) > 1:
-            QTimer.singleShot(0, self, lambda: self._run_steps(steps[1:]))
+            later(lambda: self._run_steps(steps[1:]), self)
 
     def _rebuild_scene(self, refit: bool) -> None:
         """The scene's part of a rebuild: what is shown, where it starts, its sizes and

@@ -19,6 +19,8 @@ from PySide6.QtGui import (
     QTransform,
 )
 
+from anthology.ui.common.step_queue import later
+
 __all__ = [
     "ViewportCache",
     "clip_codes",
@@ -127,10 +129,6 @@ class ViewportCache:
         # slices (else the layer shows nothing new until the image is done)
         self.live_quick = live_quick or (lambda: True)
         self._job: _Job | None = None
-        self.job_timer = QTimer()
-        self.job_timer.setSingleShot(True)
-        self.job_timer.setInterval(0)
-        self.job_timer.timeout.connect(self._step)
         self._last_paint: tuple | None = None  # (tr, view, bounds, dpr, version)
         self.image: QImage | None = None
         self.version = -1
@@ -184,8 +182,7 @@ class ViewportCache:
 
     def cancel(self) -> None:
         """Abandon a progressive render (the view moved on, or the item is going away)."""
-        job, self._job = self._job, None
-        self.job_timer.stop()
+        job, self._job = self._job, None  # its slice still queued finds no job
         if job is not None:
             job.close()
 
@@ -198,7 +195,7 @@ class ViewportCache:
         painter = QPainter(img)
         self._job = _Job(img, painter, self.steps_fn(painter, shifted, clip, item_rect),
                          QTransform(tr), item_rect, version)  # fmt: skip
-        self.job_timer.start()
+        later(self._step)  # a slice a pass, taking turns with the window's other pieces
 
     def _step(self) -> None:
         job = self._job
@@ -230,7 +227,7 @@ class ViewportCache:
             self.cancel()
             raise
         job.work += _clock() - t0
-        self.job_timer.start()
+        later(self._step)  # a slice a pass, taking turns with the window's other pieces
 
     def paint(
         self,

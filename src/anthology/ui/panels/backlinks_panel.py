@@ -80,6 +80,7 @@ from anthology.session.backlinks import (
 )
 from anthology.ui.common.math_images import add_math
 from anthology.ui.common.new_tab_clicks import NewTabClicks
+from anthology.ui.common.step_queue import step_queue, when_quiet
 from anthology.ui.common.task_runner import TaskRunner
 from anthology.vault import BacklinksView, LinkRow, SearchHit
 
@@ -548,9 +549,15 @@ class BacklinksPanel(QWidget):
         self._unlinked_later.start(UNLINKED_WAIT_MS if self.tree.viewport().isVisible() else 0)
 
     def _start_unlinked(self) -> None:
-        wanted, self._unlinked_wanted = self._unlinked_wanted, None
-        if wanted is None:
+        if self._unlinked_wanted is None:
             return
+        if step_queue().pending():
+            # the window is handing its views over in pieces (it is starting): the search's
+            # Python work would halve their share of the interpreter; it waits for them
+            when_quiet(self._start_unlinked, self)
+            return
+        wanted, self._unlinked_wanted = self._unlinked_wanted, None
+        assert wanted is not None
         entry_id, search, cancel = wanted
         state = self._mentions.start(find_mentions, entry_id, search)
         if cancel is not None:

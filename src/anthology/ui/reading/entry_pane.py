@@ -73,6 +73,7 @@ from anthology.ui.common.document import (
     OpenVault,
     register,
 )
+from anthology.ui.common.step_queue import when_quiet
 from anthology.ui.common.task_runner import TaskRunner
 from anthology.ui.reading.diagram_images import (
     DiagramDrawer,
@@ -221,9 +222,10 @@ class EntryPane(PageDiagrams):
         self._diagrams.arrived.connect(self._on_diagram)
         self._over_node = None  # the linked node of a diagram under the pointer
         self._apply_theme_palette()
-        # Warm the TeX typesetter once the window is up, not while it starts: the worker
-        # holds the GIL for ~0.2 s and would delay the first painted entry.
-        QTimer.singleShot(1500, _warm_up_math)
+        # Warm the TeX typesetter once the window is up and its views are drawn, not while
+        # it starts: the worker holds the GIL for ~0.2 s (it delayed the first painted
+        # entry, and doubled the start's pieces of work at 100,000 entries)
+        QTimer.singleShot(1500, lambda: when_quiet(_warm_up_math))
         self._refit_timer = QTimer(self)
         self._refit_timer.setSingleShot(True)
         self._refit_timer.setInterval(120)  # once the resize settles, not on every step

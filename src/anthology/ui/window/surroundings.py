@@ -17,16 +17,21 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSettings, QThread, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, QThread, QTimer
 
 from anthology.graph.model import Filters, same_graph
 from anthology.graph.settings import DEFAULTS, clean_settings
 from anthology.session.backlinks import COUNT_SHOWN, SOURCES_SHOWN
 from anthology.ui.common.document import GraphFed
+from anthology.ui.common.step_queue import later, when_quiet
 from anthology.ui.common.task_runner import TaskRunner, describe_error
 from anthology.ui.window.views_loader import ViewsData, load_views
 from anthology.user_state import GRAPH_VIEW, UserState
 from anthology.vault import EntryRef, GraphData, VaultIndex
+
+# The window's first question waits at most this long for its first paint (a window shown
+# behind another, on a platform that paints late): then it is asked anyway.
+FIRST_PAINT_WAIT_MS = 300
 
 if TYPE_CHECKING:
     from anthology.ui.graph.graph_view import GraphView
@@ -50,15 +55,58 @@ class Surroundings(QObject):
         self._mentions: tuple[VaultIndex, VaultIndex] | None = None  # (index, its reader)
         self._steps: list[Callable[[], None]] = []  # an answer's pieces not handed over yet
         self._after: list[Callable[[], None]] = []  # to call once the views are in
+        # the window's first question, waiting for its first paint (with_positions)
+        self._waiting: bool | None = None
+        self._painted = False  # the first question was asked: the next ones go at once
+        self._paint_wait = QTimer(self, singleShot=True, interval=FIRST_PAINT_WAIT_MS)
+        self._paint_wait.timeout.connect(self._ask_waiting)
 
     def load(self, *, with_positions: bool) -> None:
         """Ask for the views off the GUI thread (:func:`load_views`); an older question
-        still running is interrupted and its answer dropped. The entry is painted first:
-        the question's Python work shares the interpreter lock."""
-        win = self.win
-        assert win.index is not None
+        still running is interrupted and its answer dropped. The window's first question
+        waits for its first paint (:meth:`_ask_once_painted`)."""
+        assert self.win.index is not None
         self.pending = True
         self._steps.clear()  # an older answer still being handed over is dropped
+        if self._painted:
+            self._ask(with_positions)
+            return
+        if self._waiting is None:
+            QTimer.singleShot(0, self, self._ask_once_painted)  # once show() has been called
+        self._waiting = with_positions
+
+    def _ask_once_painted(self) -> None:
+        """The first question waits until the window shown has been painted: the loader's
+        Python work shares the interpreter lock with the paint, whose Qt calls each wait
+        for it (the first paint at 100,000 entries took 56–70 ms in one turn beside the
+        loader, 15–17 ms alone). A window not shown (a test's, a script's) asks at once;
+        one whose paint does not come within :data:`FIRST_PAINT_WAIT_MS` asks then."""
+        if self._waiting is None:
+            return
+        if self.win.isVisible():
+            self.win.tabs.installEventFilter(self)
+            self._paint_wait.start()
+            return
+        self._ask_waiting()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and self._waiting is not None:
+            watched.removeEventFilter(self)
+            later(self._ask_waiting, self)  # after the pass that paints the window
+        return False
+
+    def _ask_waiting(self) -> None:
+        with_positions, self._waiting = self._waiting, None
+        self._paint_wait.stop()
+        self.win.tabs.removeEventFilter(self)
+        if with_positions is None or self.win.index is None:
+            return  # asked already, or the vault was closed meanwhile
+        self._painted = True
+        self._ask(with_positions)
+
+    def _ask(self, with_positions: bool) -> None:
+        win = self.win
+        assert win.index is not None
         if self.graph is not None:
             settings = self.graph.scene.settings
         else:  # as the view will open them (a vault without saved ones: the local graph)
@@ -76,6 +124,7 @@ class Surroundings(QObject):
         1.3 s at 100,000 entries. ``pending`` stays until the last piece is in."""
         self._steps[:] = [
             lambda: self._apply_lists(data),
+            self.win.docks.place_side_panels,  # the explorer and outline made: a turn
             lambda: self.win.docks.update_explorer(
                 [ref for ref, _aliases in data.switcher_items], self._attachments()
             ),
@@ -94,10 +143,8 @@ class Surroundings(QObject):
             return
         step = self._steps.pop(0)
         step()
-        if self._steps:
-            # 1 ms, not 0: the timers and input due meanwhile go first (a 0 ms call is
-            # posted, and ran before a due timer: two pieces made one turn)
-            QTimer.singleShot(1, self._next_step)
+        if self._steps:  # in a coming pass, taking turns with the other chains' pieces
+            later(self._next_step, self)
 
     def _attachments(self) -> list[str]:
         index = self.win.index
@@ -119,7 +166,6 @@ class Surroundings(QObject):
         if win.path_finder is not None:
             win.path_finder.set_entries(data.switcher_items)
         win.docks.refresh_bookmarks()
-        win.docks.place_side_panels()
 
     def _apply_graph(self, data: ViewsData) -> None:
         """Give the graph view the answer's graph: its pieces (:meth:`GraphView.graph_steps`)
@@ -151,12 +197,14 @@ class Surroundings(QObject):
 
     def _finish(self) -> None:
         self.pending = False
-        QTimer.singleShot(0, self.freeze_heap)
-        self._run_after()
+        later(self.freeze_heap, self)
+        # the views' own pieces still drawing (the graph's images, the explorer's rows)
+        # go first too
+        when_quiet(self._run_after, self)
 
     def after_load(self, then: Callable[[], None]) -> None:
-        """Call ``then`` once the views asked for are in (or could not be had): what
-        would compete with their question for the interpreter waits for it."""
+        """Call ``then`` once the views asked for are in (or could not be had) and their
+        pieces are drawn: what would compete with them for the interpreter waits."""
         self._after.append(then)
 
     def _run_after(self) -> None:
@@ -253,6 +301,7 @@ class Surroundings(QObject):
         """The vault closes: the question out cancelled (waited for at most ``wait`` s).
         False if it was still running."""
         stopped = self.runner.stop(wait)
+        self._waiting = None
         self._steps.clear()
         self._after.clear()  # the vault's: it is closing
         self.pending = False
