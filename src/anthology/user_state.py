@@ -178,6 +178,11 @@ class UserState:
         self.read_only = False  # True: read from a file that cannot be written (in memory)
         self._lock = threading.Lock()
         self.conn = self._connect()
+        # a file of ours in WAL mode (not the in-memory stand-in): a big read may go through
+        # a connection of its own, beside the window's writes (see positions)
+        self._on_disk = not self.read_only and bool(
+            self.conn.execute("PRAGMA database_list").fetchone()[2]
+        )
         self._seen_version: int | None = None
         self.changed_elsewhere()  # the version read now is the one later ones compare with
 
@@ -298,16 +303,35 @@ class UserState:
         """The saved graph layout, by entry id."""
         out: dict[str, Position] = {}
         bad = 0
-        with self._using("read the graph layout from") as conn:
-            for i, x, y, pinned in conn.execute("SELECT id, x, y, pinned FROM positions"):
-                if isinstance(i, str) and _number(x) and _number(y):
-                    out[i] = Position(float(x), float(y), bool(pinned))
-                else:  # Infinity, text or a blob where a coordinate belongs
-                    bad += 1
+        for i, x, y, pinned in self._position_rows():
+            if isinstance(i, str) and _number(x) and _number(y):
+                out[i] = Position(float(x), float(y), bool(pinned))
+            else:  # Infinity, text or a blob where a coordinate belongs
+                bad += 1
         if bad:
             self.report_invalid("graph layout", f"had {bad} unusable positions",
                                 what="those nodes are placed anew")  # fmt: skip
         return out
+
+    def _position_rows(self) -> list[tuple[Any, Any, Any, Any]]:
+        """Every saved position's row. The views' loader reads them off the GUI thread (0.2 s
+        at 100,000 entries): through a read-only connection of its own where the state is a
+        WAL file, so the window's writes meanwhile (the tabs saved as the entry opens) do
+        not wait for the shared connection's lock; else through the shared one."""
+        query = "SELECT id, x, y, pinned FROM positions"
+        if self._on_disk and self.path is not None:
+            try:
+                reader = sqlite3.connect(f"file:{quote(str(self.path))}?mode=ro", uri=True,
+                                         timeout=5, check_same_thread=False)  # fmt: skip
+                try:
+                    return reader.execute(query).fetchall()
+                finally:
+                    reader.close()
+            except sqlite3.Error:
+                pass  # (read through the shared connection, which reports a failure)
+        with self._using("read the graph layout from") as conn:
+            return conn.execute(query).fetchall()
+        return []  # the failure was reported
 
     def save_positions(
         self, positions: Mapping[str, tuple[float, float]], pinned: Iterable[str] = ()
