@@ -177,3 +177,20 @@ def test_the_first_question_for_the_views_waits_for_the_first_paint(
     assert events[:2] == ["painted", "asked"]
     assert win.graph is not None and sorted(win.graph.shown_ids()) == ["A", "B"]
     win.close()
+
+
+def test_what_waits_for_quiet_waits_while_the_queue_is_held_busy(qtbot, queue) -> None:
+    """The window holds the queue busy while its views are asked off the thread (no piece is
+    posted then, yet a refresh's scan would compete with their handover)."""
+    q, _clock = queue
+    loader, closed = QObject(), QObject()
+    ran: list[str] = []
+    q.hold(loader, True)
+    q.hold(closed, True)
+    q.when_quiet(lambda: ran.append("scan"))
+    qtbot.wait(sq.QUIET_MS * 2)
+    assert ran == [] and q.pending() == 1  # held: nothing posted, still not quiet
+    q.hold(loader, False)
+    closed.deleteLater()  # a window closed while busy lets go
+    qtbot.waitUntil(lambda: ran == ["scan"], timeout=5000)
+    assert q.pending() == 0

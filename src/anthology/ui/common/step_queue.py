@@ -13,7 +13,9 @@ whatever the number of chains.
 A chain posts its next piece when the current one is done (:func:`later`), so chains take
 turns, first come first served. What would compete with the pieces for the interpreter (a
 refresh scanning every file on a worker: its Python work halves the GUI thread's share)
-waits until no piece has been posted for :data:`QUIET_MS` (:func:`when_quiet`).
+waits until no piece has been posted for :data:`QUIET_MS` and nobody holds the queue busy
+(:func:`when_quiet`; the window holds it while its views are asked off the thread and
+handed over: :meth:`StepQueue.hold`).
 A piece posted twice before it ran runs once (a layer
 asking for its next slice while one is already queued). A piece given a ``context`` is
 dropped if that object was deleted meanwhile (a closed view's pieces do nothing).
@@ -22,6 +24,7 @@ dropped if that object was deleted meanwhile (a closed view's pieces do nothing)
 from __future__ import annotations
 
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable
 
@@ -58,6 +61,8 @@ class StepQueue(QObject):
         self._quiet_timer.setSingleShot(True)
         self._quiet_timer.setInterval(QUIET_MS)
         self._quiet_timer.timeout.connect(self._run_quiet)
+        # what holds the queue busy (see hold), weakly: a window closed while busy lets go
+        self._holders: weakref.WeakSet[QObject] = weakref.WeakSet()
         self.passes = 0  # how many passes ran pieces (tests compare it with the pieces)
 
     def post(self, piece: Callable[[], object], context: QObject | None = None) -> None:
@@ -77,8 +82,25 @@ class StepQueue(QObject):
             self._quiet_timer.start()
 
     def pending(self) -> int:
-        """How many pieces wait."""
-        return len(self._pieces)
+        """How many pieces wait (one more while the queue is held busy)."""
+        return len(self._pieces) + self._held()
+
+    def _held(self) -> bool:
+        for holder in list(self._holders):
+            if not shiboken6.isValid(holder):  # (its C++ side deleted with its window)
+                self._holders.discard(holder)
+        return bool(self._holders)
+
+    def hold(self, holder: QObject, busy: bool) -> None:
+        """``holder`` has work coming (``busy``: the window's views asked off the thread,
+        their pieces to follow) or not any more: while any holder is busy the queue is not
+        quiet, whatever waits for quiet waits on."""
+        if busy:
+            self._holders.add(holder)
+        elif holder in self._holders:
+            self._holders.discard(holder)
+            if not self._held() and not self._pieces and self._quiet:
+                self._quiet_timer.start()  # quiet from now on, if nothing is posted
 
     def _run(self) -> None:
         start = _clock()
@@ -99,7 +121,10 @@ class StepQueue(QObject):
 
     def _run_quiet(self) -> None:
         if self._pieces:
-            return  # (posted meanwhile: asked again when they are done)
+            return  # (posted meanwhile: asked again once they are done)
+        if self._held():
+            self._quiet_timer.start()  # asked again in a while (a holder may be gone by then)
+            return
         quiet, self._quiet = self._quiet, []
         for then, context in quiet:
             if context is None or shiboken6.isValid(context):

@@ -23,7 +23,7 @@ from anthology.graph.model import Filters, same_graph
 from anthology.graph.settings import DEFAULTS, clean_settings
 from anthology.session.backlinks import COUNT_SHOWN, SOURCES_SHOWN
 from anthology.ui.common.document import GraphFed
-from anthology.ui.common.step_queue import later, when_quiet
+from anthology.ui.common.step_queue import later, step_queue, when_quiet
 from anthology.ui.common.task_runner import TaskRunner, describe_error
 from anthology.ui.window.views_loader import ViewsData, load_views
 from anthology.user_state import GRAPH_VIEW, UserState
@@ -48,7 +48,7 @@ class Surroundings(QObject):
         self.runner = TaskRunner(self, priority=QThread.Priority.LowPriority)
         self.runner.done.connect(self._apply)
         self.runner.error.connect(self._failed)
-        self.pending = False  # a question is out: the window is not settled
+        self._pending = False  # a question is out: the window is not settled
         self.switcher_items: list[tuple[EntryRef, list[str]]] = []  # the path finder's
         self.graph: GraphView | None = None
         self._graph_data: GraphData | None = None  # what the graph was last given
@@ -60,6 +60,18 @@ class Surroundings(QObject):
         self._painted = False  # the first question was asked: the next ones go at once
         self._paint_wait = QTimer(self, singleShot=True, interval=FIRST_PAINT_WAIT_MS)
         self._paint_wait.timeout.connect(self._ask_waiting)
+
+    @property
+    def pending(self) -> bool:
+        """A question is out, or its answer is being handed over: the window is not
+        settled. Meanwhile the step queue is held busy: what waits for quiet (the start's
+        refresh, the math warm-up, a search for mentions) waits for the views."""
+        return self._pending
+
+    @pending.setter
+    def pending(self, busy: bool) -> None:
+        self._pending = busy
+        step_queue().hold(self, busy)
 
     def load(self, *, with_positions: bool) -> None:
         """Ask for the views off the GUI thread (:func:`load_views`); an older question
