@@ -218,3 +218,22 @@ def test_no_item_is_made_for_a_folder_never_opened(qtbot) -> None:
     assert explorer.visible_labels() == ["a", "b", "c", "d"]
     assert tree.topLevelItem(0).childCount() == tree.topLevelItem(1).childCount() == 0
     assert [tree.topLevelItem(i).text(1) for i in range(3)] == ["500", "500", "5"]
+
+
+def test_a_breadcrumb_s_folder_under_a_big_folder_is_shown_once_its_rows_are_made(
+    qtbot, small_slices
+) -> None:
+    explorer = _explorer(qtbot, [*_refs("papers", 100), *_refs("papers/old", 3)])
+    assert explorer.reveal_folder("papers/old")  # listed: shown a few turns later
+    tree = explorer.tree
+
+    def shown() -> bool:
+        return explorer.node_at(tree.currentIndex()) is explorer.files.folders["papers/old"]
+
+    qtbot.waitUntil(shown, timeout=5000)
+    assert tree.isExpanded(explorer.folder_index("papers"))
+    assert tree.isExpanded(tree.currentIndex())
+    labels = explorer.visible_labels()
+    assert labels[:5] == ["papers", "old", "Note 1", "Note 2", "Note 3"]
+    assert len(labels) == 2 + 3 + 100
+    assert not explorer.reveal_folder("nowhere")

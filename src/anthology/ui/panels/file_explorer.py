@@ -190,7 +190,8 @@ class FileExplorer(QWidget):
         self._queue: list[Node] = []  # big folders whose rows are made a slice a turn
         self._steps: Iterator[None] | None = None  # the slices of the first of them
         self._stepping = False  # a step is scheduled
-        self._reveal_after = False  # a reveal waits for the slices
+        # what waits for the slices: the current entry's reveal, a breadcrumb's folder
+        self._after_slices: dict[str, Callable[[], object]] = {}
         self._mapping: Iterator[None] = iter(())  # the steps making files.folder_of
         self.expanded: set[str] = set()  # folder paths the reader opened
         self._applying = False  # expansions made by the filter or a rebuild are not the reader's
@@ -202,7 +203,7 @@ class FileExplorer(QWidget):
         self.box.textChanged.connect(lambda _t: self._timer.start())
         self.attachments_button.toggled.connect(self._on_attachments_toggled)
 
-    def _later(self, step: Callable[[], None]) -> None:
+    def _later(self, step: Callable[[], object]) -> None:
         """Run ``step`` in an event-loop turn of its own: every slice of the explorer's
         work (the entries' folders looked up, a big folder's rows made, the reveal after
         them) is scheduled here, the one place a shared step queue would take them."""
@@ -227,7 +228,7 @@ class FileExplorer(QWidget):
         reader had open (every folder of a match while filtering), each as it is made."""
         self._queue.clear()
         self._steps = None
-        self._reveal_after = False
+        self._after_slices.clear()
         self.tree.clear()
         self._node_of.clear()
         self._item_of.clear()
@@ -337,9 +338,10 @@ class FileExplorer(QWidget):
             self._queue.pop(0)
         if self._queue:
             self._kick()
-        elif self._reveal_after:
-            self._reveal_after = False
-            self._later(self._reveal_current)
+        else:
+            for after in self._after_slices.values():
+                self._later(after)
+            self._after_slices.clear()
 
     # -- what the reader does -----------------------------------------------------------------
     def node_at(self, index: AnyIndex) -> Node | None:
@@ -430,12 +432,8 @@ class FileExplorer(QWidget):
         if self.files.folder_of is None:  # the entries' folders are being looked up
             self._reveal_timer.start()
             return
-        chain: list[Node] = []  # the entry's folders, its own last
         at = self.files.folder(self._current)
-        while at is not None:
-            chain.insert(0, at)
-            at = at.parent
-        for folder in chain:
+        for folder in [*_above(at), at] if at is not None else []:
             if self.files.words and not self.files.visible(folder):
                 break  # filtered out: reveal() says so
             if folder not in self._filled and self.files.rows_to_make(folder) > BIG_FOLDER:
@@ -443,7 +441,7 @@ class FileExplorer(QWidget):
                 break
             self._fill_now(folder)
         if self._queue:  # revealed once the rows being made are in
-            self._reveal_after = True
+            self._after_slices["entry"] = self._reveal_current
             return
         self.reveal(self._current)
 
@@ -468,8 +466,17 @@ class FileExplorer(QWidget):
 
     def reveal_folder(self, path: str) -> bool:
         """Open the folder ``path`` (and those above it), select it and bring it into view
-        (a breadcrumb of the page clicked); False if the explorer does not list it."""
-        item = self._item(self.files.folders.get(path) if path else None)
+        (a breadcrumb of the page clicked); False if the explorer does not list it. A big
+        folder above it has its rows made a slice a turn first (then this again)."""
+        folder = self.files.folders.get(path) if path else None
+        if folder is None or (self.files.words and not self.files.visible(folder)):
+            return False
+        for above in _above(folder):
+            if above not in self._filled and self.files.rows_to_make(above) > BIG_FOLDER:
+                self._open_folder(above)
+                self._after_slices["folder"] = lambda: self.reveal_folder(path)
+                return True
+        item = self._item(folder)
         if item is None:
             return False
         at: QTreeWidgetItem | None = item
@@ -493,12 +500,7 @@ class FileExplorer(QWidget):
         listed, or filtered out)."""
         if node is None or node.parent is None or not self.files.visible(node):
             return None
-        chain: list[Node] = []
-        at: Node | None = node.parent
-        while at is not None:
-            chain.append(at)
-            at = at.parent
-        for folder in reversed(chain):
+        for folder in _above(node):
             self._fill_now(folder)
         parent = self._item_of[node.parent] if node.parent.parent is not None else None
         return parent.child(node.row) if parent is not None else self.tree.topLevelItem(node.row)
@@ -559,3 +561,14 @@ class FileExplorer(QWidget):
         item = self.tree.currentItem()
         node = self._node_of.get(item) if item is not None else None
         return node.key if node is not None and node.kind == ENTRY else None
+
+
+def _above(node: Node) -> list[Node]:
+    """The folders above ``node``, the vault's top first."""
+    out: list[Node] = []
+    at = node.parent
+    while at is not None:
+        out.append(at)
+        at = at.parent
+    out.reverse()
+    return out
