@@ -76,8 +76,8 @@ def main() -> int:
     pieces = {
         surroundings.Surroundings: ["_apply_lists", "_make_graph", "_apply_graph", "_finish"],
         docks.Docks: ["update_explorer"],
-        file_explorer.FileExplorer: ["set_entries", "_map_next", "_map_folders",
-                                     "_restore_expansion", "_reveal_current"],
+        file_explorer.FileExplorer: ["set_entries", "_map_next", "_step", "_fill_now",
+                                     "_reveal_current"],
         graph_view.GraphView: ["_load_step", "_draw_nodes", "_draw_edges", "_draw_labels",
                                "_draw_relations", "_start_layout", "set_local"],
         viewport_cache.ViewportCache: ["paint", "_step"],

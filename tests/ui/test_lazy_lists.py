@@ -50,7 +50,7 @@ def test_the_tree_opened_shows_every_row_in_natural_order_with_counts(qtbot) -> 
 def test_a_closed_folder_makes_no_rows_until_it_is_opened_or_revealed(qtbot) -> None:
     explorer = _explorer(qtbot)
     explorer.tree.collapseAll()
-    papers = explorer.model.node(explorer.folder_index("papers"))
+    papers = explorer.node_at(explorer.folder_index("papers"))
     assert papers is not None and papers.pending is not None  # nothing made yet
     assert explorer.visible_labels() == ["inbox", "papers", "Home"]
     assert explorer.tree.model().hasChildren(explorer.folder_index("papers"))
@@ -59,7 +59,7 @@ def test_a_closed_folder_makes_no_rows_until_it_is_opened_or_revealed(qtbot) -> 
     assert explorer.current_id() == "papers/deep/🌱 Seed"
     assert papers.pending is None
     assert "🌱 Seed" in explorer.visible_labels()
-    inbox = explorer.model.node(explorer.folder_index("inbox"))
+    inbox = explorer.node_at(explorer.folder_index("inbox"))
     assert inbox is not None and inbox.pending is not None  # still not asked for
 
 

@@ -76,6 +76,8 @@ def test_explorer_lists_folders_first_by_title_with_counts(open_window) -> None:
               for r in range(explorer.model.rowCount(projects))]  # fmt: skip
     assert inside == ["sub", "Note 2", "Note 10"]  # natural order; the PNG is hidden
     explorer.attachments_button.click()
+    projects = explorer.folder_index("projects")  # the rows are made anew: asked again
+    assert tree.isExpanded(projects)
     inside = [explorer.model.index(r, 0, projects).data()
               for r in range(explorer.model.rowCount(projects))]  # fmt: skip
     assert inside == ["sub", "Note 2", "Note 10", "pic.png"]

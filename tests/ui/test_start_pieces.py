@@ -218,7 +218,7 @@ def test_a_restored_explorer_reopens_its_folders_and_selects_the_entry_after_the
 
     monkeypatch.setattr(file_explorer.FileExplorer, "_map_next", counted)
     explorer.set_entries(refs, [])
-    assert explorer._folder_of is None  # not in this turn
+    assert explorer.files.folder_of is None  # not in this turn
     explorer.follow("papers/Note 1500")
     qtbot.waitUntil(lambda: explorer.current_id() == "papers/Note 1500", timeout=10000)
     assert len(mapped) >= len(refs) // 200  # a slice a turn, not all at once for the reveal
@@ -228,7 +228,7 @@ def test_a_restored_explorer_reopens_its_folders_and_selects_the_entry_after_the
     assert not tree.isExpanded(explorer.folder_index("inbox"))
     assert explorer.expanded == {"papers", "papers/old"}  # the reader's, unchanged
     rows = tree.selectionModel().selectedRows()
-    assert [r.data(file_explorer.ROLE_KEY) for r in rows] == ["papers/Note 1500"]
+    assert [explorer.node_at(r).key for r in rows] == ["papers/Note 1500"]
     assert tree.viewport().rect().intersects(tree.visualRect(rows[0]))  # brought into view
     entry = explorer.index_of("papers/Note 1500")
     assert not explorer.model.hasChildren(entry) and explorer.model.hasChildren(papers)

@@ -1,16 +1,16 @@
 """The file explorer (left dock, Ctrl+Shift+E): the vault's folders and entries as a tree.
 
-Entries are shown by their labels (:func:`anthology.vault.display_labels`: the title, or
-``ID — Title`` where the id says something), folders first, then entries, each in natural
-order (``Note 2`` before ``Note 10``), every folder with the number of entries under it.
-Attachments are listed only when asked (View › Show Attachments in the panel's menu).
-
-The tree is built in one pass from two questions to the index (every entry, every
-attachment path) as plain Python nodes (:func:`build_tree`); :class:`ExplorerModel` is a
-thin Qt face over them, asked only for the rows drawn. The filter (every word of the query
-in a row's label or file name) recomputes which rows are shown in Python and keeps the
-folders above a match. 10,000 entries build in a fraction of a second and filter as the
-reader types.
+What it lists and in which order, and what the filter lets through, is worked out without
+Qt (:mod:`anthology.vault.file_tree`: folders first, then entries by label in natural
+order, every folder with the number of entries under it). This is its Qt face: the rows
+are a :class:`QTreeWidget`'s items, held and laid out by Qt, so opening a folder of 12,500
+entries calls no Python per row (a Python model was asked ``index()`` and
+``hasChildren()`` for every row of the open folders at each layout: 90-250 ms a turn at
+100,000 entries). Items are made only for the folders the reader opened (or a reveal or
+the filter shows), a big folder's a slice per event-loop turn (:data:`FOLDER_CHUNK`
+rows), and added at once. What a row looks like beyond its text — the tooltip, the muted
+colour of the counts and attachments in the theme of the moment — is asked of Python only
+for the rows painted or pointed at (:class:`_RowLook`).
 
 What the reader opened and closed is theirs: the expanded folders (by path) and the
 attachments switch are handed to the window (:attr:`FileExplorer.viewChanged`), which keeps
@@ -19,22 +19,20 @@ them in the vault's user state (``explorer.view``).
 
 from __future__ import annotations
 
-import posixpath
-import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
-    QObject,
     QPersistentModelIndex,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QHelpEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -42,306 +40,85 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLineEdit,
     QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QToolButton,
-    QTreeView,
+    QToolTip,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from anthology.ui.common.new_tab_clicks import NewTabClicks
 from anthology.vault import EntryRef
-from anthology.vault.model import display_label_steps
-from anthology.vault.render.safe_text import plain_text, tooltip_html
+from anthology.vault.file_tree import (
+    ATTACHMENT,
+    ENTRY,
+    FOLDER,
+    FileTree,
+    Node,
+    build_tree,
+    natural_key,
+)
+from anthology.vault.render.safe_text import tooltip_html
 
-ROLE_KIND = Qt.ItemDataRole.UserRole + 1  # "folder", "entry" or "attachment"
-ROLE_KEY = Qt.ItemDataRole.UserRole + 2  # an entry's id; a folder's or attachment's path
-FOLDER, ENTRY, ATTACHMENT = "folder", "entry", "attachment"
+__all__ = ["ATTACHMENT", "ENTRY", "FOLDER", "FileExplorer", "Node", "build_tree", "natural_key"]
+
 FILTER_DELAY_MS = 120
 REVEAL_DELAY_MS = 60  # after a navigation: the entry is painted first
-# a folder of more entries than this has its rows made a slice per event-loop turn before
-# the current entry in it is revealed (FOLDER_CHUNK entries a slice: ~10-25 ms)
+# a folder of more rows than this has them made a slice per event-loop turn (FOLDER_CHUNK
+# rows a slice: ~10-25 ms), before it shows them or the current entry in it is revealed
 BIG_FOLDER = 2000
 FOLDER_CHUNK = 1500
 MAP_CHUNK = 20_000  # entries whose folder is looked up a turn (~8 ms at 100,000 entries)
-_DIGITS = re.compile(r"(\d+)")
-_ROOT = QModelIndex()
-# what Qt hands a model: an index, or a persistent one (a selection, a view's current)
+# an item's type says its kind (kept by Qt in the item: no Python data per row)
+_TYPES = {FOLDER: QTreeWidgetItem.ItemType.UserType + 1,
+          ENTRY: QTreeWidgetItem.ItemType.UserType + 2,
+          ATTACHMENT: QTreeWidgetItem.ItemType.UserType + 3}  # fmt: skip
+_ATTACHMENT_TYPE = int(_TYPES[ATTACHMENT])
+_SHOW = QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator
+_WHEN_CHILDREN = QTreeWidgetItem.ChildIndicatorPolicy.DontShowIndicatorWhenChildless
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+# what Qt hands a delegate: an index, or a persistent one
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
-def natural_key(text: str) -> tuple[Any, ...]:
-    """Sort key reading runs of digits as numbers: ``Note 2`` before ``Note 10``
-    (text and numbers alternate, so two keys always compare like with like)."""
-    folded = text.casefold()
-    if not _DIGITS.search(folded):
-        return (folded,)
-    parts: list[Any] = _DIGITS.split(folded)
-    parts[1::2] = map(int, parts[1::2])  # (a generator over every part: 3x slower)
-    return tuple(parts)
+class _RowLook(QStyledItemDelegate):
+    """What a row shows beyond its text, asked only for the rows painted or pointed at:
+    the counts and attachments muted in the theme of the moment (the application palette
+    follows it), the tooltip (label and path, the label perhaps cut in a narrow dock)."""
 
+    def __init__(self, explorer: FileExplorer) -> None:
+        super().__init__(explorer)
+        self._explorer = explorer
 
-class Node:
-    """One row of the tree: a folder, an entry or an attachment. A folder's entries and
-    attachments are made the first time they are asked for (:meth:`kids`): at 100,000
-    entries making every row took 1.5 s of the GUI thread at each start, for the few
-    folders a reader opens."""
-
-    __slots__ = ("by_key", "children", "count", "key", "kind", "label", "match", "parent",
-                 "pending", "row", "shown", "tip")  # fmt: skip
-
-    def __init__(self, kind: str, key: str, label: str, parent: Node | None) -> None:
-        self.kind, self.key, self.label, self.parent = kind, key, label, parent
-        self.match = label.casefold()  # what the filter looks in
-        # all of them, in order: a folder's subfolders, then (once made) its files
-        self.children: list[Node] = []
-        # those the filter lets through, in order; None: not worked out yet
-        self.shown: list[Node] | None = None if kind == FOLDER else []
-        self.row = 0  # in the parent's ``shown``
-        self.count = 0  # entries under a folder, at any depth
-        self.tip = key  # the vault-relative path
-        # a folder's entries and attachments not made into rows yet
-        self.pending: tuple[list[EntryRef], list[str]] | None = None
-        self.by_key: dict[str, Node] | None = None  # its entries by id, once made
-
-    def folder(self, name: str, folders: dict[str, Node]) -> Node:
-        path = f"{self.key}/{name}" if self.key else name
-        node = folders.get(path)
-        if node is None:
-            node = folders[path] = Node(FOLDER, path, name, self)
-        return node
-
-    def may_have_children(self, attachments: bool) -> bool:
-        """Whether the folder has rows to show with no filter, without making them."""
-        if self.children:
-            return True
-        if self.pending is None:
-            return False
-        refs, files = self.pending
-        return bool(refs) or (attachments and bool(files))
-
-    def kids(self) -> list[Node]:
-        """Every row under the folder: its subfolders, entries and attachments, each in
-        natural order of what is shown (made now if they were not)."""
-        for _ in self.kid_steps():
-            pass
-        return self.children
-
-    def kid_steps(self, chunk: int = 1 << 30) -> Iterator[None]:
-        """:meth:`kids` made ``chunk`` entries a step (the explorer spreads a big folder
-        over event-loop turns: 12,500 rows took ~0.2 s of one turn at 100,000 entries).
-        Made meanwhile by :meth:`kids` (a view asked), the rest does nothing."""
-        if self.pending is None:
-            return
-        pending = self.pending
-        refs_here, files = pending
-        labels: list[str] = []
-        yield from display_label_steps(refs_here, labels, chunk)
-        keys: list[tuple[Any, ...]] = []
-        for c in range(0, len(labels), chunk):
-            keys.extend(natural_key(label) for label in labels[c : c + chunk])
-            yield
-        order = sorted(range(len(labels)), key=keys.__getitem__)
-        yield
-        made: list[Node] = []
-        by_key: dict[str, Node] = {}
-        for c in range(0, len(order), chunk):
-            for k in order[c : c + chunk]:
-                label, r = labels[k], refs_here[k]
-                entry = Node(ENTRY, r.id, plain_text(label, 200), self)
-                entry.match = f"{entry.match} {posixpath.basename(r.path).casefold()}"
-                entry.tip = f"{label}\n{r.path}"  # the label may be cut in a narrow dock
-                made.append(entry)
-                by_key[r.id] = entry
-            yield
-        if self.pending is not pending:  # made (or the tree replaced) meanwhile
-            return
-        for a in sorted(files, key=lambda p: natural_key(posixpath.basename(p))):
-            made.append(Node(ATTACHMENT, a, plain_text(posixpath.basename(a), 200), self))
-        self.pending = None
-        self.children.extend(made)
-        self.by_key = by_key
-
-
-def _big(folder: Node) -> bool:
-    """Whether ``folder``'s rows are still to make and too many for one turn."""
-    return folder.pending is not None and len(folder.pending[0]) > BIG_FOLDER
-
-
-def build_tree(refs: list[EntryRef], attachments: list[str]) -> tuple[Node, dict[str, Node]]:
-    """The vault's tree (root node) and its folders by path: every folder, with its count
-    of entries; a folder's own entries and attachments wait in ``pending`` until asked
-    for (:meth:`Node.kids`)."""
-    root = Node(FOLDER, "", "", None)
-    folders: dict[str, Node] = {"": root}
-    entries: dict[str, list[EntryRef]] = {}
-    files: dict[str, list[str]] = {}
-
-    def folder_of(path: str) -> Node:
-        node = folders.get(path)
-        if node is None:
-            parent, _, name = path.rpartition("/")
-            node = folder_of(parent).folder(name, folders)
-        return node
-
-    for r in refs:
-        entries.setdefault(r.path.rpartition("/")[0], []).append(r)
-    for a in attachments:
-        files.setdefault(a.rpartition("/")[0], []).append(a)
-    for path in (*entries, *files):
-        folder_of(path)
-    subfolders: dict[str, list[Node]] = {}
-    for node in folders.values():
-        if node.parent is not None:
-            subfolders.setdefault(node.parent.key, []).append(node)
-    for path, node in folders.items():
-        node.children = sorted(subfolders.get(path, ()), key=lambda n: natural_key(n.label))
-        refs_here = entries.get(path, [])
-        node.pending = (refs_here, files.get(path, []))
-        node.count = len(refs_here)
-    for node in sorted(folders.values(), key=lambda n: -n.key.count("/") if n.key else 1):
-        if node.parent is not None:  # deepest first: each adds its total to its parent
-            node.parent.count += node.count
-    return root, folders
-
-
-class ExplorerModel(QAbstractItemModel):
-    """A thin Qt face over the :class:`Node` tree: rows are asked for only when drawn.
-    Filtering (attachments, a query) recomputes each folder's ``shown`` list in Python and
-    resets the model: at 10,000 entries that is milliseconds, where a proxy model calling
-    back into Python for every row took hundreds."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.root = Node(FOLDER, "", "", None)
-        self.show_attachments = False
-        self.words: list[str] = []
-
-    def set_tree(self, root: Node) -> None:
-        self.beginResetModel()
-        self.root = root
-        self._filter(root)
-        self.endResetModel()
-
-    def set_filter(self, words: list[str], show_attachments: bool) -> None:
-        self.beginResetModel()
-        self.words, self.show_attachments = words, show_attachments
-        self._filter(self.root)
-        self.endResetModel()
-
-    def _filter(self, root: Node) -> None:
-        """Work out which rows the filter lets through: with words, every row now (every
-        folder's rows are made); without, each folder's when it is first asked for."""
-        words, attachments = self.words, self.show_attachments
-        if not words:
-            stack = [root]
-            while stack:
-                node = stack.pop()
-                node.shown = None
-                stack.extend(c for c in node.children if c.kind == FOLDER)
-            return
-
-        def keep(node: Node) -> bool:
-            if node.kind == FOLDER:
-                node.shown = [c for c in node.kids() if keep(c)]
-                for i, c in enumerate(node.shown):
-                    c.row = i
-                return bool(node.shown) or all(w in node.match for w in words)
-            if node.kind == ATTACHMENT and not attachments:
-                return False
-            return all(w in node.match for w in words)
-
-        keep(root)
-
-    def shown_of(self, node: Node) -> list[Node]:
-        """The rows of ``node`` the filter lets through (worked out now if not yet: with
-        no filter, every folder and entry, and the attachments when they are shown)."""
-        if node.shown is None:
-            attachments = self.show_attachments
-            node.shown = [c for c in node.kids() if c.kind != ATTACHMENT or attachments]
-            for i, c in enumerate(node.shown):
-                c.row = i
-        return node.shown
-
-    def visible(self, node: Node) -> bool:
-        """Whether ``node`` is in the filtered tree (its folders included)."""
-        while node.parent is not None:
-            parent = node.parent
-            shown = self.shown_of(parent)
-            if node.row >= len(shown) or shown[node.row] is not node:
-                return False
-            node = parent
-        return True
-
-    def index_of(self, node: Node | None, column: int = 0) -> QModelIndex:
-        if node is None or node.parent is None or not self.visible(node):
-            return QModelIndex()
-        return self.createIndex(node.row, column, node)
-
-    @staticmethod
-    def node(index: AnyIndex) -> Node | None:
-        return index.internalPointer() if index.isValid() else None
-
-    # -- QAbstractItemModel ------------------------------------------------------------------
-    def index(self, row: int, column: int = 0, parent: AnyIndex = _ROOT) -> QModelIndex:
-        # asked once for every row of the open folders at each layout of the tree (12,500
-        # in a folder of the 100k vault): as few calls into Qt as can be
-        node = parent.internalPointer() if parent.isValid() else self.root
-        shown = node.shown
-        if shown is None:
-            shown = self.shown_of(node)
-        if 0 <= row < len(shown) and 0 <= column < 2:
-            return self.createIndex(row, column, shown[row])
-        return QModelIndex()
-
-    def parent(self, index: AnyIndex = _ROOT) -> QModelIndex:  # type: ignore[override]
-        node = self.node(index)
-        if node is None or node.parent is None or node.parent is self.root:
-            return QModelIndex()
-        if node.parent.parent is not None:
-            self.shown_of(node.parent.parent)  # where the parent's row is worked out
-        return self.createIndex(node.parent.row, 0, node.parent)
-
-    def rowCount(self, parent: AnyIndex = _ROOT) -> int:
-        if parent.column() > 0:
-            return 0
-        return len(self.shown_of(self.node(parent) or self.root))
-
-    def columnCount(self, parent: AnyIndex = _ROOT) -> int:
-        return 2
-
-    def hasChildren(self, parent: AnyIndex = _ROOT) -> bool:
-        # asked for every row of the open folders at each layout of the tree, with index():
-        # the flags are Qt's own (enabled, selectable), for a leaf's "never has children"
-        # cost two calls into Python a row where this costs one
-        node = parent.internalPointer() if parent.isValid() else self.root
-        if node.kind != FOLDER or parent.column() > 0:
-            return False
-        if node.shown is None:  # asked for every folder drawn: answered without its rows
-            return node.may_have_children(self.show_attachments)
-        return bool(node.shown)
-
-    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        node = self.node(index)
-        if node is None:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            if index.column() == 1:
-                return str(node.count) if node.kind == FOLDER else None
-            return node.label
-        if role == ROLE_KIND:
-            return node.kind
-        if role == ROLE_KEY:
-            return node.key
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
-            return tooltip_html(node.tip, 300)
-        if role == Qt.ItemDataRole.ForegroundRole and (
-            index.column() == 1 or node.kind == ATTACHMENT
+    def initStyleOption(self, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        super().initStyleOption(option, index)
+        explorer = self._explorer
+        if index.column() == 1 or (
+            explorer.files.attachments
+            and (item := explorer.tree.itemFromIndex(index)) is not None
+            and item.type() == _ATTACHMENT_TYPE
         ):
-            # muted, in the theme of the moment (the application palette follows it)
-            return QApplication.palette().color(QPalette.ColorRole.PlaceholderText)
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == 1:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+            palette = QPalette(option.palette)
+            muted = QApplication.palette().color(QPalette.ColorRole.PlaceholderText)
+            palette.setColor(QPalette.ColorRole.Text, muted)
+            option.palette = palette
+
+    def helpEvent(
+        self,
+        event: QHelpEvent,
+        view: QAbstractItemView,
+        option: QStyleOptionViewItem,
+        index: AnyIndex,
+    ) -> bool:
+        if event.type() == QEvent.Type.ToolTip and index.column() == 0:
+            node = self._explorer.node_at(index)
+            if node is not None:
+                QToolTip.showText(event.globalPos(), tooltip_html(node.tip, 300), view)
+                return True
+        return super().helpEvent(event, view, option, index)
 
 
 class FileExplorer(QWidget):
@@ -372,10 +149,12 @@ class FileExplorer(QWidget):
         self.collapse_button.setToolTip("Collapse all folders")
         self.collapse_button.clicked.connect(self.collapse_all)
 
-        self.model = ExplorerModel(self)
-        self.tree = QTreeView()
+        self.files = FileTree()  # what is listed, and what the filter lets through
+        self.tree = QTreeWidget()
         self.tree.setObjectName("explorerTree")
-        self.tree.setModel(self.model)
+        self.tree.setColumnCount(2)
+        self.model: QAbstractItemModel = self.tree.model()
+        self.tree.setItemDelegate(_RowLook(self))
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)  # lays out 10,000 rows without measuring each
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -387,10 +166,10 @@ class FileExplorer(QWidget):
         # fixed, sized to the largest count (set_entries): sizing it to its contents would
         # measure every row of a folder of thousands each time one is opened
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
-        self.tree.clicked.connect(self._open)
-        self.tree.activated.connect(self._open)
-        self.tree.expanded.connect(lambda i: self._on_expansion(i, True))
-        self.tree.collapsed.connect(lambda i: self._on_expansion(i, False))
+        self.tree.clicked.connect(self._activate)
+        self.tree.activated.connect(self._activate)
+        self.tree.itemExpanded.connect(self._on_expanded)
+        self.tree.itemCollapsed.connect(self._on_collapsed)
         NewTabClicks(self.tree, self._open_new_tab)
 
         row = QHBoxLayout()
@@ -403,13 +182,20 @@ class FileExplorer(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.tree)
 
-        self._folder_of: dict[str, Node] | None = {}  # entry id → its folder (None: to make)
-        self._mapping: Iterator[None] = iter(())  # the steps making _folder_of
-        self._by_folder: dict[str, Node] = {}
+        # the items made, and the node each shows (the key keeps the item's wrapper alive:
+        # the tree hands the same one back)
+        self._node_of: dict[QTreeWidgetItem, Node] = {}
+        self._item_of: dict[Node, QTreeWidgetItem] = {}  # folders' items
+        self._filled: set[Node] = set()  # folders whose rows are items
+        self._queue: list[Node] = []  # big folders whose rows are made a slice a turn
+        self._steps: Iterator[None] | None = None  # the slices of the first of them
+        self._stepping = False  # a step is scheduled
+        # what waits for the slices: the current entry's reveal, a breadcrumb's folder
+        self._after_slices: dict[str, Callable[[], object]] = {}
+        self._mapping: Iterator[None] = iter(())  # the steps making files.folder_of
         self.expanded: set[str] = set()  # folder paths the reader opened
         self._applying = False  # expansions made by the filter or a rebuild are not the reader's
         self._current: str | None = None
-        self._making: Iterator[None] | None = None  # a big folder's rows being made
         self._timer = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)
         self._reveal_timer = QTimer(self, singleShot=True, interval=REVEAL_DELAY_MS)
         self._reveal_timer.timeout.connect(self._reveal_current)
@@ -417,54 +203,190 @@ class FileExplorer(QWidget):
         self.box.textChanged.connect(lambda _t: self._timer.start())
         self.attachments_button.toggled.connect(self._on_attachments_toggled)
 
+    def _later(self, step: Callable[[], object]) -> None:
+        """Run ``step`` in an event-loop turn of its own: every slice of the explorer's
+        work (the entries' folders looked up, a big folder's rows made, the reveal after
+        them) is scheduled here, the one place a shared step queue would take them."""
+        QTimer.singleShot(1, self, step)
+
     # -- building -----------------------------------------------------------------------------
     def set_entries(self, refs: list[EntryRef], attachments: list[str]) -> None:
-        """Build the tree of ``refs`` and ``attachments`` (vault-relative paths), keeping
-        the expanded folders, the filter and the current entry."""
-        root, folders = build_tree(refs, attachments)
-        self._making = None  # rows being made belong to the tree replaced
-        self._by_folder = {path: node for path, node in folders.items() if path}
+        """List ``refs`` and ``attachments`` (vault-relative paths), keeping the expanded
+        folders, the filter and the current entry."""
+        self.files = files = FileTree(refs, attachments)
         # each entry's folder, made a slice a turn after this one (all of it in one turn
         # took 40 ms at 100,000 entries), or the rest at once when a reveal asks first
-        self._folder_of = None
-        self._mapping = steps = self._map_steps(refs, folders)
-        QTimer.singleShot(1, self, lambda: self._map_next(steps))
-        self._applying = True
+        self._mapping = steps = files.map_steps(MAP_CHUNK)
+        self._later(lambda: self._map_next(steps))
+        self._rebuild()
+        digits = self.tree.fontMetrics().horizontalAdvance(f"{files.root.count}0")
+        self.tree.header().resizeSection(1, digits)
+        self._after_filter()
+
+    def _rebuild(self) -> None:
+        """Items again for the filter of the moment: the top rows, then the folders the
+        reader had open (every folder of a match while filtering), each as it is made."""
+        self._queue.clear()
+        self._steps = None
+        self._after_slices.clear()
+        self.tree.clear()
+        self._node_of.clear()
+        self._item_of.clear()
+        self._filled.clear()
+        self.files.set_filter(
+            self.box.text().casefold().split(), self.attachments_button.isChecked()
+        )
+        self._fill_now(self.files.root)
+
+    def _make_items(self, nodes: list[Node]) -> list[QTreeWidgetItem]:
+        """Items for ``nodes`` (a folder's with its count, muted and right-aligned by the
+        delegate; an arrow while its own rows are not made, if it has some)."""
+        items: list[QTreeWidgetItem] = []
+        node_of = self._node_of
+        entry, attachment = _TYPES[ENTRY], _TYPES[ATTACHMENT]
+        for node in nodes:
+            kind = node.kind
+            if kind == ENTRY:
+                item = QTreeWidgetItem([node.label], entry)
+            elif kind == FOLDER:
+                item = QTreeWidgetItem([node.label, str(node.count)], _TYPES[FOLDER])
+                item.setTextAlignment(1, _RIGHT)
+                if self.files.may_have_rows(node):
+                    item.setChildIndicatorPolicy(_SHOW)
+                self._item_of[node] = item
+            else:
+                item = QTreeWidgetItem([node.label], attachment)
+            node_of[item] = node
+            items.append(item)
+        return items
+
+    def _fill_steps(self, folder: Node, chunk: int) -> Iterator[None]:
+        """Make ``folder``'s rows into items, ``chunk`` rows a step (its nodes first, if
+        they are not made), added to its item at once; then open its subfolders the reader
+        had open (every one while filtering)."""
+        if folder.pending is not None:
+            yield from folder.kid_steps(chunk)
+        shown = self.files.shown_of(folder)
+        made: list[QTreeWidgetItem] = []
+        for c in range(0, len(shown), chunk):
+            if c:
+                yield
+            made.extend(self._make_items(shown[c : c + chunk]))
+        self._filled.add(folder)
+        if folder.parent is None:
+            self.tree.addTopLevelItems(made)
+        else:
+            item = self._item_of[folder]
+            item.addChildren(made)
+            item.setChildIndicatorPolicy(_WHEN_CHILDREN)
+        self._open_subfolders(folder)
+
+    def _open_subfolders(self, folder: Node) -> None:
+        words, expanded = self.files.words, self.expanded
+        applying, self._applying = self._applying, True
         try:
-            self.model.words = self.box.text().casefold().split()
-            self.model.set_tree(root)
-            digits = self.tree.fontMetrics().horizontalAdvance(f"{root.count}0")
-            self.tree.header().resizeSection(1, digits)
-            self._after_filter()
+            for node in self.files.shown_of(folder):
+                if node.kind != FOLDER:
+                    break  # folders come first
+                if words or node.key in expanded:
+                    self._item_of[node].setExpanded(True)  # its rows made as it opens
         finally:
-            self._applying = False
+            self._applying = applying
+
+    def _fill_now(self, folder: Node) -> None:
+        """Make ``folder``'s rows now (those being made a slice a turn: the rest now)."""
+        if folder in self._filled:
+            return
+        if self._queue and self._queue[0] is folder and self._steps is not None:
+            steps, self._steps = self._steps, None
+            self._queue.pop(0)
+        else:
+            if folder in self._queue:
+                self._queue.remove(folder)
+            steps = self._fill_steps(folder, 1 << 30)
+        for _ in steps:
+            pass
+        if self._queue:
+            self._kick()
+
+    def _open_folder(self, folder: Node) -> None:
+        """Make an opened folder's rows: now, or a slice a turn when they are many."""
+        if folder in self._filled or folder in self._queue:
+            return
+        if self.files.rows_to_make(folder) > BIG_FOLDER:
+            self._queue.append(folder)
+            self._kick()
+        else:
+            self._fill_now(folder)
+
+    def _kick(self) -> None:
+        if not self._stepping:
+            self._stepping = True
+            self._later(self._step)
+
+    def _step(self) -> None:
+        """One slice of the first big folder's rows; when none is left, the reveal that
+        waited for them, in a turn of its own."""
+        self._stepping = False
+        if not self._queue:
+            return
+        if self._steps is None:
+            self._steps = self._fill_steps(self._queue[0], FOLDER_CHUNK)
+        steps = self._steps
+        if next(steps, StopIteration) is StopIteration and self._steps is steps:
+            self._steps = None
+            self._queue.pop(0)
+        if self._queue:
+            self._kick()
+        else:
+            for after in self._after_slices.values():
+                self._later(after)
+            self._after_slices.clear()
 
     # -- what the reader does -----------------------------------------------------------------
-    def _open(self, index: QModelIndex) -> None:
-        index = index.siblingAtColumn(0)
-        kind, key = index.data(ROLE_KIND), index.data(ROLE_KEY)
-        if kind == ENTRY:
-            self.entryActivated.emit(key)
-        elif kind == ATTACHMENT:
-            self.attachmentActivated.emit(key)
-        elif kind == FOLDER:
+    def node_at(self, index: AnyIndex) -> Node | None:
+        """The folder, entry or attachment a row of the tree shows."""
+        if not index.isValid():
+            return None
+        item = self.tree.itemFromIndex(index)  # (the row's item, whichever column)
+        return self._node_of.get(item) if item is not None else None
+
+    def _activate(self, index: QModelIndex) -> None:
+        node = self.node_at(index)
+        if node is None:
+            return
+        if node.kind == ENTRY:
+            self.entryActivated.emit(node.key)
+        elif node.kind == ATTACHMENT:
+            self.attachmentActivated.emit(node.key)
+        else:
+            index = index.siblingAtColumn(0)
             self.tree.setExpanded(index, not self.tree.isExpanded(index))
 
     def _open_new_tab(self, index: QModelIndex) -> None:
-        index = index.siblingAtColumn(0)
-        if index.data(ROLE_KIND) == ENTRY:
-            self.entryActivatedNewTab.emit(index.data(ROLE_KEY))
+        node = self.node_at(index)
+        if node is not None and node.kind == ENTRY:
+            self.entryActivatedNewTab.emit(node.key)
 
-    def _on_expansion(self, index: QModelIndex, opened: bool) -> None:
-        if self._applying or self.model.words:
+    def _on_expanded(self, item: QTreeWidgetItem) -> None:
+        node = self._node_of.get(item)
+        if node is None or node.kind != FOLDER:
+            return  # (expandAll marks every row expanded, entries too)
+        self._open_folder(node)
+        self._note_expansion(node, True)
+
+    def _on_collapsed(self, item: QTreeWidgetItem) -> None:
+        node = self._node_of.get(item)
+        if node is not None and node.kind == FOLDER:
+            self._note_expansion(node, False)
+
+    def _note_expansion(self, folder: Node, opened: bool) -> None:
+        if self._applying or self.files.words:
             return  # a filter's or a rebuild's, not the reader's
-        path = index.siblingAtColumn(0).data(ROLE_KEY)
-        if index.data(ROLE_KIND) != FOLDER or not path:
-            return
         if opened:
-            self.expanded.add(path)
+            self.expanded.add(folder.key)
         else:
-            self.expanded.discard(path)
+            self.expanded.discard(folder.key)
         self.viewChanged.emit(self.view_state())
 
     def _on_attachments_toggled(self, show: bool) -> None:
@@ -477,48 +399,24 @@ class FileExplorer(QWidget):
         self._refilter()
 
     def _refilter(self) -> None:
-        self._applying = True
-        try:
-            words = self.box.text().casefold().split()
-            self.model.set_filter(words, self.attachments_button.isChecked())
-            self._after_filter()
-        finally:
-            self._applying = False
-
-    def _after_filter(self) -> None:
-        """Open the folders again after the model was reset: every folder of a match while
-        filtering, else those the reader had open; then the current entry."""
         applying, self._applying = self._applying, True
         try:
-            if self.model.words:
-                self.tree.expandAll()
-            else:
-                self._restore_expansion()
+            self._rebuild()
         finally:
             self._applying = applying
-        if self._current and not self.model.words:
-            self._reveal_timer.start()  # once the view has its size (a new dock's grows)
+        self._after_filter()
+
+    def _after_filter(self) -> None:
+        """Reveal the current entry again after the rows were made anew (not while
+        filtering), once the view has its size (a new dock's grows)."""
+        if self._current and not self.files.words:
+            self._reveal_timer.start()
 
     def collapse_all(self) -> None:
         self.tree.collapseAll()
-        if not self.model.words:
+        if not self.files.words:
             self.expanded.clear()
             self.viewChanged.emit(self.view_state())
-
-    def _restore_expansion(self) -> None:
-        applying, self._applying = self._applying, True
-        try:
-            for path in sorted(self.expanded):  # parents first
-                node = self._by_folder.get(path)
-                if node is not None and _big(node):  # opened once its rows are made
-                    if self._making is None:
-                        self._make_rows(node)
-                    continue
-                index = self.model.index_of(node)
-                if index.isValid():
-                    self.tree.setExpanded(index, True)
-        finally:
-            self._applying = applying
 
     def follow(self, entry_id: str) -> None:
         """Reveal ``entry_id`` shortly (the reader navigated there): after the entry is
@@ -527,85 +425,89 @@ class FileExplorer(QWidget):
         self._reveal_timer.start()
 
     def _reveal_current(self) -> None:
+        """Reveal the current entry, once its folders' rows are made: a big one's a
+        slice a turn first (then this again)."""
         if not self._current:
             return
-        if self._folder_of is None:  # the entries' folders are being looked up: after them
+        if self.files.folder_of is None:  # the entries' folders are being looked up
             self._reveal_timer.start()
             return
-        folder = self._folder(self._current)
-        if folder is not None and _big(folder):
-            self._make_rows(folder)  # then revealed
+        at = self.files.folder(self._current)
+        for folder in [*_above(at), at] if at is not None else []:
+            if self.files.words and not self.files.visible(folder):
+                break  # filtered out: reveal() says so
+            if folder not in self._filled and self.files.rows_to_make(folder) > BIG_FOLDER:
+                self._open_folder(folder)  # then this again, for the folders under it
+                break
+            self._fill_now(folder)
+        if self._queue:  # revealed once the rows being made are in
+            self._after_slices["entry"] = self._reveal_current
             return
-        if self._making is not None:
-            return  # revealed once the rows being made are in
         self.reveal(self._current)
-
-    def _make_rows(self, folder: Node) -> None:
-        """Make a big folder's rows a slice per event-loop turn, then open the folders the
-        reader had open and reveal the current entry (a newer tree or reveal drops the
-        slices left)."""
-        steps = folder.kid_steps(FOLDER_CHUNK)
-        self._making = steps
-
-        def step() -> None:
-            if self._making is not steps:
-                return
-            try:
-                next(steps)
-            except StopIteration:
-                self._making = None
-                if not self.model.words:  # the open folders laid out: a turn of their own
-                    self._restore_expansion()
-                QTimer.singleShot(1, self, self._reveal_current)
-                return
-            QTimer.singleShot(1, self, step)
-
-        step()
 
     def reveal(self, entry_id: str) -> bool:
         """Select ``entry_id``'s row and scroll to it, opening its folders (the explorer
         follows the reader's navigation); False if it is not listed (filtered out)."""
         self._current = entry_id
-        index = self.model.index_of(self._entry_node(entry_id))
-        if not index.isValid():  # not listed, or filtered out
+        item = self._item(self.files.entry_node(entry_id, self._mapping))
+        if item is None:  # not listed, or filtered out
             self.tree.clearSelection()
             return False
-        parent = index.parent()
-        while parent.isValid():  # the reader's now: kept open, as Obsidian's reveal does
-            if not self.tree.isExpanded(parent):
-                self.tree.setExpanded(parent, True)
+        parent = item.parent()
+        while parent is not None:  # the reader's now: kept open, as Obsidian's reveal does
+            if not parent.isExpanded():
+                parent.setExpanded(True)
             parent = parent.parent()
-        self.tree.selectionModel().setCurrentIndex(
-            index,
-            QItemSelectionModel.SelectionFlag.ClearAndSelect
-            | QItemSelectionModel.SelectionFlag.Rows,
-        )
-        if not self.tree.viewport().rect().contains(self.tree.visualRect(index)):
+        self._select(item)
+        if not self.tree.viewport().rect().contains(self.tree.visualItemRect(item)):
             # out of view: brought to the middle, with what surrounds it
-            self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+            self.tree.scrollToItem(item, QAbstractItemView.ScrollHint.PositionAtCenter)
         return True
 
     def reveal_folder(self, path: str) -> bool:
         """Open the folder ``path`` (and those above it), select it and bring it into view
-        (a breadcrumb of the page clicked); False if the explorer does not list it."""
-        index = self.folder_index(path)
-        if not index.isValid():
+        (a breadcrumb of the page clicked); False if the explorer does not list it. A big
+        folder above it has its rows made a slice a turn first (then this again)."""
+        folder = self.files.folders.get(path) if path else None
+        if folder is None or (self.files.words and not self.files.visible(folder)):
             return False
-        at = index
-        while at.isValid():
-            self.tree.setExpanded(at, True)
+        for above in _above(folder):
+            if above not in self._filled and self.files.rows_to_make(above) > BIG_FOLDER:
+                self._open_folder(above)
+                self._after_slices["folder"] = lambda: self.reveal_folder(path)
+                return True
+        item = self._item(folder)
+        if item is None:
+            return False
+        at: QTreeWidgetItem | None = item
+        while at is not None:
+            at.setExpanded(True)
             at = at.parent()
-        self.tree.selectionModel().setCurrentIndex(
-            index,
+        self._select(item)
+        self.tree.scrollToItem(item, QAbstractItemView.ScrollHint.PositionAtTop)
+        return True
+
+    def _select(self, item: QTreeWidgetItem) -> None:
+        self.tree.setCurrentItem(
+            item,
+            0,
             QItemSelectionModel.SelectionFlag.ClearAndSelect
             | QItemSelectionModel.SelectionFlag.Rows,
         )
-        self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
-        return True
+
+    def _item(self, node: Node | None) -> QTreeWidgetItem | None:
+        """``node``'s item, its folders' rows made now if they were not (None: not
+        listed, or filtered out)."""
+        if node is None or node.parent is None or not self.files.visible(node):
+            return None
+        for folder in _above(node):
+            self._fill_now(folder)
+        parent = self._item_of[node.parent] if node.parent.parent is not None else None
+        return parent.child(node.row) if parent is not None else self.tree.topLevelItem(node.row)
 
     # -- state --------------------------------------------------------------------------------
     def view_state(self) -> dict[str, Any]:
-        return {"expanded": sorted(self.expanded), "attachments": self.model.show_attachments}
+        return {"expanded": sorted(self.expanded), "attachments": self.files.attachments}
 
     def restore_view_state(self, data: object) -> None:
         """What :meth:`view_state` gave, from the user state (before :meth:`set_entries`)."""
@@ -621,65 +523,52 @@ class FileExplorer(QWidget):
 
     def clear(self) -> None:
         self._current = None
-        self.model.set_tree(Node(FOLDER, "", "", None))
-        self._folder_of, self._mapping = {}, iter(())
-        self._by_folder.clear()
+        self.files = FileTree()
+        self._mapping = iter(())
+        self._rebuild()
 
     # What a test asks.
     def visible_labels(self) -> list[str]:
         """The text of every row in view (inside expanded folders), in order."""
         out: list[str] = []
 
-        def walk(parent: QModelIndex) -> None:
-            for r in range(self.model.rowCount(parent)):
-                index = self.model.index(r, 0, parent)
-                out.append(index.data())
-                if self.tree.isExpanded(index):
-                    walk(index)
+        def walk(parent: QTreeWidgetItem) -> None:
+            for r in range(parent.childCount()):
+                item = parent.child(r)
+                if item is not None:
+                    out.append(item.text(0))
+                    if item.isExpanded():
+                        walk(item)
 
-        walk(QModelIndex())
+        walk(self.tree.invisibleRootItem())
         return out
 
     def index_of(self, entry_id: str) -> QModelIndex:
-        return self.model.index_of(self._entry_node(entry_id))
-
-    def _folder(self, entry_id: str) -> Node | None:
-        """``entry_id``'s folder (None: not listed)."""
-        return self._map_folders().get(entry_id)
-
-    def _map_folders(self) -> dict[str, Node]:
-        if self._folder_of is None:
-            for _ in self._mapping:  # the slices left, now
-                pass
-        return self._folder_of if self._folder_of is not None else {}
-
-    def _map_steps(self, refs: list[EntryRef], folders: dict[str, Node]) -> Iterator[None]:
-        """Each entry's folder by its id, :data:`MAP_CHUNK` entries a step."""
-        folder_of: dict[str, Node] = {}
-        for c in range(0, len(refs), MAP_CHUNK):
-            folder_of.update(
-                {r.id: folders[r.path.rpartition("/")[0]] for r in refs[c : c + MAP_CHUNK]}
-            )
-            yield
-        self._folder_of = folder_of  # (a newer tree's steps replaced these: never resumed)
-
-    def _map_next(self, steps: Iterator[None]) -> None:
-        if self._mapping is not steps or self._folder_of is not None:
-            return  # a newer tree, or made meanwhile (a reveal asked)
-        if next(steps, StopIteration) is not StopIteration:
-            QTimer.singleShot(1, self, lambda: self._map_next(steps))
-
-    def _entry_node(self, entry_id: str) -> Node | None:
-        """``entry_id``'s row (its folder's rows made if they were not yet)."""
-        folder = self._folder(entry_id)
-        if folder is None:
-            return None
-        folder.kids()
-        return folder.by_key.get(entry_id) if folder.by_key is not None else None
+        item = self._item(self.files.entry_node(entry_id, self._mapping))
+        return self.tree.indexFromItem(item) if item is not None else QModelIndex()
 
     def folder_index(self, path: str) -> QModelIndex:
-        return self.model.index_of(self._by_folder.get(path))
+        item = self._item(self.files.folders.get(path) if path else None)
+        return self.tree.indexFromItem(item) if item is not None else QModelIndex()
+
+    def _map_next(self, steps: Iterator[None]) -> None:
+        if self._mapping is not steps or self.files.folder_of is not None:
+            return  # a newer tree, or made meanwhile (a reveal asked)
+        if next(steps, StopIteration) is not StopIteration:
+            self._later(lambda: self._map_next(steps))
 
     def current_id(self) -> str | None:
-        index = self.tree.currentIndex().siblingAtColumn(0)
-        return index.data(ROLE_KEY) if index.data(ROLE_KIND) == ENTRY else None
+        item = self.tree.currentItem()
+        node = self._node_of.get(item) if item is not None else None
+        return node.key if node is not None and node.kind == ENTRY else None
+
+
+def _above(node: Node) -> list[Node]:
+    """The folders above ``node``, the vault's top first."""
+    out: list[Node] = []
+    at = node.parent
+    while at is not None:
+        out.append(at)
+        at = at.parent
+    out.reverse()
+    return out
