@@ -51,6 +51,7 @@ from PySide6.QtWidgets import (
 )
 
 from anthology.ui.common.new_tab_clicks import NewTabClicks
+from anthology.ui.common.step_queue import later
 from anthology.vault import EntryRef
 from anthology.vault.file_tree import (
     ATTACHMENT,
@@ -204,10 +205,11 @@ class FileExplorer(QWidget):
         self.attachments_button.toggled.connect(self._on_attachments_toggled)
 
     def _later(self, step: Callable[[], object]) -> None:
-        """Run ``step`` in an event-loop turn of its own: every slice of the explorer's
+        """Run ``step`` in a coming pass of the event loop: every slice of the explorer's
         work (the entries' folders looked up, a big folder's rows made, the reveal after
-        them) is scheduled here, the one place a shared step queue would take them."""
-        QTimer.singleShot(1, self, step)
+        them) takes its turn in the window's one queue (:mod:`.step_queue`) with the
+        other views' pieces (its own timer fired in the same pass as theirs)."""
+        later(step, self)
 
     # -- building -----------------------------------------------------------------------------
     def set_entries(self, refs: list[EntryRef], attachments: list[str]) -> None:
