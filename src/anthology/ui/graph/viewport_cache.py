@@ -148,7 +148,10 @@ class ViewportCache:
         self.settle_timer = QTimer()
         self.settle_timer.setSingleShot(True)
         self.settle_timer.setInterval(int(self.ANIMATING_S * 1000) + 50)
-        self.settle_timer.timeout.connect(self.item.update)
+        self.settle_timer.timeout.connect(self._came_to_rest)
+        # a simulation was started (expect_motion) and has not come to rest: its frames
+        # are painted live even where a live paint is slow (an image each frame is slower)
+        self._motion = False
 
     ANIMATING_S = 1.5  # content changed this recently: paint live, no image
 
@@ -156,6 +159,18 @@ class ViewportCache:
         """A simulation is starting: its first frame is painted live too (rendering the
         image for it cost a second at 50,000 edges, and the next frame throws it away)."""
         self._last_change = time.monotonic()
+        self._motion = True
+
+    def _came_to_rest(self) -> None:
+        self._motion = False
+        self.item.update()
+
+    def _animating(self, now: float) -> bool:
+        """Whether the content is moving: changed within :data:`ANIMATING_S`, by the frames
+        of a simulation or on a layer quick to paint live. A big layer given a new graph
+        piece by piece (the 100k global graph shown: nodes, then edges, labels…) is not
+        moving: each live paint of it took 80-100 ms; its image is drawn in slices."""
+        return now - self._last_change < self.ANIMATING_S and (self._motion or self.live_quick())
 
     def refresh(self) -> None:
         """Drop the image now; the next paint renders sharp, at once (exports call this)."""
@@ -253,14 +268,14 @@ class ViewportCache:
         if version != self._seen_version:
             # the content changes (simulation frames): while it keeps changing, paint
             # straight to the viewport; an image would be thrown away at the next frame
-            live = self._live = now - self._last_change < self.ANIMATING_S
+            live = self._live = self._animating(now)
             self._seen_version = version
             self._last_change = now
         elif self._live and self.version != version:
             # a second paint of a moving frame (another layer asked for it, or a pan): live
             # again.  Rendering the cache here cost a full sharp render (~300 ms at 50,000
             # edges) per frame of a fresh layout: the stalls of issue 14.
-            live = now - self._last_change < self.ANIMATING_S
+            live = self._animating(now)
         if live:
             self.settle_timer.start()
             self._paint_live(p, tr, view, opacity)
