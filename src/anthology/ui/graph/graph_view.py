@@ -118,6 +118,8 @@ class GraphView(QWidget):
         self._fresh_layout = False  # the global graph is being laid out from nothing
         self._zoom_timer = single_shot(self, 150, self._apply_zoom_step)
         self._start: LayoutStart | None = None  # the last rebuild's (its layout's start)
+        # a big rebuild's framing and style, left to the first of its pieces (refit, ...)
+        self._styling: tuple[bool, bool, bool] | None = None
         self._rank = np.zeros(0)  # the labels' rank of the shown graph (its degrees)
         self._drawn = 0  # the scene's generation the items show
         self.keys = GraphKeys(self)  # the keyboard focus (arrows, Tab, Enter, Esc)
@@ -141,11 +143,8 @@ class GraphView(QWidget):
         self.action_global, self.action_local = tb.action_global, tb.action_local
         self.depth_spin, self.action_depth = tb.depth_spin, tb.action_depth
         self.search_edit, self.action_pause = tb.search_edit, tb.action_pause
-        self.action_fit, self.action_png, self.action_svg = (
-            tb.action_fit,
-            tb.action_png,
-            tb.action_svg,
-        )
+        self.action_fit, self.action_png = tb.action_fit, tb.action_png
+        self.action_svg = tb.action_svg
         self.action_graphml, self.action_json = tb.action_graphml, tb.action_json
         self.png_width, self.controls_button = tb.png_width, tb.controls_button
         tb.action_global.triggered.connect(lambda: self.set_local(False))
@@ -296,6 +295,8 @@ class GraphView(QWidget):
         return self.camera.key(event, self.fit)
 
     def _toggle_controls(self, on: bool) -> None:
+        if on:
+            self.controls.ensure_built()  # (its pages wait for the panel's first opening)
         self.controls_area.setVisible(on)
         self.controls_area.place()
         if self.scene.settings.get("controls_open") != on:
@@ -611,8 +612,8 @@ class GraphView(QWidget):
         if len(self.scene.dpos) <= STEPPED_REBUILD_NODES:
             for step in steps:
                 step()
-        else:
-            self._run_steps(steps)
+        else:  # from the next pass on (this one rebuilt the scene)
+            later(lambda: self._run_steps(steps), self)
 
     def _run_steps(self, steps: list[Callable[[], None]]) -> None:
         if self._shut or not steps:
@@ -632,11 +633,12 @@ class GraphView(QWidget):
         self.input.reset()
         self.keys.reset()
         if refit:
-            self._refit(scene.local, start.centres > 0)
             self._follow_on_settle = True
         # a global graph laid out from nothing spreads as it cools: framed again once cool
         self._fresh_layout = not scene.local and start.alpha >= 1.0
-        self._rank = scene.restyle(self._current_zoom_step())
+        self._styling = (refit, scene.local, start.centres > 0)  # (replaces an older one's)
+        if len(scene.dpos) <= STEPPED_REBUILD_NODES:  # a big graph's: the first draw piece
+            self._style_step()
         self._drawn = -1  # the items show an older graph until _draw_steps are done
 
     def _draw_steps(self) -> list[Callable[[], None]]:
@@ -644,8 +646,18 @@ class GraphView(QWidget):
         the edges, labels and legend, then the layout (each a piece of the GUI thread's
         work). Each does what is left of the latest rebuild: nothing when a rebuild
         meanwhile (a click) drew it whole."""
-        return [self._draw_nodes, self._draw_edges, self._draw_labels, self._draw_relations,
-                self._start_layout]  # fmt: skip
+        return [self._style_step, self._draw_nodes, self._draw_edges, self._draw_labels,
+                self._draw_relations, self._start_layout]  # fmt: skip
+
+    def _style_step(self) -> None:
+        """A big graph rebuilt framed and styled in a piece of its own (~35 ms at 100k)."""
+        pending, self._styling = self._styling, None
+        if pending is None or self._shut:
+            return
+        refit, local, has_centre = pending
+        if refit:
+            self._refit(local, has_centre)
+        self._rank = self.scene.restyle(self._current_zoom_step())  # at the zoom framed
 
     def _draw_nodes(self) -> None:
         if not self._shut and self._swapping():
@@ -673,8 +685,8 @@ class GraphView(QWidget):
         if start.alpha > 0:
             self.edges.cache.expect_motion()
             self.nodes.cache.expect_motion()
-        spec = LayoutSpec(n=len(start.positions), edges=start.edges.copy(),
-                          positions=start.positions.copy(), params=scene.force_params(),
+        spec = LayoutSpec(n=len(start.positions), edges=start.edges,
+                          positions=start.positions, params=scene.force_params(),
                           alpha=start.alpha, pins=start.pins)  # fmt: skip
         self.pacing.load(scene.generation, spec, paused=self.action_pause.isChecked())
         self.empty_label.setText(
