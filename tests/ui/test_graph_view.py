@@ -399,6 +399,7 @@ def test_filters_hide_what_they_say(qtbot, view):
     assert set(view.shown_ids()) == {"E0", "E1", "E3", "E5"}
     # the panel's check lists drive the same filters
     view.set_setting("tags", "")
+    view.controls_button.setChecked(True)  # the reader opens the controls panel
     kinds_list = view.controls.kinds
     for r in range(kinds_list.count()):
         it = kinds_list.item(r)
@@ -482,9 +483,28 @@ def test_saved_pins_are_pinned_again(qtbot, view):
     assert view.positions()["E3"] == pytest.approx(pos["E3"])
 
 
+def test_the_controls_pages_are_made_when_the_panel_first_opens(qtbot, view):
+    """The panel's ~40 widgets wait for its opening (made with the view, they took 20-30 ms
+    of the start's turn); what was set meanwhile is what they show."""
+    g = small()
+    view.set_graph(g, grid_positions(g), "v")
+    view.set_setting("orphans", False)
+    view.set_setting("link_distance", 100.0)
+    assert view.controls.findChild(QSlider, "slider_link_distance") is None  # not made yet
+    view.controls_button.setChecked(True)  # the reader opens the controls panel
+    assert view.controls_area.isVisibleTo(view)
+    slider = view.controls.findChild(QSlider, "slider_link_distance")
+    assert slider is not None and slider.value() == 95  # 100 of 5–250 in 245 steps
+    assert not view.controls.orphans.isChecked()
+    kinds = [view.controls.kinds.item(r).text() for r in range(view.controls.kinds.count())]
+    assert kinds == list(view.scene.kinds())  # the kinds offered meanwhile
+    assert "Auto colours this vault by" in view.controls.color_in_effect.text()
+
+
 def test_force_sliders_reach_the_engine(qtbot, view):
     g = small()
     view.set_graph(g, grid_positions(g), "v")
+    view.controls_button.setChecked(True)  # the reader opens the controls panel
     view.controls.findChild(QSlider, "slider_link_distance").setValue(95)
     assert view.settings()["link_distance"] == pytest.approx(100.0)
     assert view.scene.force_params().link_distance == pytest.approx(100.0)

@@ -517,6 +517,7 @@ def test_bidi_controls_never_reach_a_title_shown_outside_the_pane(
     assert "gnp.exe" in labels and all(clean(t) for t in labels), labels
     assert all(clean(t) for t in graph.labels._rel_text if t)
     assert all(clean(item) for item in graph.legend._items)
+    graph.controls_button.setChecked(True)  # the controls panel opened
     relations = graph.controls.relations
     assert all(clean(relations.item(r).text()) for r in range(relations.count()))
     rows = [row.data(ROLE_HTML) or row.data() for row in panel_rows(win.backlinks)]

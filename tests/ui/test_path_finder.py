@@ -189,6 +189,7 @@ def test_groups_page_colours_by_folder_by_default_and_groups_win(qtbot, view, mo
     g = chain_graph()
     view.set_graph(g, None, "v")
     controls = view.controls
+    view.controls_button.setChecked(True)  # the reader opens the controls panel
     assert "top folder" in controls.color_in_effect.text()  # no kinds: Auto is by folder
     assert [name for name, _ in view.scene.groups] == ["Left", "Right"]
     left = view.scene.colour_index[view.shown_ids().index("Left/Note 0")]
@@ -229,7 +230,10 @@ def test_saved_group_query_is_migrated_into_groups(qtbot, view, tmp_path):
     groups = view.settings()["groups"]
     assert [g["query"] for g in groups] == ["tag:ml", "folder:Right"]
     assert view.settings()["color_by"] == "auto"
+    assert view.controls.group_rows() == []  # the panel's pages wait for its opening
+    view.controls_button.setChecked(True)  # the reader opens the controls panel
     assert [r.edit.text() for r in view.controls.group_rows()] == ["tag:ml", "folder:Right"]
+    assert view.controls.color_by.currentData() == "auto"
 
 
 def test_graph_exports_graphml_and_json_of_what_is_shown(qtbot, view, tmp_path):

@@ -117,7 +117,13 @@ class _GroupRow(QWidget):
 
 
 class GraphControls(QWidget):
-    """Forces, display, filters and groups; ``values()`` is the whole state."""
+    """Forces, display, filters and groups; ``values()`` is the whole state.
+
+    The pages' widgets are made when the panel is first shown (:meth:`ensure_built`): the
+    state lives in ``values()``, the kinds and relations offered and the colouring in
+    effect are kept until then. Made with the graph view, their ~40 widgets took 20-30 ms
+    of the start's turn that makes the view (under the window's style sheet), for a panel
+    most readers never open."""
 
     settingsChanged = Signal(str)  # the key that changed
 
@@ -127,7 +133,18 @@ class GraphControls(QWidget):
         self._values = defaults()
         self._sliders: dict[str, QSlider] = {}
         self._updating = False
+        self._group_rows: list[_GroupRow] = []
+        self._available: tuple[list[str], list[str]] = ([], [])  # kinds, relations
+        self._mode_in_effect = ""  # what "Auto" colours by
+        self.toolbox: QToolBox | None = None  # (the pages, once made)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.setMinimumWidth(220)
 
+    def ensure_built(self) -> None:
+        """Make the pages (once), showing the values and lists kept meanwhile."""
+        if self.toolbox is not None:
+            return
         box = QToolBox(self)
         box.setObjectName("graphControlsToolBox")
         box.addItem(self._forces_page(), "Forces")
@@ -135,10 +152,16 @@ class GraphControls(QWidget):
         box.addItem(self._filters_page(), "Filters")
         box.addItem(self._groups_page(), "Groups")
         self.toolbox = box
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(box)
-        self.setMinimumWidth(220)
+        layout = self.layout()
+        assert layout is not None
+        layout.addWidget(box)
+        self._show_values()
+        self._show_available()
+        self._show_mode()
+
+    def showEvent(self, event) -> None:
+        self.ensure_built()
+        super().showEvent(event)
 
     # ---- pages ---------------------------------------------------------------------------
     def _slider(self, form: QFormLayout, key: str) -> None:
@@ -255,7 +278,6 @@ class GraphControls(QWidget):
         add.addWidget(self.add_group_button)
         lay.addLayout(add)
         lay.addStretch(1)
-        self._group_rows: list[_GroupRow] = []
         return w
 
     # ---- groups --------------------------------------------------------------------------
@@ -266,6 +288,7 @@ class GraphControls(QWidget):
         colour = colour or _PICK_DEFAULTS[len(groups) % len(_PICK_DEFAULTS)]
         groups.append({"query": query, "color": colour})
         self._values["groups"] = groups
+        self.ensure_built()
         self._rebuild_group_rows()
         row = self._group_rows[-1]
         row.edit.setFocus()
@@ -277,6 +300,8 @@ class GraphControls(QWidget):
         return list(self._group_rows)
 
     def _rebuild_group_rows(self) -> None:
+        if self.toolbox is None:
+            return  # (made with the pages)
         for row in self._group_rows:
             self.groups_layout.removeWidget(row)
             row.deleteLater()
@@ -310,7 +335,8 @@ class GraphControls(QWidget):
         if 0 <= k < len(groups):
             groups[k]["color"] = colour
             self._values["groups"] = groups
-            self._group_rows[k].set_colour(colour)
+            if k < len(self._group_rows):
+                self._group_rows[k].set_colour(colour)
             self.settingsChanged.emit("groups")
 
     def _move_group(self, k: int, step: int) -> None:
@@ -332,10 +358,17 @@ class GraphControls(QWidget):
 
     def set_colour_mode_in_effect(self, mode: str) -> None:
         """Say what "Auto" colours by in this vault (kind, or top folder without kinds)."""
+        self._mode_in_effect = mode
+        self._show_mode()
+
+    def _show_mode(self) -> None:
+        if self.toolbox is None:
+            return
+        mode = self._mode_in_effect
         names = {"kind": "kind", "folder": "top folder"}
         self.color_in_effect.setText(
             f"Auto colours this vault by {names.get(mode, mode)}."
-            if self._values["color_by"] == "auto" else ""
+            if mode and self._values["color_by"] == "auto" else ""
         )  # fmt: skip
 
     # ---- values --------------------------------------------------------------------------
@@ -374,10 +407,15 @@ class GraphControls(QWidget):
 
     def set_values(self, values: dict[str, Any]) -> None:
         """Show ``values`` without emitting ``settingsChanged``."""
+        for key, default in DEFAULTS.items():
+            self._values[key] = copy.deepcopy(values.get(key, default))
+        self._show_values()
+
+    def _show_values(self) -> None:
+        if self.toolbox is None:
+            return
         self._updating = True
         try:
-            for key, default in DEFAULTS.items():
-                self._values[key] = copy.deepcopy(values.get(key, default))
             for key, s in self._sliders.items():
                 s.setValue(self._to_int(key, self._values[key]))
             self.arrows.setChecked(bool(self._values["arrows"]))
@@ -408,6 +446,13 @@ class GraphControls(QWidget):
 
     def set_available(self, kinds: list[str], relations: list[str]) -> None:
         """The kinds and relations present in the vault (the filter check lists)."""
+        self._available = (list(kinds), list(relations))
+        self._show_available()
+
+    def _show_available(self) -> None:
+        if self.toolbox is None:
+            return
+        kinds, relations = self._available
         self._updating = True
         try:
             for lw, names, key in (
