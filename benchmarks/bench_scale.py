@@ -8,7 +8,9 @@ Each start runs the real MainWindow offscreen in a fresh process (``scale_child.
 never-seen vault (the index built from nothing, until the graph, switcher, explorer and
 counts are in), then the same vault cached: seconds to the first painted entry and to
 settled, the longest event-loop turn before it settled (a 5 ms QTimer watchdog), the RSS
-with the global graph shown, and the biggest hub opened. The CLI re-run is ``anthology
+with the global graph shown, and the biggest hub opened; then cached again with the graph
+left in the local graph, switched to the global one (the longest turn of the switch and
+the second after it, and of everything both cached starts did). The CLI re-run is ``anthology
 index`` on the cached index, process start included. Ours and the base commit's sources
 (``ANTHOLOGY_BASE_SRC``, default ``/tmp/scale-start-base/src``: ``git archive BASE src``)
 take turns, each with an index of its own (their schemas differ), so the machine's load
@@ -43,12 +45,13 @@ def _env(src: Path, state: Path) -> dict[str, str]:
             "QT_QPA_PLATFORM": "offscreen"}  # fmt: skip
 
 
-def start(src: Path, vault: Path, db: Path, work: Path, n: int) -> dict:
-    """One start of the window on ``vault`` with the sources ``src``: scale_child's JSON."""
+def start(src: Path, vault: Path, db: Path, work: Path, n: int, *, local: bool = False) -> dict:
+    """One start of the window on ``vault`` with the sources ``src``: scale_child's JSON
+    (``local``: the graph left in the local graph, the switch to the global one measured)."""
     hub, other = _entry_id(0), _entry_id(n - 1)
     out = subprocess.run(
         [sys.executable, str(CHILD), str(vault), str(db), str(work / "window.ini"), "--global",
-         "--hub", hub, "--other", other],
+         "--hub", hub, "--other", other, *(["--local"] if local else [])],
         capture_output=True, text=True, env=_env(src, work / "state"), timeout=TIMEOUT,
     )  # fmt: skip
     answer = last_json(out.stdout)
@@ -77,12 +80,17 @@ def measure(sides: dict[str, Path], vault: Path, n: int, tmp: Path, runs: int) -
             db = work / "index.sqlite"
             fresh = start(src, vault, db, work, n)
             cached = start(src, vault, db, work, n)
+            switched = start(src, vault, db, work, n, local=True)
             figures = {
                 "fresh_works": fresh["works"],
                 "fresh_settled": fresh["settled"],
                 "first": cached["first"],
                 "settled": cached["settled"],
                 "longest_turn": cached["longest_turn"],
+                "longest_turn_all": max(
+                    cached["longest_turn_global"], switched["longest_turn_global"]
+                ),
+                "switch_turn": switched.get("longest_turn_switch", float("nan")),
                 "rss": cached["rss_mb"],
                 "peak": cached["peak_mb"],
                 "hub": cached["hub"],
@@ -100,6 +108,18 @@ def measure(sides: dict[str, Path], vault: Path, n: int, tmp: Path, runs: int) -
 
 FIGURES = [  # key, what the row says, unit, the issue's goal at 100k (None: none)
     ("longest_turn", "cached start: longest GUI freeze before the views settle", "s", 0.1),
+    (
+        "switch_turn",
+        "switch from the local to the global graph: longest turn (and 1 s after)",
+        "s",
+        0.1,
+    ),
+    (
+        "longest_turn_all",
+        "cached starts, the switch, the global graph drawn and the hub opened: longest turn",
+        "s",
+        0.1,
+    ),
     ("settled", "cached start: until graph, switcher, explorer and counts are ready", "s", 3.0),
     ("first", "cached start: first painted entry", "s", None),
     ("rss", "RSS with the global graph shown", "MB", 600.0),

@@ -1,7 +1,7 @@
 """One start of the real window on a vault, in a process of its own (bench_scale.py runs it).
 
     python benchmarks/scale_child.py VAULT DB STATE_INI [--global] [--hub ID --other ID]
-                                     [--profile]
+                                     [--local] [--profile]
 
 Prints one JSON line: seconds to the first painted entry, until search and the graph work
 (on a never-seen vault, from the index built so far: ``partial_index.py``) and to settled
@@ -10,7 +10,9 @@ turn after the window was shown (a QTimer watchdog ticking every 5 ms: the gap b
 ticks, less the interval, is the longest the window did not answer), the hub opened, and
 the process's RSS now and at its peak.
 ``--global`` switches the side graph to the global graph once settled (what the memory row
-measures); ``--hub`` opens that entry three times (coming from ``--other``), as
+measures; ``longest_turn_switch`` is the longest turn of the switch and the second after it);
+``--local`` opens the graph as a reader left it in the local graph (the switch then draws
+the global graph); ``--hub`` opens that entry three times (coming from ``--other``), as
 bench_window.py does, and gives the fastest. ``--profile`` samples the GUI thread's stack
 100 times a second and prints the functions its long turns went to, on stderr.
 """
@@ -103,6 +105,12 @@ def main() -> int:
                 marks["views_answered"] = time.time() - T0
 
         surroundings.load_views = timed_load
+    if "--local" in sys.argv:  # the vault's user state ($ANTHOLOGY_STATE_DIR) says local
+        from anthology.user_state import GRAPH_VIEW, UserState
+
+        with UserState.for_vault(vault) as state:
+            view = state.get(GRAPH_VIEW)
+            state.put(GRAPH_VIEW, {**(view if isinstance(view, dict) else {}), "local": True})
     app = QApplication([])
     settings = QSettings(ini, QSettings.Format.IniFormat)
     win = MainWindow(vault, db=db, settings=settings)
@@ -146,6 +154,7 @@ def main() -> int:
     app.processEvents()  # the watchdog's tick that ends the last turn
     settle_turns = list(turns)
     switch = float("nan")
+    switch_turns: list[tuple[float, float]] = []
     if show_global and win.graph is not None:
         t = time.perf_counter()
         win.graph.set_local(False)
@@ -154,6 +163,8 @@ def main() -> int:
         while time.perf_counter() < end:  # the global graph drawn, and a second of it
             app.processEvents()
             time.sleep(0.002)
+        app.processEvents()
+        switch_turns = [(a, b) for a, b in turns if b > t]
     app.processEvents()
     now_mb, peak_mb = rss_mb()
     hub = float("nan")
@@ -173,10 +184,12 @@ def main() -> int:
             win.backlinks.wait_unlinked()
         hub = min(opens)
     longest = max((b - a - 0.005 for a, b in turns), default=0.0)
+    longest_switch = max((b - a - 0.005 for a, b in switch_turns), default=0.0)
     longest_settle = max((b - a - 0.005 for a, b in settle_turns), default=0.0)
     print(json.dumps({
         "built": built, "first": first, "works": works, "settled": settled,
         "longest_turn": longest_settle, "longest_turn_global": longest,
+        "longest_turn_switch": longest_switch,
         "turns_over_50ms": len(turns), "switch_global": switch, "rss_mb": now_mb,
         "peak_mb": peak_mb, "hub": hub,
     }), flush=True)  # fmt: skip
