@@ -7,7 +7,9 @@ Prints one JSON line: seconds to the first painted entry, until search and the g
 (on a never-seen vault, from the index built so far: ``partial_index.py``) and to settled
 (graph, switcher, explorer and counts in, the whole index built), the longest event-loop
 turn after the window was shown (a QTimer watchdog ticking every 5 ms: the gap between two
-ticks, less the interval, is the longest the window did not answer), the hub opened, and
+ticks, less the interval, is the longest the window did not answer; the benchmark's own
+search for "works" is left out of it; ``longest_turn_global``: until the hub's clicks,
+the global graph shown and a second of it drawn), the hub opened, and
 the process's RSS now and at its peak.
 ``--global`` switches the side graph to the global graph once settled (what the memory row
 measures; ``longest_turn_switch`` is the longest turn of the switch and the second after it);
@@ -145,7 +147,11 @@ def main() -> int:
             now = time.time()
             if win.index is not None and now - asked > 0.5:  # a search a half-second
                 asked = now
-                if win.index.search_total(WORD) > 0:
+                t = time.perf_counter()
+                found = win.index.search_total(WORD) > 0
+                # the benchmark's own question (40 ms at 100k) is not a turn of the window's
+                last[0] += time.perf_counter() - t
+                if found:
                     works = now - T0
     settled = time.time() - T0
     if works != works:  # settled first (a cached start): they work once it is
@@ -168,6 +174,7 @@ def main() -> int:
     app.processEvents()
     now_mb, peak_mb = rss_mb()
     hub = float("nan")
+    hub_start = time.perf_counter()  # what follows is the benchmark's clicks, not the start
     if "--hub" in sys.argv:
         target = sys.argv[sys.argv.index("--hub") + 1]
         other = sys.argv[sys.argv.index("--other") + 1]
@@ -183,7 +190,7 @@ def main() -> int:
             opens.append(time.perf_counter() - t)
             win.backlinks.wait_unlinked()
         hub = min(opens)
-    longest = max((b - a - 0.005 for a, b in turns), default=0.0)
+    longest = max((b - a - 0.005 for a, b in turns if a < hub_start), default=0.0)
     longest_switch = max((b - a - 0.005 for a, b in switch_turns), default=0.0)
     longest_settle = max((b - a - 0.005 for a, b in settle_turns), default=0.0)
     print(json.dumps({

@@ -15,10 +15,10 @@ turns, first come first served. What would compete with the pieces for the inter
 refresh scanning every file on a worker: its Python work halves the GUI thread's share)
 waits until no piece has been posted for :data:`QUIET_MS` and nobody holds the queue busy
 (:func:`when_quiet`; the window holds it while its views are asked off the thread and
-handed over: :meth:`StepQueue.hold`).
-A piece posted twice before it ran runs once (a layer
-asking for its next slice while one is already queued). A piece given a ``context`` is
-dropped if that object was deleted meanwhile (a closed view's pieces do nothing).
+handed over: :meth:`StepQueue.hold`). A piece posted twice before it ran runs once (a
+layer asking for its next slice while one is already queued). A piece given a
+``context`` is dropped if that object was deleted meanwhile (a closed view's pieces do
+nothing).
 """
 
 from __future__ import annotations
