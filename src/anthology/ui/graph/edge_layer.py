@@ -134,7 +134,9 @@ class EdgeLayer(pg.GraphicsObject):
         return self._edge_steps(p, tr, clip, False)
 
     # above this many edges, or once a sharp render took PROGRESSIVE_S, renders go in slices
-    PROGRESSIVE_EDGES = 8000
+    # (a still picture is anti-aliased and translucent: ~10 µs an edge, so the first sharp
+    # render of a 1,000-note vault's ~8,000 edges took 80-130 ms in one turn at 8,000)
+    PROGRESSIVE_EDGES = 3000
     PROGRESSIVE_S = 0.04
     CHUNK_EDGES = 500  # edges per path: one step of a progressive render (~5–15 ms at 10k)
     SUBLAYERS = 4  # a group's edges are dealt over this many opaque layers (_layered_steps)
