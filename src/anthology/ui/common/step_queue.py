@@ -32,8 +32,9 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 # What one pass of the event loop gives the queue: no piece is begun once this is spent.
-# Pieces are sized to ~5–30 ms, so a pass stays well under the ~50 ms a reader notices.
-BUDGET_S = 0.010
+# Pieces are sized to ~5–30 ms, so a pass stays well under the ~50 ms a reader notices
+# (at 10 ms an explorer slice and a graph piece shared a pass: 40 ms and its paint).
+BUDGET_S = 0.005
 # 1 ms, not 0: the timers and input that came due meanwhile go first (a 0 ms timer fired
 # before a due one, and two pieces made one turn).
 INTERVAL_MS = 1
