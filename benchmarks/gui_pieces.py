@@ -78,7 +78,7 @@ def main() -> int:
         docks.Docks: ["update_explorer"],
         file_explorer.FileExplorer: ["set_entries", "_map_next", "_step", "_fill_now",
                                      "_reveal_current"],
-        graph_view.GraphView: ["_load_step", "_draw_nodes", "_draw_edges", "_draw_labels",
+        graph_view.GraphView: ["_load_step", "_style_step", "_draw_edges", "_draw_labels",
                                "_draw_relations", "_start_layout", "set_local"],
         viewport_cache.ViewportCache: ["paint", "_step"],
         label_layer.LabelLayer: ["paint"],

@@ -92,6 +92,36 @@ def test_a_graph_given_in_pieces_draws_what_one_turn_drew(qtbot) -> None:
     assert pieces.tooltip_text().startswith("E")
 
 
+def test_the_nodes_reach_their_layer_in_three_pieces_the_old_ones_shown_till_then(
+    qtbot,
+) -> None:
+    """Giving 100,000 nodes to their layer took 20-30 ms in one piece: their record, their
+    sprites and the layer's update are a piece each; until the last the layer shows the
+    nodes it had, and a rebuild meanwhile leaves the older pieces nothing to do."""
+    g = _graph(300)
+    view = _view(qtbot)
+    view.set_graph(g, _places(g), "v", current="E0")
+    before = view.nodes.data
+    steps = view.graph_steps(g, _places(g), "v", current="E7")
+    steps[0]()  # the scene's load
+    steps[1]()  # framed and styled
+    for piece in steps[2:4]:
+        piece()
+        assert view.nodes.data is before  # the record, the sprites: not given yet
+    steps[4]()
+    assert view.nodes.data is not before and len(view.nodes.data) == len(view.shown_ids())
+    # pieces of a rebuild overtaken by another do nothing
+    stale = view.graph_steps(g, _places(g), "v", current="E3")
+    stale[0]()
+    stale[1]()
+    stale[2]()  # its nodes' first piece ran...
+    view.show_local_graph("E5")  # ...then the reader asked for another graph
+    drawn, data = _picture(view), view.nodes.data
+    for step in stale[3:]:
+        step()
+    assert view.nodes.data is data and _picture(view) == drawn
+
+
 def test_a_switch_to_a_big_global_graph_draws_in_pieces_what_one_turn_drew(
     qtbot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

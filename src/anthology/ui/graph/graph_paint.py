@@ -8,7 +8,8 @@ in one call (as pyqtgraph's ``setData`` takes positions, sizes, brushes and text
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -82,6 +83,34 @@ class GraphPainter:
     def draw_nodes(self, scene: GraphScene) -> None:
         """The nodes: :meth:`draw`'s first half (a load in pieces draws them a turn before
         the rest)."""
+        for _ in self.draw_nodes_steps(scene):
+            pass
+
+    def node_pieces(
+        self, scene: GraphScene, wanted: Callable[[], bool]
+    ) -> list[Callable[[], None]]:
+        """:meth:`draw_nodes` as pieces of the GUI thread's work, the node layer's steps a
+        piece each (~20-30 ms in one at 100,000 nodes; the last piece does what is left);
+        none does anything unless ``wanted()``, nor once the scene was rebuilt again after
+        the first ran (a newer rebuild draws its own)."""
+        steps: list[tuple[int, Iterator[None]]] = []
+
+        def piece(last: bool) -> None:
+            if not wanted():
+                return
+            if not steps:
+                steps.append((scene.generation, self.draw_nodes_steps(scene)))
+            generation, left = steps[0]
+            if scene.generation != generation:
+                return
+            for _ in left:
+                if not last:
+                    return
+
+        return [partial(piece, False), partial(piece, False), partial(piece, True)]
+
+    def draw_nodes_steps(self, scene: GraphScene) -> Iterator[None]:
+        """:meth:`draw_nodes` in the node layer's steps (:meth:`NodeLayer.set_nodes_steps`)."""
         self.brush_table = [qcolor(c) for c in scene.node_colours]
         self.brushes = np.empty(len(self.brush_table), dtype=object)
         self.brushes[:] = [self.styled(pg.mkBrush, c) for c in self.brush_table]
@@ -90,7 +119,7 @@ class GraphPainter:
         styles = None
         if len(idx) == len(sizes):  # colour index × half-pixel size
             styles = idx * 8192 + np.rint(sizes * 2.0).astype(np.int64)
-        self.nodes.set_nodes(pos, sizes, self.brushes[idx], styles)
+        yield from self.nodes.set_nodes_steps(pos, sizes, self.brushes[idx], styles)
 
     def draw_rest(self, scene: GraphScene, rank: np.ndarray) -> None:
         """The edges, labels, highlight and marks: :meth:`draw`'s second half."""

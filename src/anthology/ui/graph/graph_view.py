@@ -646,7 +646,8 @@ class GraphView(QWidget):
         the edges, labels and legend, then the layout (each a piece of the GUI thread's
         work). Each does what is left of the latest rebuild: nothing when a rebuild
         meanwhile (a click) drew it whole."""
-        return [self._style_step, self._draw_nodes, self._draw_edges, self._draw_labels,
+        nodes = self.painter.node_pieces(self.scene, lambda: not self._shut and self._swapping())
+        return [self._style_step, *nodes, self._draw_edges, self._draw_labels,
                 self._draw_relations, self._start_layout]  # fmt: skip
 
     def _style_step(self) -> None:
@@ -658,10 +659,6 @@ class GraphView(QWidget):
         if refit:
             self._refit(local, has_centre)
         self._rank = self.scene.restyle(self._current_zoom_step())  # at the zoom framed
-
-    def _draw_nodes(self) -> None:
-        if not self._shut and self._swapping():
-            self.painter.draw_nodes(self.scene)
 
     def _draw_edges(self) -> None:
         if not self._shut and self._swapping():

@@ -6,6 +6,7 @@ laid over the nodes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -133,8 +134,22 @@ class NodeLayer(pg.ScatterPlotItem):
         """Every node at once. ``styles``: per node, an int equal for two nodes exactly when
         their brush and size are (the view's colour index and half-pixel size), which
         spares the sprite lookup finding that out (see :meth:`updateSpots`)."""
-        self._sizes = np.asarray(sizes, dtype=np.float64)
+        for _ in self.set_nodes_steps(pos, sizes, brushes, styles):
+            pass
+
+    def set_nodes_steps(
+        self,
+        pos: np.ndarray,
+        sizes: np.ndarray,
+        brushes: np.ndarray | list,
+        styles: np.ndarray | None = None,
+    ) -> Iterator[None]:
+        """:meth:`set_nodes` in three steps (a step of the GUI thread each at 100,000
+        nodes, ~20-30 ms in one): the points' record made, their sprites looked up, then
+        the layer given them (until then it shows the nodes it had)."""
+        sizes = np.asarray(sizes, dtype=np.float64)
         if len(pos) == 0:
+            self._sizes = sizes
             self.clear()
             return
         # pyqtgraph's setData, minus its costs at 10,000 nodes: its record array came from
@@ -142,21 +157,30 @@ class NodeLayer(pg.ScatterPlotItem):
         # zeros, then each object field filled at once, take 0.7. No pen or symbol per node
         # (None: the layer's own, set once): a QPen per node made a sprite key per node and
         # the atlas grew by every node style on every local graph.
-        self.clear()
-        self._new_graph = True
         data: Any = np.zeros(len(pos), dtype=self.data.dtype)  # a record array
         for name in ("symbol", "pen", "data", "item"):
             data[name] = None
         data["x"], data["y"] = pos[:, 0], pos[:, 1]
-        data["size"] = self._sizes
+        data["size"] = sizes
         data["visible"] = True
         data["brush"] = brushes  # an object array of a few shared QBrush (see setBrush)
+        yield
+        self._sprites(data, same=("symbol", "pen"), styles=styles)
+        atlas = len(self.fragmentAtlas)
+        yield
+        if len(self.fragmentAtlas) < atlas:  # rebuilt meanwhile: its places are new
+            data["sourceRect"] = 0
+            self._sprites(data, same=("symbol", "pen"), styles=styles)
+        self.clear()
+        self._sizes = sizes
+        self._new_graph = True
         self.data = data
+        self._maybeRebuildAtlas()
+        self._updateMaxSpotSizes(data=data)
         self.prepareGeometryChange()
         self.informViewBoundsChanged()
         self.bounds = [None, None]
         self.invalidate()
-        self.updateSpots(data, same=("symbol", "pen"), styles=styles)
         self.sigPlotChanged.emit(self)
 
     def setBrush(self, *args, **kargs) -> None:  # pyqtgraph's name
@@ -189,10 +213,24 @@ class NodeLayer(pg.ScatterPlotItem):
         if not (self.opts["pxMode"] and self.opts["useCache"]) or self.opts["hoverable"]:
             super().updateSpots(dataSet)
             return
+        looked_up = self._sprites(data, same, styles)
+        if looked_up:
+            self._maybeRebuildAtlas()
+        self._updateMaxSpotSizes(data=data)
+        if looked_up:
+            self.invalidate()
+
+    def _sprites(
+        self, data: Any, same: tuple[str, ...] = (), styles: np.ndarray | None = None
+    ) -> bool:
+        """Each point of ``data`` without one given its sprite's place in the atlas (the
+        atlas grows by the new styles); whether any was."""
         mask = np.flatnonzero(data["sourceRect"]["w"] == 0)
-        if len(mask) and styles is not None and len(styles) == len(mask) == len(data):
+        if not len(mask):
+            return False
+        if styles is not None and len(styles) == len(mask) == len(data):
             code = np.asarray(styles, dtype=np.int64)
-        elif len(mask):
+        else:
             code = np.zeros(len(mask), dtype=np.int64)
             for col in ("symbol", "pen", "brush"):
                 if col in same:
@@ -202,17 +240,13 @@ class NodeLayer(pg.ScatterPlotItem):
                 code = code * (int(inv.max()) + 1) + inv
             _u, inv = np.unique(data["size"][mask], return_inverse=True)
             code = code * (int(inv.max()) + 1) + inv
-        if len(mask):
-            _u, first, inv = np.unique(code, return_index=True, return_inverse=True)
-            reps = mask[first]
-            looks = list(zip(*self._style(["symbol", "size", "pen", "brush"], data=data,
-                                          idx=reps), strict=True))  # fmt: skip
-            rects = np.array(self.fragmentAtlas[looks], dtype=data["sourceRect"].dtype)
-            data["sourceRect"][mask] = rects[inv.reshape(-1)]
-            self._maybeRebuildAtlas()
-        self._updateMaxSpotSizes(data=data)
-        if len(mask):
-            self.invalidate()
+        _u, first, inv = np.unique(code, return_index=True, return_inverse=True)
+        reps = mask[first]
+        looks = list(zip(*self._style(["symbol", "size", "pen", "brush"], data=data,
+                                      idx=reps), strict=True))  # fmt: skip
+        rects = np.array(self.fragmentAtlas[looks], dtype=data["sourceRect"].dtype)
+        data["sourceRect"][mask] = rects[inv.reshape(-1)]
+        return True
 
     def set_sizes(self, sizes: np.ndarray) -> None:
         self._sizes = np.asarray(sizes, dtype=np.float64)
