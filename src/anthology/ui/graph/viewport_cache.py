@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import (
     QImage,
     QPainter,
@@ -210,7 +210,9 @@ class ViewportCache:
         painter = QPainter(img)
         self._job = _Job(img, painter, self.steps_fn(painter, shifted, clip, item_rect),
                          QTransform(tr), item_rect, version)  # fmt: skip
-        later(self._step)  # a slice a pass, taking turns with the window's other pieces
+        # a slice a pass, taking turns with the window's other pieces (none once the layer
+        # is gone)
+        later(self._step, self.item if isinstance(self.item, QObject) else None)
 
     def _step(self) -> None:
         job = self._job
@@ -242,7 +244,9 @@ class ViewportCache:
             self.cancel()
             raise
         job.work += _clock() - t0
-        later(self._step)  # a slice a pass, taking turns with the window's other pieces
+        # a slice a pass, taking turns with the window's other pieces (none once the layer
+        # is gone)
+        later(self._step, self.item if isinstance(self.item, QObject) else None)
 
     def paint(
         self,
